@@ -1,0 +1,596 @@
+// krino C++ helper layer: header-only, wraps the C ABI of plugin.h. Never part of the ABI itself:
+// a plugin built with any version of this header talks to the host only through plugin.h.
+//
+// An evaluator is one class plus one registration line:
+//
+//   class WordCount {
+//    public:
+//     explicit WordCount(const krino::Config& config) : max_(config.get_int("max_words", 100)) {}
+//     krino::EvalResult evaluate(const krino::TestCase& test_case, krino::CallContext& ctx);
+//   };
+//   KRINO_EVALUATOR(WordCount, "com.acme.word_count", "word_count", "1.0.0", "Counts words",
+//                   KRINO_CAP_THREAD_SAFE | KRINO_CAP_DETERMINISTIC, R"({"type":"object"})");
+//   KRINO_PLUGIN("com.acme.words", "words", "1.0.0", "ACME", "MIT", "Word evaluators");
+//
+// Every trampoline catches every exception: a krino::Error becomes its status code and message,
+// any other exception KRINO_INTERNAL. Requires C++17 and Boost.JSON (one translation unit of the
+// plugin must include <boost/json/src.hpp>; krino_add_plugin() adds it).
+#ifndef KRINO_PLUGIN_HPP
+#define KRINO_PLUGIN_HPP
+
+#include <krino/plugin.h>
+
+#include <boost/json.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace krino {
+
+// ----------------------------------------------------------------------------------------------
+// Errors
+// ----------------------------------------------------------------------------------------------
+
+// Thrown by plugin code to report a non-OK status with a message.
+class Error : public std::runtime_error {
+ public:
+  Error(krino_status code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  krino_status code() const noexcept { return code_; }
+
+ private:
+  krino_status code_;
+};
+
+inline Error invalid_argument(const std::string& message) { return Error(KRINO_INVALID_ARGUMENT, message); }
+
+// ----------------------------------------------------------------------------------------------
+// Sinks
+// ----------------------------------------------------------------------------------------------
+
+inline void write(krino_sink* sink, std::string_view bytes) {
+  if (sink != nullptr && sink->write != nullptr) sink->write(sink, bytes.data(), bytes.size());
+}
+
+inline void write_json(krino_sink* sink, const boost::json::value& value) {
+  write(sink, boost::json::serialize(value));
+}
+
+namespace detail {
+// Runs `body` and turns every exception into a status plus a message in `error`.
+template <class Body>
+krino_status guarded(krino_sink* error, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const Error& e) {
+    write(error, e.what());
+    return e.code();
+  } catch (const std::bad_alloc&) {
+    write(error, "out of memory");
+    return KRINO_RESOURCE_EXHAUSTED;
+  } catch (const std::exception& e) {
+    write(error, e.what());
+    return KRINO_INTERNAL;
+  } catch (...) {
+    write(error, "unknown exception");
+    return KRINO_INTERNAL;
+  }
+}
+
+inline boost::json::object parse_object(const char* data, size_t size, const char* what) {
+  boost::system::error_code ec;
+  boost::json::value value = boost::json::parse(std::string_view(data, size), ec);
+  if (ec) throw invalid_argument(std::string(what) + " is not valid JSON: " + ec.message());
+  if (!value.is_object()) throw invalid_argument(std::string(what) + " must be a JSON object");
+  return std::move(value.as_object());
+}
+}  // namespace detail
+
+// ----------------------------------------------------------------------------------------------
+// Configuration: the user's options for one component, already validated against its schema.
+// ----------------------------------------------------------------------------------------------
+
+class Config {
+ public:
+  Config() = default;
+  explicit Config(boost::json::object object) : object_(std::move(object)) {}
+
+  const boost::json::object& json() const { return object_; }
+  bool has(std::string_view key) const { return find(key) != nullptr; }
+
+  // nullptr when absent or null.
+  const boost::json::value* find(std::string_view key) const {
+    auto it = object_.find(key);
+    if (it == object_.end() || it->value().is_null()) return nullptr;
+    return &it->value();
+  }
+
+  std::string get_string(std::string_view key, std::string_view fallback = {}) const {
+    const auto* v = find(key);
+    if (v == nullptr) return std::string(fallback);
+    if (!v->is_string()) throw invalid_argument("option '" + std::string(key) + "' must be a string");
+    return std::string(v->get_string());
+  }
+  double get_double(std::string_view key, double fallback) const {
+    const auto* v = find(key);
+    if (v == nullptr) return fallback;
+    if (v->is_double()) return v->get_double();
+    if (v->is_int64()) return static_cast<double>(v->get_int64());
+    if (v->is_uint64()) return static_cast<double>(v->get_uint64());
+    throw invalid_argument("option '" + std::string(key) + "' must be a number");
+  }
+  std::optional<double> get_optional_double(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    return get_double(key, 0.0);
+  }
+  int64_t get_int(std::string_view key, int64_t fallback) const {
+    const auto* v = find(key);
+    if (v == nullptr) return fallback;
+    if (v->is_int64()) return v->get_int64();
+    if (v->is_uint64()) return static_cast<int64_t>(v->get_uint64());
+    if (v->is_double() && v->get_double() == static_cast<double>(static_cast<int64_t>(v->get_double())))
+      return static_cast<int64_t>(v->get_double());
+    throw invalid_argument("option '" + std::string(key) + "' must be an integer");
+  }
+  bool get_bool(std::string_view key, bool fallback) const {
+    const auto* v = find(key);
+    if (v == nullptr) return fallback;
+    if (!v->is_bool()) throw invalid_argument("option '" + std::string(key) + "' must be true or false");
+    return v->get_bool();
+  }
+  std::vector<std::string> get_strings(std::string_view key) const {
+    std::vector<std::string> out;
+    const auto* v = find(key);
+    if (v == nullptr) return out;
+    if (!v->is_array()) throw invalid_argument("option '" + std::string(key) + "' must be a list of strings");
+    for (const auto& item : v->get_array()) {
+      if (!item.is_string()) throw invalid_argument("option '" + std::string(key) + "' must be a list of strings");
+      out.emplace_back(item.get_string());
+    }
+    return out;
+  }
+
+ private:
+  boost::json::object object_;
+};
+
+// ----------------------------------------------------------------------------------------------
+// Test case (krino.testcase/1): a read-only view of the parsed document.
+// ----------------------------------------------------------------------------------------------
+
+class TestCase {
+ public:
+  explicit TestCase(const boost::json::object& document) : document_(&document) {}
+
+  const boost::json::object& json() const { return *document_; }
+  const boost::json::object& inputs() const { return section("inputs"); }
+  const boost::json::object& actual_outputs() const { return section("actualOutputs"); }
+  const boost::json::object& expected_outputs() const { return section("expectedOutputs"); }
+  const boost::json::object& metadata() const { return section("metadata"); }
+
+  // The recognised shortcuts: nullptr when the key is absent.
+  const boost::json::value* input() const { return lookup(inputs(), "input"); }
+  const boost::json::value* actual_output() const { return lookup(actual_outputs(), "output"); }
+  const boost::json::value* expected_output() const { return lookup(expected_outputs(), "output"); }
+
+  static const boost::json::value* lookup(const boost::json::object& map, std::string_view key) {
+    auto it = map.find(key);
+    return it == map.end() ? nullptr : &it->value();
+  }
+
+ private:
+  const boost::json::object& section(std::string_view key) const {
+    static const boost::json::object empty;
+    auto it = document_->find(key);
+    if (it == document_->end() || !it->value().is_object()) return empty;
+    return it->value().get_object();
+  }
+  const boost::json::object* document_;
+};
+
+// ----------------------------------------------------------------------------------------------
+// Eval result (krino.evalresult/1)
+// ----------------------------------------------------------------------------------------------
+
+struct EvalResult {
+  std::string name;
+  std::optional<double> score;  // nullopt: could not be computed (say why in `reason`)
+  bool success = false;
+  std::optional<double> threshold;
+  std::string reason;
+  boost::json::object metadata;
+
+  // success = score >= threshold, the rule for every evaluator where higher is better.
+  static EvalResult scored(std::string name, double score, double threshold, std::string reason = {}) {
+    EvalResult r;
+    r.name = std::move(name);
+    r.score = score;
+    r.threshold = threshold;
+    r.success = score >= threshold;
+    r.reason = std::move(reason);
+    return r;
+  }
+  static EvalResult unscored(std::string name, std::optional<double> threshold, std::string reason) {
+    EvalResult r;
+    r.name = std::move(name);
+    r.threshold = threshold;
+    r.reason = std::move(reason);
+    return r;
+  }
+
+  boost::json::object to_json() const {
+    boost::json::object o;
+    o["name"] = name;
+    if (score) {
+      if (!(*score == *score) || *score - *score != 0.0)
+        throw Error(KRINO_INTERNAL, "evaluator '" + name + "' produced a non-finite score");
+      o["score"] = *score;
+    } else {
+      o["score"] = nullptr;
+    }
+    o["success"] = success;
+    if (threshold) o["threshold"] = *threshold; else o["threshold"] = nullptr;
+    o["reason"] = reason;
+    o["metadata"] = metadata;
+    return o;
+  }
+};
+
+// ----------------------------------------------------------------------------------------------
+// Call context: the host's services for one call.
+// ----------------------------------------------------------------------------------------------
+
+class CallContext {
+ public:
+  CallContext(const krino_host* host, const krino_call_context* ctx) : host_(host), ctx_(ctx) {}
+
+  uint64_t seed() const { return ctx_ != nullptr ? ctx_->seed : 0; }
+  uint32_t run_index() const { return ctx_ != nullptr ? ctx_->run_index : 0; }
+  uint64_t item_index() const { return ctx_ != nullptr ? ctx_->item_index : 0; }
+  const krino_call_context* raw() const { return ctx_; }
+
+  bool is_cancelled() const {
+    return host_ != nullptr && host_->is_cancelled != nullptr && host_->is_cancelled(host_, ctx_) != 0;
+  }
+
+  void log(krino_log_level level, std::string_view message) const {
+    if (host_ != nullptr && host_->log != nullptr) host_->log(host_, level, nullptr, message.data(), message.size());
+  }
+
+  // Sends a krino.judgerequest/1 document and returns the krino.judgeresponse/1 document.
+  // Throws krino::Error with the host's status when the judge cannot answer.
+  boost::json::value judge(const boost::json::value& request) const;
+
+ private:
+  const krino_host* host_;
+  const krino_call_context* ctx_;
+};
+
+namespace detail {
+// A sink that appends into a std::string (for host replies the plugin reads back).
+struct StringSink {
+  krino_sink sink{};
+  std::string text;
+  StringSink() {
+    sink.struct_size = sizeof(krino_sink);
+    sink.host_data = this;
+    sink.write = [](krino_sink* s, const char* data, size_t size) {
+      static_cast<StringSink*>(s->host_data)->text.append(data, size);
+    };
+  }
+  StringSink(const StringSink&) = delete;
+  StringSink& operator=(const StringSink&) = delete;
+};
+}  // namespace detail
+
+inline boost::json::value CallContext::judge(const boost::json::value& request) const {
+  if (host_ == nullptr || host_->judge == nullptr) throw Error(KRINO_UNAVAILABLE, "the host offers no judge service");
+  std::string body = boost::json::serialize(request);
+  detail::StringSink response;
+  detail::StringSink error;
+  krino_status status = host_->judge(host_, ctx_, body.data(), body.size(), &response.sink, &error.sink);
+  if (status != KRINO_OK) throw Error(status, error.text.empty() ? "judge call failed" : error.text);
+  boost::system::error_code ec;
+  boost::json::value reply = boost::json::parse(response.text, ec);
+  if (ec) throw Error(KRINO_INTERNAL, "judge reply is not valid JSON: " + ec.message());
+  return reply;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Dataset resolver support types
+// ----------------------------------------------------------------------------------------------
+
+struct DatasetInfo {
+  std::string name;
+  std::string description;
+};
+
+// One krino.event/1 document handed to a reporter; parsed only if the reporter asks.
+class Event {
+ public:
+  explicit Event(std::string_view raw) : raw_(raw) {}
+  std::string_view raw() const { return raw_; }
+  const boost::json::object& json() const {
+    if (!parsed_) {
+      arena_.release();
+      boost::system::error_code ec;
+      value_ = boost::json::parse(raw_, ec, &arena_);
+      if (ec || !value_.is_object()) throw invalid_argument("event is not a JSON object");
+      parsed_ = true;
+    }
+    return value_.get_object();
+  }
+  // The "event" field: run_started, item_finished, run_finished, experiment_finished.
+  std::string_view type() const {
+    auto it = json().find("event");
+    return it != json().end() && it->value().is_string() ? std::string_view(it->value().get_string()) : std::string_view();
+  }
+
+ private:
+  std::string_view raw_;
+  mutable bool parsed_ = false;
+  mutable boost::json::monotonic_resource arena_;
+  mutable boost::json::value value_;
+};
+
+// What a resolver stream's next() produced.
+enum class Next { record, end, bad };
+
+// ----------------------------------------------------------------------------------------------
+// Registry of the plugin's components, filled by the registration macros at load time.
+// ----------------------------------------------------------------------------------------------
+
+namespace detail {
+
+struct Registry {
+  std::vector<krino_component> components;
+  const krino_host* host = nullptr;
+  krino_plugin_descriptor descriptor{};
+};
+
+inline Registry& registry() {
+  static Registry instance;
+  return instance;
+}
+
+inline const krino_host* host() { return registry().host; }
+
+inline bool register_component(int32_t kind, const char* id, const char* name, const char* version,
+                               const char* description, uint64_t capabilities, const char* schema,
+                               const void* vtable) {
+  krino_component c{};
+  c.struct_size = sizeof(krino_component);
+  c.kind = kind;
+  c.id = id;
+  c.name = name;
+  c.version = version;
+  c.description = description;
+  c.capabilities = capabilities;
+  c.config_schema = schema;
+  c.vtable = vtable;
+  registry().components.push_back(c);
+  return true;
+}
+
+// The parsed test case behind a call, cached per thread under the host's document serial so every
+// evaluator of this plugin that sees the same document parses it once.
+struct ParsedDocument {
+  uint64_t serial = 0;
+  boost::json::monotonic_resource arena;
+  boost::json::value value;
+};
+
+inline const boost::json::object& parse_testcase(const krino_call_context* ctx, const char* data, size_t size) {
+  thread_local ParsedDocument cache;
+  const uint64_t serial = ctx != nullptr ? ctx->document_serial : 0;
+  if (serial == 0 || serial != cache.serial || !cache.value.is_object()) {
+    cache.serial = 0;
+    cache.value = nullptr;
+    cache.arena.release();
+    boost::system::error_code ec;
+    boost::json::parse_options options;
+    options.allow_invalid_utf8 = false;
+    cache.value = boost::json::parse(std::string_view(data, size), ec, &cache.arena, options);
+    if (ec) throw invalid_argument("test case is not valid JSON: " + ec.message());
+    if (!cache.value.is_object()) throw invalid_argument("test case must be a JSON object");
+    cache.serial = serial;
+  }
+  return cache.value.get_object();
+}
+
+// --- evaluator trampolines -------------------------------------------------------------------
+
+template <class T>
+struct EvaluatorInstance {
+  const krino_host* host;
+  T evaluator;
+};
+
+template <class T>
+struct EvaluatorTrampolines {
+  static krino_status create(const krino_host* host, const char* config, size_t size, void** out, krino_sink* error) {
+    return guarded(error, [&] {
+      Config cfg(parse_object(config, size, "configuration"));
+      *out = new EvaluatorInstance<T>{host, T(cfg)};
+      return KRINO_OK;
+    });
+  }
+  static void destroy(void* instance) { delete static_cast<EvaluatorInstance<T>*>(instance); }
+  static krino_status evaluate(void* instance, const krino_call_context* ctx, const char* data, size_t size,
+                               krino_sink* result, krino_sink* error) {
+    return guarded(error, [&] {
+      auto* self = static_cast<EvaluatorInstance<T>*>(instance);
+      TestCase test_case(parse_testcase(ctx, data, size));
+      CallContext call(self->host, ctx);
+      EvalResult r = self->evaluator.evaluate(test_case, call);
+      write_json(result, r.to_json());
+      return KRINO_OK;
+    });
+  }
+  static const krino_evaluator_vtable* vtable() {
+    static const krino_evaluator_vtable table = {sizeof(krino_evaluator_vtable), &create, &destroy, &evaluate, nullptr};
+    return &table;
+  }
+};
+
+// --- reporter trampolines --------------------------------------------------------------------
+
+template <class T>
+struct ReporterTrampolines {
+  static krino_status create(const krino_host*, const char* config, size_t size, void** out, krino_sink* error) {
+    return guarded(error, [&] {
+      Config cfg(parse_object(config, size, "configuration"));
+      *out = new T(cfg);
+      return KRINO_OK;
+    });
+  }
+  static void destroy(void* instance) { delete static_cast<T*>(instance); }
+  static krino_status on_event(void* instance, const char* data, size_t size, krino_sink* error) {
+    return guarded(error, [&] {
+      Event event(std::string_view(data, size));
+      static_cast<T*>(instance)->on_event(event);
+      return KRINO_OK;
+    });
+  }
+  static krino_status flush(void* instance, krino_sink* error) {
+    return guarded(error, [&] {
+      static_cast<T*>(instance)->flush();
+      return KRINO_OK;
+    });
+  }
+  static const krino_reporter_vtable* vtable() {
+    static const krino_reporter_vtable table = {sizeof(krino_reporter_vtable), &create, &destroy, &on_event, &flush};
+    return &table;
+  }
+};
+
+// --- dataset resolver trampolines --------------------------------------------------------------
+
+template <class T, class = void>
+struct has_decode : std::false_type {};
+template <class T>
+struct has_decode<T, std::void_t<decltype(std::declval<const T&>().decode(std::string_view()))>> : std::true_type {};
+
+template <class T>
+struct ResolverTrampolines {
+  static krino_status open(const krino_host* host, const char* uri, const char* options, size_t size, void** out,
+                           krino_sink* info, krino_sink* error) {
+    return guarded(error, [&] {
+      Config cfg(parse_object(options, size, "dataset options"));
+      DatasetInfo dataset_info;
+      std::unique_ptr<T> stream(new T(host, std::string(uri), cfg, dataset_info));
+      boost::json::object o;
+      o["name"] = dataset_info.name;
+      o["description"] = dataset_info.description;
+      write_json(info, o);
+      *out = stream.release();
+      return KRINO_OK;
+    });
+  }
+  static krino_status next(void* stream, krino_sink* record, krino_sink* location, int32_t* outcome,
+                           krino_sink* error) {
+    return guarded(error, [&] {
+      std::string rec;
+      std::string loc;
+      std::string message;
+      Next n = static_cast<T*>(stream)->next(rec, loc, message);
+      write(location, loc);
+      switch (n) {
+        case Next::record:
+          write(record, rec);
+          *outcome = KRINO_NEXT_RECORD;
+          break;
+        case Next::end:
+          *outcome = KRINO_NEXT_END;
+          break;
+        case Next::bad:
+          write(error, message);
+          *outcome = KRINO_NEXT_BAD;
+          break;
+      }
+      return KRINO_OK;
+    });
+  }
+  static krino_status decode(void* stream, const char* data, size_t size, krino_sink* example, krino_sink* error) {
+    return guarded(error, [&] {
+      if constexpr (has_decode<T>::value) {
+        write_json(example, static_cast<const T*>(stream)->decode(std::string_view(data, size)));
+      }
+      return KRINO_OK;
+    });
+  }
+  static void close(void* stream) { delete static_cast<T*>(stream); }
+  static const krino_dataset_resolver_vtable* vtable(const char* schemes, const char* extensions) {
+    static const krino_dataset_resolver_vtable table = {
+        sizeof(krino_dataset_resolver_vtable), schemes, extensions, &open, &next,
+        has_decode<T>::value ? &decode : nullptr, &close};
+    return &table;
+  }
+};
+
+}  // namespace detail
+}  // namespace krino
+
+#define KRINO_DETAIL_CONCAT2(a, b) a##b
+#define KRINO_DETAIL_CONCAT(a, b) KRINO_DETAIL_CONCAT2(a, b)
+
+// Registers class T as an evaluator component. T needs T(const krino::Config&) and
+// krino::EvalResult evaluate(const krino::TestCase&, krino::CallContext&).
+#define KRINO_EVALUATOR(T, id, name, version, description, capabilities, schema)                          \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
+      KRINO_KIND_EVALUATOR, id, name, version, description, capabilities, schema,                          \
+      ::krino::detail::EvaluatorTrampolines<T>::vtable())
+
+// Registers class T as a reporter. T needs T(const krino::Config&),
+// void on_event(const krino::Event& event) and void flush().
+#define KRINO_REPORTER(T, id, name, version, description, schema)                                          \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
+      KRINO_KIND_REPORTER, id, name, version, description, 0, schema,                                      \
+      ::krino::detail::ReporterTrampolines<T>::vtable())
+
+// Registers class T as a dataset resolver. T needs
+// T(const krino_host*, std::string uri, const krino::Config&, krino::DatasetInfo&),
+// krino::Next next(std::string& record, std::string& location, std::string& error_message), and
+// optionally boost::json::object decode(std::string_view record) const, which must be thread-safe.
+#define KRINO_DATASET_RESOLVER(T, id, name, version, description, schemes, extensions, schema)             \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
+      KRINO_KIND_DATASET_RESOLVER, id, name, version, description, KRINO_CAP_DETERMINISTIC, schema,        \
+      ::krino::detail::ResolverTrampolines<T>::vtable(schemes, extensions))
+
+// Defines the plugin's entry point. Use exactly once per plugin.
+#define KRINO_PLUGIN(id, name, version, vendor, license, description)                                        \
+  extern "C" KRINO_EXPORT const krino_plugin_descriptor* krino_plugin_entry(const krino_host_info* info,    \
+                                                                            krino_sink* error) {             \
+    if (info == nullptr || info->abi_major != KRINO_ABI_MAJOR) {                                            \
+      ::krino::write(error, "unsupported host ABI major version");                                          \
+      return nullptr;                                                                                       \
+    }                                                                                                       \
+    auto& reg = ::krino::detail::registry();                                                                \
+    reg.host = info->host;                                                                                  \
+    auto& d = reg.descriptor;                                                                               \
+    d.struct_size = sizeof(krino_plugin_descriptor);                                                        \
+    d.abi_major = KRINO_ABI_MAJOR;                                                                          \
+    d.abi_minor = KRINO_ABI_MINOR;                                                                          \
+    d.min_host_abi_minor = 0;                                                                               \
+    d.id = id;                                                                                              \
+    d.name = name;                                                                                          \
+    d.version = version;                                                                                    \
+    d.vendor = vendor;                                                                                      \
+    d.license = license;                                                                                    \
+    d.description = description;                                                                           \
+    d.component_count = reg.components.size();                                                              \
+    d.components = reg.components.data();                                                                   \
+    d.deinit = nullptr;                                                                                     \
+    d.get_extension = nullptr;                                                                              \
+    return &d;                                                                                              \
+  }
+
+#endif  // KRINO_PLUGIN_HPP
