@@ -311,6 +311,7 @@ inline boost::json::value CallContext::judge(const boost::json::value& request) 
 struct DatasetInfo {
   std::string name;
   std::string description;
+  std::optional<uint64_t> size_hint;  // expected number of examples, when cheap to know
 };
 
 // One krino.event/1 document handed to a reporter; parsed only if the reporter asks.
@@ -490,6 +491,7 @@ struct ResolverTrampolines {
       boost::json::object o;
       o["name"] = dataset_info.name;
       o["description"] = dataset_info.description;
+      if (dataset_info.size_hint) o["sizeHint"] = *dataset_info.size_hint;
       write_json(info, o);
       *out = stream.release();
       return KRINO_OK;
