@@ -1,0 +1,35 @@
+#pragma once
+// One function per subcommand; main() only wires them to CLI11.
+#include "plugin_options.hpp"
+
+#include <string>
+#include <vector>
+
+namespace krino::cli {
+
+struct RunArguments {
+  std::string experiment;
+  std::vector<std::string> overrides;
+  PluginOptions plugins;
+};
+
+struct EvalArguments {
+  std::string evaluator;
+  std::string config = "{}";
+  std::string input = "-";
+  int parallelism = 0;  // 0 = every core
+  PluginOptions plugins;
+};
+
+struct PluginsArguments {
+  std::string name;  // for `info`
+  bool json = false;
+  PluginOptions plugins;
+};
+
+int run_command(const RunArguments& args);
+int eval_command(const EvalArguments& args);
+int plugins_list_command(const PluginsArguments& args);
+int plugins_info_command(const PluginsArguments& args);
+
+}  // namespace krino::cli

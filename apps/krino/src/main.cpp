@@ -1,0 +1,69 @@
+// krino: evaluate LLM applications and agents. See `krino --help` and docs/cli.md.
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "signal_watcher.hpp"
+
+#include "krino/core/common/error.hpp"
+#include "krino/core/version.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+  using namespace krino::cli;
+  // Before any thread exists, so every thread inherits the mask and only the watcher sees signals.
+  SignalWatcher::block_signals();
+
+  CLI::App app{"krino: evaluate LLM applications and agents"};
+  app.set_version_flag("--version", std::string("krino ") + krino::core::kVersion);
+  app.require_subcommand(1);
+
+  RunArguments run;
+  auto* run_cmd = app.add_subcommand("run", "Run an experiment file (YAML or JSON)");
+  run_cmd->add_option("experiment", run.experiment, "The experiment file")->required()->type_name("FILE");
+  run_cmd->add_option("--set", run.overrides, "Override a setting: key=value, dotted for nesting (repeatable)")
+      ->type_name("KEY=VALUE");
+  run.plugins.add_to(*run_cmd);
+
+  EvalArguments eval;
+  auto* eval_cmd = app.add_subcommand(
+      "eval", "Score test cases given as JSON lines (krino.testcase/1): one result line per input line");
+  eval_cmd->add_option("--evaluator,-e", eval.evaluator, "Evaluator id or short name")->required()->type_name("NAME");
+  eval_cmd->add_option("--config,-c", eval.config, "The evaluator's options as a JSON object")->type_name("JSON");
+  eval_cmd->add_option("--parallelism,-j", eval.parallelism, "Worker threads (default: every core)");
+  eval_cmd->add_option("input", eval.input, "JSON Lines file, or - for standard input")->type_name("FILE");
+  eval.plugins.add_to(*eval_cmd);
+
+  auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
+  plugins_cmd->require_subcommand(1);
+  PluginsArguments list;
+  auto* list_cmd = plugins_cmd->add_subcommand("list", "Every component of every plugin, and plugins that failed to load");
+  list.plugins.add_to(*list_cmd);
+  PluginsArguments info;
+  auto* info_cmd = plugins_cmd->add_subcommand("info", "A component's description and options");
+  info_cmd->add_option("name", info.name, "Component id or short name")->required();
+  info_cmd->add_flag("--json", info.json, "Print the options' JSON Schema instead");
+  info.plugins.add_to(*info_cmd);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kSuccess : kUsageError;
+  }
+
+  try {
+    if (*run_cmd) return run_command(run);
+    if (*eval_cmd) return eval_command(eval);
+    if (*list_cmd) return plugins_list_command(list);
+    if (*info_cmd) return plugins_info_command(info);
+  } catch (const krino::core::KrinoError& e) {
+    std::fprintf(stderr, "krino: error: %s\n", e.what());
+    return e.kind() == krino::core::ErrorKind::runtime ? kRuntimeError : kUsageError;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "krino: error: %s\n", e.what());
+    return kRuntimeError;
+  }
+  return kUsageError;
+}

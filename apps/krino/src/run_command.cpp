@@ -1,0 +1,31 @@
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "signal_watcher.hpp"
+
+#include "krino/core/experiment/experiment_config.hpp"
+#include "krino/core/runner/experiment_runner.hpp"
+
+#include <cstdio>
+
+namespace krino::cli {
+
+int run_command(const RunArguments& args) {
+  core::ExperimentConfig config = core::load_experiment(args.experiment, args.overrides);
+  core::Cancellation cancellation;
+  SignalWatcher watcher(cancellation);
+  core::HostServices host(cancellation, stderr, args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG
+                                                : args.plugins.verbosity == 1 ? KRINO_LOG_INFO
+                                                                              : KRINO_LOG_WARNING);
+  core::PluginRegistry registry;
+  args.plugins.load(registry, host);
+
+  core::ExperimentOutcome outcome;
+  {
+    core::ExperimentRunner runner(config, registry, host.host(), cancellation);
+    outcome = runner.run();
+  }  // every instance is destroyed before the registry unloads the plugins
+  if (outcome.cancelled) return kInterrupted;
+  return outcome.passed ? kSuccess : kEvaluationFailed;
+}
+
+}  // namespace krino::cli

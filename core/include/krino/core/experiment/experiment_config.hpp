@@ -1,0 +1,59 @@
+#pragma once
+// An experiment, as written in an experiment file (docs/experiment-file.md), checked and typed.
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace krino::core {
+
+// One use of a component: which one ("use": id or short name) and its options.
+struct ComponentUse {
+  std::string component;
+  boost::json::object options;
+};
+
+struct DatasetConfig {
+  std::string uri;       // as written, with a relative path resolved against the experiment file
+  std::string resolver;  // id or short name; empty = chosen by scheme and extension
+  boost::json::object options;
+};
+
+struct TaskConfig {
+  std::string kind = "replay";
+  boost::json::object options;
+};
+
+struct ExperimentConfig {
+  std::string name = "unnamed";
+  std::string description;
+  boost::json::object metadata;
+  DatasetConfig dataset;
+  TaskConfig task;
+  std::vector<ComponentUse> evaluators;
+  std::vector<ComponentUse> reporters;
+  uint32_t runs = 1;
+  uint32_t parallelism = 1;
+  double min_pass_rate = 1.0;  // below it, `krino run` exits with "evaluation failed"
+  uint64_t seed = 0;
+};
+
+// Rewrites the shorthands of the evaluators/reporters/task/dataset entries into their explicit
+// object form, so overrides like evaluators.0.threshold=0.5 address a stable shape:
+//   "exact_match"                     -> {"use": "exact_match"}
+//   {"regex": {"pattern": "x"}}       -> {"use": "regex", "pattern": "x"}
+//   dataset: "data.jsonl"             -> {"uri": "data.jsonl"}
+//   task: "replay"                    -> {"kind": "replay"}
+void normalize_experiment_document(boost::json::value& document);
+
+// Checks and types a normalized document. `base_dir` resolves a relative dataset path. Throws a
+// configuration error that names the offending key.
+ExperimentConfig parse_experiment(const boost::json::value& document, const std::filesystem::path& base_dir);
+
+// load + normalize + overrides + parse, for the CLI.
+ExperimentConfig load_experiment(const std::filesystem::path& file, const std::vector<std::string>& overrides);
+
+}  // namespace krino::core

@@ -1,0 +1,43 @@
+#pragma once
+// The services the host offers every plugin (the krino_host vtable of plugin.h): logging,
+// cancellation and the judge. One instance per process context; every function is thread-safe.
+#include "krino/core/host/cancellation.hpp"
+
+#include <krino/plugin.h>
+
+#include <cstdio>
+#include <mutex>
+
+namespace krino::core {
+
+class HostServices {
+ public:
+  explicit HostServices(Cancellation& cancellation, std::FILE* log_stream = stderr,
+                        krino_log_level min_level = KRINO_LOG_WARNING);
+  HostServices(const HostServices&) = delete;
+  HostServices& operator=(const HostServices&) = delete;
+
+  const krino_host* host() const noexcept { return &host_; }
+  const krino_host_info* host_info() const noexcept { return &info_; }
+  void set_min_log_level(krino_log_level level) noexcept { min_level_ = level; }
+
+  // The host's own diagnostics go through the same channel as plugins' logs.
+  void log(krino_log_level level, const char* source, const char* message, size_t size) const;
+
+ private:
+  static void log_entry(const krino_host* host, int32_t level, const char* component_id, const char* message,
+                        size_t size);
+  static int32_t is_cancelled_entry(const krino_host* host, const krino_call_context* ctx);
+  static krino_status judge_entry(const krino_host* host, const krino_call_context* ctx, const char* request,
+                                  size_t request_size, krino_sink* response, krino_sink* error);
+  static const void* get_extension_entry(const krino_host* host, const char* extension_id);
+
+  Cancellation& cancellation_;
+  std::FILE* log_stream_;
+  krino_log_level min_level_;
+  mutable std::mutex log_mutex_;
+  krino_host host_{};
+  krino_host_info info_{};
+};
+
+}  // namespace krino::core

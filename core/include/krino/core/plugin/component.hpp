@@ -1,0 +1,44 @@
+#pragma once
+// One component of a loaded plugin, as the host sees it: the plugin's descriptor data copied into
+// host-owned memory, with the kind-specific vtable read through its known prefix.
+#include <krino/plugin.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+
+namespace krino::core {
+
+class ConfigValidator;
+struct LoadedPlugin;
+
+enum class ComponentKind { evaluator, dataset_resolver, trace_extractor, reporter };
+
+std::string_view component_kind_name(ComponentKind kind);
+
+struct Component {
+  ComponentKind kind = ComponentKind::evaluator;
+  std::string id;
+  std::string name;
+  std::string version;
+  std::string description;
+  uint64_t capabilities = 0;
+  std::string config_schema;  // JSON text; "{}" when the plugin gave none
+  std::shared_ptr<const ConfigValidator> validator;
+  const LoadedPlugin* plugin = nullptr;
+  const krino_component* raw = nullptr;  // the plugin's own struct, for passing back
+
+  // Exactly one is filled, matching `kind`.
+  std::variant<krino_evaluator_vtable, krino_dataset_resolver_vtable, krino_trace_extractor_vtable,
+               krino_reporter_vtable>
+      vtable;
+
+  bool has(uint64_t capability) const { return (capabilities & capability) != 0; }
+  const krino_evaluator_vtable& evaluator() const { return std::get<krino_evaluator_vtable>(vtable); }
+  const krino_dataset_resolver_vtable& resolver() const { return std::get<krino_dataset_resolver_vtable>(vtable); }
+  const krino_trace_extractor_vtable& extractor() const { return std::get<krino_trace_extractor_vtable>(vtable); }
+  const krino_reporter_vtable& reporter() const { return std::get<krino_reporter_vtable>(vtable); }
+};
+
+}  // namespace krino::core

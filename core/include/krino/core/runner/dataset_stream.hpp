@@ -1,0 +1,58 @@
+#pragma once
+// A dataset resolver's stream, opened for one run: records are cut serially and decoded into
+// examples in parallel (see krino_dataset_resolver_vtable).
+#include "krino/core/plugin/component.hpp"
+
+#include <krino/plugin.h>
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <string>
+
+namespace krino::core {
+
+// One record cut from the source, with where it came from.
+struct DatasetRecord {
+  enum class Kind { record, bad, end };
+  Kind kind = Kind::end;
+  std::string bytes;     // the record (or, without decode, the example itself)
+  std::string location;  // "path:line", may be empty
+  std::string error;     // for Kind::bad
+};
+
+struct DatasetInfo {
+  std::string name;
+  std::string description;
+  std::optional<uint64_t> size_hint;
+};
+
+class DatasetStream {
+ public:
+  // Throws a runtime error naming the URI when the resolver cannot open it.
+  DatasetStream(const Component& resolver, const krino_host* host, const std::string& uri,
+                const boost::json::object& options);
+  ~DatasetStream();
+  DatasetStream(const DatasetStream&) = delete;
+  DatasetStream& operator=(const DatasetStream&) = delete;
+
+  const DatasetInfo& info() const { return info_; }
+
+  // [serial] The next record. Throws a runtime error when the source itself fails.
+  DatasetRecord next();
+
+  // [thread-safe] The example JSON for a record, or the reason it is malformed.
+  bool decode(const std::string& record, std::string& example, std::string& error) const;
+
+ private:
+  const Component& resolver_;
+  void* stream_ = nullptr;
+  std::string uri_;
+  DatasetInfo info_;
+};
+
+// The resolver for a URI: the one named, else the one whose scheme and extension match.
+const Component& choose_resolver(const class PluginRegistry& registry, const std::string& uri,
+                                 const std::string& named);
+
+}  // namespace krino::core

@@ -1,0 +1,61 @@
+#pragma once
+// Runs an experiment: for each run, streams the dataset through the task and the evaluators on a
+// TBB pipeline and hands every finished item to the reporters in dataset order.
+//
+// Memory is bounded by the pipeline window (items in flight), never by the dataset: nothing keeps
+// item results once the reporters and the run statistics have seen them.
+#include "krino/core/experiment/experiment_config.hpp"
+#include "krino/core/host/cancellation.hpp"
+#include "krino/core/plugin/plugin_registry.hpp"
+#include "krino/core/runner/evaluator_handle.hpp"
+#include "krino/core/runner/reporter_handle.hpp"
+#include "krino/core/task/task.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace krino::core {
+
+struct ExperimentOutcome {
+  bool cancelled = false;
+  double pass_rate = 0.0;
+  uint64_t total_count = 0;
+  double error_count = 0.0;
+  bool passed = false;  // pass_rate >= min_pass_rate, not cancelled, and at least one item
+  boost::json::object summary;
+};
+
+class ExperimentRunner {
+ public:
+  // Resolves and validates every component and creates instances; throws a configuration error
+  // before anything runs when something is wrong.
+  ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry, const krino_host* host,
+                   const Cancellation& cancellation);
+  ~ExperimentRunner();
+
+  ExperimentOutcome run();
+
+  // Items admitted into the pipeline at once.
+  size_t window() const { return window_; }
+
+ private:
+  struct RunResult;
+  RunResult run_once(uint32_t run_index, class ExperimentStatistics& statistics);
+  void emit(const std::string& event);
+  void flush_reporters();
+  std::string run_started_event(uint32_t run_index, const struct DatasetInfo& info) const;
+
+  const ExperimentConfig& config_;
+  const PluginRegistry& registry_;
+  const krino_host* host_;
+  const Cancellation& cancellation_;
+  const Component* resolver_ = nullptr;
+  std::unique_ptr<Task> task_;
+  std::vector<std::unique_ptr<EvaluatorHandle>> evaluators_;
+  std::vector<std::unique_ptr<ReporterHandle>> reporters_;
+  size_t window_ = 1;
+};
+
+}  // namespace krino::core

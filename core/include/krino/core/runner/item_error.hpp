@@ -1,0 +1,20 @@
+#pragma once
+// Why an item could not be scored. Reported apart from scores (docs/payloads.md, "error").
+#include <krino/plugin.h>
+
+#include <boost/json/object.hpp>
+
+#include <string>
+
+namespace krino::core {
+
+struct ItemError {
+  std::string stage;      // "dataset", "task" or "evaluator"
+  std::string component;  // the evaluator's name, the task kind, or the resolver
+  krino_status code = KRINO_UNKNOWN;
+  std::string message;
+
+  boost::json::object to_json() const;
+};
+
+}  // namespace krino::core

@@ -1,0 +1,42 @@
+#pragma once
+// Turns one dataset record into one finished item: decode, task, evaluators, and the serialized
+// item_finished event. Pure with respect to the run: safe to call from many threads at once.
+#include "krino/core/runner/dataset_stream.hpp"
+#include "krino/core/runner/evaluator_handle.hpp"
+#include "krino/core/task/task.hpp"
+
+#include <boost/json/array.hpp>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace krino::core {
+
+struct FinishedItem {
+  std::string event;            // the item_finished event, serialized
+  bool success = false;
+  bool error = false;
+  boost::json::array results;   // for the run statistics
+};
+
+class ItemProcessor {
+ public:
+  ItemProcessor(const DatasetStream& dataset, const Task& task,
+                const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed);
+
+  FinishedItem process(uint32_t run_index, uint64_t index, const DatasetRecord& record) const;
+
+ private:
+  const DatasetStream& dataset_;
+  const Task& task_;
+  const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators_;
+  uint64_t seed_;
+  mutable std::atomic<uint64_t> next_document_serial_{1};
+};
+
+// A well-mixed per-item seed from the experiment seed, run and item (splitmix64).
+uint64_t item_seed(uint64_t experiment_seed, uint32_t run_index, uint64_t item_index);
+
+}  // namespace krino::core

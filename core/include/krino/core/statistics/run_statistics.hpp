@@ -1,0 +1,63 @@
+#pragma once
+// Aggregates of one run, accumulated item by item in constant memory (Welford for the spread).
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace krino::core {
+
+// Streaming mean and sample variance.
+struct ScoreMoments {
+  uint64_t count = 0;
+  double mean = 0.0;
+  double m2 = 0.0;
+
+  void add(double x);
+  void merge(const ScoreMoments& other);  // Chan et al.'s parallel combination
+  double sample_std_dev() const;          // 0 with fewer than two values
+};
+
+struct EvaluatorRunStatistics {
+  std::string name;
+  uint64_t results = 0;      // items that got a result from this evaluator
+  uint64_t passed = 0;       // of those, successes
+  uint64_t null_scores = 0;  // results whose score could not be computed
+  ScoreMoments scores;       // over the non-null scores
+
+  double average() const { return scores.count > 0 ? scores.mean : 0.0; }
+  double pass_rate() const { return results > 0 ? static_cast<double>(passed) / static_cast<double>(results) : 0.0; }
+};
+
+class RunStatistics {
+ public:
+  explicit RunStatistics(const std::vector<std::string>& evaluator_names);
+
+  // One finished item: whether it passed, whether it ended in an error, and its eval results
+  // (empty for an item with an error).
+  void add_item(bool success, bool error, const boost::json::array& results);
+
+  uint64_t total() const { return total_; }
+  uint64_t passed() const { return passed_; }
+  uint64_t errors() const { return errors_; }
+  double pass_rate() const { return total_ > 0 ? static_cast<double>(passed_) / static_cast<double>(total_) : 0.0; }
+  const std::vector<EvaluatorRunStatistics>& evaluators() const { return evaluators_; }
+
+  // The "summary" of a run_finished event (docs/payloads.md).
+  boost::json::object summary() const;
+
+ private:
+  EvaluatorRunStatistics* find(std::string_view name);
+
+  uint64_t total_ = 0;
+  uint64_t passed_ = 0;
+  uint64_t errors_ = 0;
+  std::vector<EvaluatorRunStatistics> evaluators_;
+};
+
+// round(x * 1e6) / 1e6, halves rounded up, as every reported aggregate is (spec §8.6).
+double round6(double x);
+
+}  // namespace krino::core

@@ -1,0 +1,49 @@
+#pragma once
+// A task produces the actual outputs for one example: the call to the system under test.
+//
+// Tasks are built into the host (replay today; exec, http and model-calling tasks next). A task that
+// reaches out to a system under test says so with calls_out(), and the runner then admits at most
+// `parallelism` of its calls at once; work that stays in-process is not limited by it.
+#include "krino/core/runner/item_error.hpp"
+
+#include <krino/plugin.h>
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <variant>
+
+namespace krino::core {
+
+// Measurements of one call (spec §9); every field may be unknown.
+struct CallMetrics {
+  std::optional<int64_t> tokens_in;
+  std::optional<int64_t> tokens_out;
+  std::optional<double> cost_usd;
+  std::optional<double> latency_ms;
+
+  boost::json::object to_json() const;
+  static CallMetrics from_json(const boost::json::object& object);
+};
+
+struct TaskOutput {
+  boost::json::object actual_outputs;
+  std::optional<CallMetrics> metrics;
+};
+
+class Task {
+ public:
+  virtual ~Task() = default;
+
+  // The actual outputs for `example` (a krino.example/1 object), or why there are none.
+  // [thread-safe]: called concurrently for different examples.
+  virtual std::variant<TaskOutput, ItemError> run(const boost::json::object& example,
+                                                  const krino_call_context& ctx) const = 0;
+
+  // True when run() calls a system under test (and so counts against `parallelism`).
+  virtual bool calls_out() const = 0;
+
+  virtual const char* kind() const = 0;
+};
+
+}  // namespace krino::core

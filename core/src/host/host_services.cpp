@@ -1,0 +1,65 @@
+#include "krino/core/host/host_services.hpp"
+
+#include "krino/core/version.hpp"
+
+#include <string_view>
+
+namespace krino::core {
+namespace {
+
+const char* level_name(int32_t level) {
+  switch (level) {
+    case KRINO_LOG_DEBUG: return "debug";
+    case KRINO_LOG_INFO: return "info";
+    case KRINO_LOG_WARNING: return "warning";
+    default: return "error";
+  }
+}
+
+const HostServices& self(const krino_host* host) { return *static_cast<const HostServices*>(host->host_data); }
+
+}  // namespace
+
+HostServices::HostServices(Cancellation& cancellation, std::FILE* log_stream, krino_log_level min_level)
+    : cancellation_(cancellation), log_stream_(log_stream), min_level_(min_level) {
+  host_.struct_size = sizeof(krino_host);
+  host_.host_data = this;
+  host_.log = &HostServices::log_entry;
+  host_.is_cancelled = &HostServices::is_cancelled_entry;
+  host_.judge = &HostServices::judge_entry;
+  host_.get_extension = &HostServices::get_extension_entry;
+
+  info_.struct_size = sizeof(krino_host_info);
+  info_.abi_major = KRINO_ABI_MAJOR;
+  info_.abi_minor = KRINO_ABI_MINOR;
+  info_.host_name = "krino";
+  info_.host_version = kVersion;
+  info_.host = &host_;
+}
+
+void HostServices::log(krino_log_level level, const char* source, const char* message, size_t size) const {
+  if (level < min_level_ || log_stream_ == nullptr) return;
+  std::lock_guard lock(log_mutex_);
+  std::fprintf(log_stream_, "krino: %s: %s%s%.*s\n", level_name(level), source != nullptr ? source : "",
+               source != nullptr ? ": " : "", static_cast<int>(size), message != nullptr ? message : "");
+}
+
+void HostServices::log_entry(const krino_host* host, int32_t level, const char* component_id, const char* message,
+                             size_t size) {
+  self(host).log(static_cast<krino_log_level>(level), component_id, message, size);
+}
+
+int32_t HostServices::is_cancelled_entry(const krino_host* host, const krino_call_context*) {
+  return self(host).cancellation_.requested() ? 1 : 0;
+}
+
+krino_status HostServices::judge_entry(const krino_host*, const krino_call_context*, const char*, size_t, krino_sink*,
+                                       krino_sink* error) {
+  constexpr std::string_view message = "no LLM judge is configured in this host";
+  if (error != nullptr && error->write != nullptr) error->write(error, message.data(), message.size());
+  return KRINO_UNAVAILABLE;
+}
+
+const void* HostServices::get_extension_entry(const krino_host*, const char*) { return nullptr; }
+
+}  // namespace krino::core

@@ -1,0 +1,156 @@
+#include "krino/core/plugin/plugin_registry.hpp"
+
+#include "krino/core/common/error.hpp"
+#include "krino/core/plugin/plugin_loader.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace krino::core {
+
+std::string_view component_kind_name(ComponentKind kind) {
+  switch (kind) {
+    case ComponentKind::evaluator: return "evaluator";
+    case ComponentKind::dataset_resolver: return "dataset-resolver";
+    case ComponentKind::trace_extractor: return "trace-extractor";
+    case ComponentKind::reporter: return "reporter";
+  }
+  return "unknown";
+}
+
+PluginRegistry::~PluginRegistry() {
+  // Plugins are released in reverse load order; each deinit runs before its library is closed.
+  for (auto it = plugins_.rbegin(); it != plugins_.rend(); ++it) {
+    if ((*it)->deinit != nullptr) (*it)->deinit();
+  }
+  while (!plugins_.empty()) plugins_.pop_back();
+}
+
+void PluginRegistry::load(const PluginSearch& search, const krino_host_info& host_info) {
+  searched_dirs_ = plugin_search_dirs(search);
+  std::vector<std::filesystem::path> files = find_plugin_files(searched_dirs_);
+
+  std::set<std::string> wanted(search.allow_list.begin(), search.allow_list.end());
+  std::set<std::string> matched;
+  for (const auto& file : files) {
+    std::string selection = plugin_selection_name(file);
+    if (!wanted.empty()) {
+      if (wanted.count(selection) == 0) continue;
+      // The first directory that has a plugin of that name wins, as with PATH.
+      if (!matched.insert(selection).second) continue;
+    }
+    load_file(file, host_info);
+  }
+  std::vector<std::string> missing;
+  for (const auto& name : wanted) {
+    if (matched.count(name) == 0) missing.push_back(name);
+  }
+  if (!missing.empty()) {
+    std::string message = "--plugins names no plugin found: ";
+    for (size_t i = 0; i < missing.size(); ++i) message += (i ? ", " : "") + missing[i];
+    message += " (searched:";
+    for (const auto& dir : searched_dirs_) message += " " + dir.string();
+    throw config_error(message + ")");
+  }
+}
+
+bool PluginRegistry::load_file(const std::filesystem::path& path, const krino_host_info& host_info) {
+  LoadResult result = load_plugin(path, host_info);
+  if (auto* reason = std::get_if<std::string>(&result)) {
+    problems_.push_back({path, *reason});
+    return false;
+  }
+  auto plugin = std::move(std::get<std::unique_ptr<LoadedPlugin>>(result));
+  for (const auto& existing : plugins_) {
+    if (existing->id != plugin->id) continue;
+    // The same plugin found again further down the search path is shadowed, like PATH. Within
+    // one directory two libraries claiming one id are an error.
+    if (existing->path.parent_path() != path.parent_path()) {
+      if (plugin->deinit != nullptr) plugin->deinit();
+      return false;
+    }
+    problems_.push_back({path, "duplicate plugin id '" + plugin->id + "', already loaded from " + existing->path.string()});
+    if (plugin->deinit != nullptr) plugin->deinit();
+    return false;
+  }
+  for (const auto& c : plugin->components) {
+    if (const Component* other = find_by_id(c.id)) {
+      problems_.push_back({path, "duplicate component id '" + c.id + "', already provided by " +
+                                     other->plugin->path.string()});
+      if (plugin->deinit != nullptr) plugin->deinit();
+      return false;
+    }
+  }
+  plugins_.push_back(std::move(plugin));
+  return true;
+}
+
+const Component* PluginRegistry::find_by_id(std::string_view id) const {
+  for (const auto& p : plugins_) {
+    for (const auto& c : p->components) {
+      if (c.id == id) return &c;
+    }
+  }
+  return nullptr;
+}
+
+const Component* PluginRegistry::try_find(ComponentKind kind, std::string_view key) const {
+  const Component* by_name = nullptr;
+  for (const auto& p : plugins_) {
+    for (const auto& c : p->components) {
+      if (c.kind != kind) continue;
+      if (c.id == key) return &c;
+      if (c.name == key) {
+        if (by_name != nullptr) return nullptr;  // ambiguous; find() explains
+        by_name = &c;
+      }
+    }
+  }
+  return by_name;
+}
+
+const Component& PluginRegistry::find(ComponentKind kind, std::string_view key) const {
+  if (const Component* c = try_find(kind, key)) return *c;
+  std::vector<const Component*> same_name;
+  std::vector<std::string> known;
+  for (const Component* c : components(kind)) {
+    if (c->name == key) same_name.push_back(c);
+    known.push_back(c->name);
+  }
+  std::string kind_name(component_kind_name(kind));
+  if (same_name.size() > 1) {
+    std::string message = "the " + kind_name + " name '" + std::string(key) + "' is ambiguous; use one of the ids:";
+    for (const Component* c : same_name) message += " " + c->id + " (" + c->plugin->path.string() + ")";
+    throw config_error(message);
+  }
+  std::string message = "no " + kind_name + " named '" + std::string(key) + "'";
+  if (!known.empty()) {
+    std::sort(known.begin(), known.end());
+    message += "; available:";
+    for (const auto& name : known) message += " " + name;
+  } else {
+    message += "; no " + kind_name + " plugin is loaded";
+  }
+  for (const auto& problem : problems_) message += "\n  (plugin not loaded: " + problem.to_string() + ")";
+  throw config_error(message);
+}
+
+std::vector<const Component*> PluginRegistry::components(ComponentKind kind) const {
+  std::vector<const Component*> out;
+  for (const auto& p : plugins_) {
+    for (const auto& c : p->components) {
+      if (c.kind == kind) out.push_back(&c);
+    }
+  }
+  return out;
+}
+
+std::vector<const Component*> PluginRegistry::all_components() const {
+  std::vector<const Component*> out;
+  for (const auto& p : plugins_) {
+    for (const auto& c : p->components) out.push_back(&c);
+  }
+  return out;
+}
+
+}  // namespace krino::core

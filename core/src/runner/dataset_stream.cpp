@@ -1,0 +1,154 @@
+#include "krino/core/runner/dataset_stream.hpp"
+
+#include "krino/core/common/error.hpp"
+#include "krino/core/common/string_sink.hpp"
+#include "krino/core/plugin/plugin_registry.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace krino::core {
+namespace {
+
+bool list_contains(const char* comma_separated, std::string_view item) {
+  if (comma_separated == nullptr) return false;
+  std::string_view rest = comma_separated;
+  while (!rest.empty()) {
+    size_t comma = rest.find(',');
+    std::string_view entry = rest.substr(0, comma);
+    while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
+    while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
+    if (entry.size() == item.size() &&
+        std::equal(entry.begin(), entry.end(), item.begin(),
+                   [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); }))
+      return true;
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+std::string uri_scheme(const std::string& uri) {
+  size_t colon = uri.find(':');
+  if (colon == std::string::npos || colon < 2) return "file";
+  for (size_t i = 0; i < colon; ++i) {
+    char c = uri[i];
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.')) return "file";
+  }
+  return uri.substr(0, colon);
+}
+
+std::string uri_extension(const std::string& uri) {
+  std::string path = uri;
+  if (size_t q = path.find_first_of("?#"); q != std::string::npos) path.resize(q);
+  size_t slash = path.find_last_of('/');
+  size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  return path.substr(dot);
+}
+
+}  // namespace
+
+const Component& choose_resolver(const PluginRegistry& registry, const std::string& uri, const std::string& named) {
+  if (!named.empty()) return registry.find(ComponentKind::dataset_resolver, named);
+  const std::string scheme = uri_scheme(uri);
+  const std::string extension = uri_extension(uri);
+  const Component* by_scheme = nullptr;
+  size_t scheme_matches = 0;
+  for (const Component* c : registry.components(ComponentKind::dataset_resolver)) {
+    if (!list_contains(c->resolver().schemes, scheme)) continue;
+    if (!extension.empty() && list_contains(c->resolver().extensions, extension)) return *c;
+    by_scheme = c;
+    ++scheme_matches;
+  }
+  // A resolver that owns a scheme without caring about extensions (e.g. dataset://) is fine alone.
+  if (scheme_matches == 1 && (by_scheme->resolver().extensions == nullptr || *by_scheme->resolver().extensions == '\0'))
+    return *by_scheme;
+  std::string message = "no dataset resolver handles '" + uri + "' (scheme '" + scheme + "'";
+  if (!extension.empty()) message += ", extension '" + extension + "'";
+  message += ")";
+  auto resolvers = registry.components(ComponentKind::dataset_resolver);
+  if (resolvers.empty()) message += "; no dataset resolver plugin is loaded";
+  for (const Component* c : resolvers) {
+    message += "\n  " + c->name + ": schemes " + (c->resolver().schemes ? c->resolver().schemes : "") +
+               ", extensions " + (c->resolver().extensions ? c->resolver().extensions : "");
+  }
+  throw config_error(message);
+}
+
+DatasetStream::DatasetStream(const Component& resolver, const krino_host* host, const std::string& uri,
+                             const boost::json::object& options)
+    : resolver_(resolver), uri_(uri) {
+  const std::string options_text = boost::json::serialize(options);
+  StringSink info;
+  StringSink error;
+  krino_status status = resolver.resolver().open(host, uri.c_str(), options_text.data(), options_text.size(), &stream_,
+                                                 info.sink(), error.sink());
+  if (status != KRINO_OK || stream_ == nullptr) {
+    stream_ = nullptr;
+    throw runtime_error("cannot open dataset " + uri + ": " + (error.text().empty() ? "no reason given" : error.text()));
+  }
+  boost::system::error_code ec;
+  boost::json::value parsed = boost::json::parse(info.text(), ec);
+  if (!ec && parsed.is_object()) {
+    const auto& o = parsed.get_object();
+    if (auto it = o.find("name"); it != o.end() && it->value().is_string()) info_.name = it->value().get_string();
+    if (auto it = o.find("description"); it != o.end() && it->value().is_string())
+      info_.description = it->value().get_string();
+    if (auto it = o.find("sizeHint"); it != o.end() && it->value().is_number())
+      info_.size_hint = it->value().to_number<uint64_t>();
+  }
+}
+
+DatasetStream::~DatasetStream() {
+  if (stream_ != nullptr) resolver_.resolver().close(stream_);
+}
+
+DatasetRecord DatasetStream::next() {
+  StringSink record;
+  StringSink location;
+  StringSink error;
+  int32_t outcome = KRINO_NEXT_END;
+  krino_status status = resolver_.resolver().next(stream_, record.sink(), location.sink(), &outcome, error.sink());
+  if (status != KRINO_OK) {
+    throw runtime_error("reading dataset " + uri_ + " failed" +
+                        (location.text().empty() ? std::string() : " at " + location.text()) + ": " +
+                        (error.text().empty() ? "no reason given" : error.text()));
+  }
+  DatasetRecord r;
+  r.location = std::move(location.text());
+  switch (outcome) {
+    case KRINO_NEXT_RECORD:
+      r.kind = DatasetRecord::Kind::record;
+      r.bytes = std::move(record.text());
+      break;
+    case KRINO_NEXT_BAD:
+      r.kind = DatasetRecord::Kind::bad;
+      r.error = error.text().empty() ? "malformed record" : std::move(error.text());
+      break;
+    default:
+      r.kind = DatasetRecord::Kind::end;
+      break;
+  }
+  return r;
+}
+
+bool DatasetStream::decode(const std::string& record, std::string& example, std::string& error) const {
+  if (resolver_.resolver().decode == nullptr) {
+    example = record;
+    return true;
+  }
+  StringSink out;
+  StringSink err;
+  krino_status status = resolver_.resolver().decode(stream_, record.data(), record.size(), out.sink(), err.sink());
+  if (status != KRINO_OK) {
+    error = err.text().empty() ? "malformed record" : std::move(err.text());
+    return false;
+  }
+  example = std::move(out.text());
+  return true;
+}
+
+}  // namespace krino::core

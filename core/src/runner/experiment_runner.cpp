@@ -1,0 +1,209 @@
+#include "krino/core/runner/experiment_runner.hpp"
+
+#include "krino/core/common/error.hpp"
+#include "krino/core/runner/component_factory.hpp"
+#include "krino/core/runner/dataset_stream.hpp"
+#include "krino/core/runner/item_processor.hpp"
+#include "krino/core/statistics/experiment_statistics.hpp"
+#include "krino/core/statistics/run_statistics.hpp"
+#include "krino/core/task/task_factory.hpp"
+
+#include <boost/json.hpp>
+#include <tbb/info.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <set>
+
+namespace krino::core {
+namespace json = boost::json;
+
+namespace {
+
+std::string utc_timestamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return std::round(ms * 1000.0) / 1000.0;
+}
+
+}  // namespace
+
+struct ExperimentRunner::RunResult {
+  bool cancelled = false;
+};
+
+ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry,
+                                   const krino_host* host, const Cancellation& cancellation)
+    : config_(config), registry_(registry), host_(host), cancellation_(cancellation) {
+  resolver_ = &choose_resolver(registry, config.dataset.uri, config.dataset.resolver);
+  validate_options(*resolver_, config.dataset.options, "dataset resolver");
+  task_ = make_task(config.task);
+
+  const size_t workers = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
+  std::set<std::string> names;
+  for (const auto& use : config.evaluators) {
+    auto handle = make_evaluator(registry, use, host, workers);
+    if (!names.insert(handle->name()).second) {
+      throw config_error("two evaluators are named '" + handle->name() +
+                         "'; results are aggregated by name, so give one of them a different `name`");
+    }
+    evaluators_.push_back(std::move(handle));
+  }
+  for (const auto& use : config.reporters) reporters_.push_back(make_reporter(registry, use, host));
+
+  // A task that calls a system under test admits `parallelism` items at once. In-process work
+  // (replay, and evaluation) is not held back by that limit: it gets enough items in flight to keep
+  // every worker busy while the output stage restores dataset order.
+  window_ = task_->calls_out() ? config.parallelism
+                               : std::max<size_t>(config.parallelism, 4 * workers);
+}
+
+ExperimentRunner::~ExperimentRunner() = default;
+
+void ExperimentRunner::emit(const std::string& event) {
+  for (auto& reporter : reporters_) reporter->on_event(event);
+}
+
+void ExperimentRunner::flush_reporters() {
+  for (auto& reporter : reporters_) reporter->flush();
+}
+
+std::string ExperimentRunner::run_started_event(uint32_t run_index, const DatasetInfo& info) const {
+  json::object e;
+  e["event"] = "run_started";
+  e["schema"] = "krino.event/1";
+  e["run_index"] = run_index;
+  e["runs"] = config_.runs;
+  e["experiment"] = json::object{{"name", config_.name}, {"description", config_.description}, {"metadata", config_.metadata}};
+  json::object dataset{{"uri", config_.dataset.uri}, {"name", info.name}, {"description", info.description}};
+  if (info.size_hint) dataset["sizeHint"] = *info.size_hint;
+  else dataset["sizeHint"] = nullptr;
+  e["dataset"] = std::move(dataset);
+  json::array evaluators;
+  for (const auto& ev : evaluators_) {
+    json::object o{{"name", ev->name()}, {"component", ev->component().id}};
+    if (ev->threshold()) o["threshold"] = *ev->threshold();
+    else o["threshold"] = nullptr;
+    evaluators.push_back(std::move(o));
+  }
+  e["evaluators"] = std::move(evaluators);
+  e["parallelism"] = config_.parallelism;
+  e["timestamp"] = utc_timestamp();
+  return json::serialize(e);
+}
+
+ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, ExperimentStatistics& statistics) {
+  const auto started = std::chrono::steady_clock::now();
+  DatasetStream dataset(*resolver_, host_, config_.dataset.uri, config_.dataset.options);
+  emit(run_started_event(run_index, dataset.info()));
+
+  std::vector<std::string> names;
+  for (const auto& ev : evaluators_) names.push_back(ev->name());
+  RunStatistics run_stats(names);
+  ItemProcessor processor(dataset, *task_, evaluators_, config_.seed);
+
+  struct Slot {
+    uint64_t index;
+    DatasetRecord record;
+    FinishedItem item;
+  };
+  // Shared ownership: when a stage throws, TBB drops the tokens still in flight, and they must not leak.
+  using SlotPtr = std::shared_ptr<Slot>;
+  uint64_t next_index = 0;
+  bool cancelled = false;
+
+  tbb::parallel_pipeline(
+      window_,
+      tbb::make_filter<void, SlotPtr>(tbb::filter_mode::serial_in_order,
+                                    [&](tbb::flow_control& fc) -> SlotPtr {
+                                      if (cancellation_.requested()) {
+                                        cancelled = true;
+                                        fc.stop();
+                                        return nullptr;
+                                      }
+                                      DatasetRecord record = dataset.next();
+                                      if (record.kind == DatasetRecord::Kind::end) {
+                                        fc.stop();
+                                        return nullptr;
+                                      }
+                                      return std::make_shared<Slot>(Slot{next_index++, std::move(record), {}});
+                                    }) &
+          tbb::make_filter<SlotPtr, SlotPtr>(tbb::filter_mode::parallel,
+                                         [&](SlotPtr slot) {
+                                           slot->item = processor.process(run_index, slot->index, slot->record);
+                                           slot->record = {};
+                                           return slot;
+                                         }) &
+          tbb::make_filter<SlotPtr, void>(tbb::filter_mode::serial_in_order, [&](SlotPtr owned) {
+            run_stats.add_item(owned->item.success, owned->item.error, owned->item.results);
+            emit(owned->item.event);
+          }));
+
+  // Ctrl-C may arrive after the last record was read; the run is complete then.
+  json::object finished;
+  finished["event"] = "run_finished";
+  finished["schema"] = "krino.event/1";
+  finished["run_index"] = run_index;
+  finished["status"] = cancelled ? "cancelled" : "completed";
+  finished["durationMs"] = milliseconds_since(started);
+  finished["summary"] = run_stats.summary();
+  emit(json::serialize(finished));
+  flush_reporters();
+  statistics.add_run(run_stats);
+  return RunResult{cancelled};
+}
+
+ExperimentOutcome ExperimentRunner::run() {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::string> names;
+  for (const auto& ev : evaluators_) names.push_back(ev->name());
+  ExperimentStatistics statistics(names);
+
+  ExperimentOutcome outcome;
+  for (uint32_t run = 0; run < config_.runs; ++run) {
+    RunResult result;
+    try {
+      result = run_once(run, statistics);
+    } catch (...) {
+      // Keep what the reporters already have; the error itself goes to the caller.
+      try {
+        flush_reporters();
+      } catch (...) {
+      }
+      throw;
+    }
+    if (result.cancelled) {
+      outcome.cancelled = true;
+      break;
+    }
+  }
+
+  json::object finished;
+  finished["event"] = "experiment_finished";
+  finished["schema"] = "krino.event/1";
+  finished["status"] = outcome.cancelled ? "cancelled" : "completed";
+  finished["durationMs"] = milliseconds_since(started);
+  finished["summary"] = statistics.summary();
+  emit(json::serialize(finished));
+  flush_reporters();
+
+  outcome.pass_rate = statistics.pass_rate();
+  outcome.total_count = statistics.total_count();
+  outcome.error_count = statistics.error_count();
+  outcome.summary = statistics.summary();
+  outcome.passed = !outcome.cancelled && outcome.total_count > 0 && outcome.pass_rate + 1e-12 >= config_.min_pass_rate;
+  return outcome;
+}
+
+}  // namespace krino::core

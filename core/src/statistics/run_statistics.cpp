@@ -1,0 +1,87 @@
+#include "krino/core/statistics/run_statistics.hpp"
+
+#include <boost/json.hpp>
+
+#include <cmath>
+
+namespace krino::core {
+
+void ScoreMoments::add(double x) {
+  ++count;
+  double delta = x - mean;
+  mean += delta / static_cast<double>(count);
+  m2 += delta * (x - mean);
+}
+
+void ScoreMoments::merge(const ScoreMoments& other) {
+  if (other.count == 0) return;
+  if (count == 0) {
+    *this = other;
+    return;
+  }
+  const double n_a = static_cast<double>(count);
+  const double n_b = static_cast<double>(other.count);
+  const double delta = other.mean - mean;
+  const double n = n_a + n_b;
+  mean += delta * n_b / n;
+  m2 += other.m2 + delta * delta * n_a * n_b / n;
+  count += other.count;
+}
+
+double ScoreMoments::sample_std_dev() const {
+  if (count < 2) return 0.0;
+  return std::sqrt(std::max(0.0, m2 / static_cast<double>(count - 1)));
+}
+
+double round6(double x) { return std::floor(x * 1e6 + 0.5) / 1e6; }
+
+RunStatistics::RunStatistics(const std::vector<std::string>& evaluator_names) {
+  for (const auto& name : evaluator_names) evaluators_.push_back(EvaluatorRunStatistics{name, 0, 0, 0, {}});
+}
+
+EvaluatorRunStatistics* RunStatistics::find(std::string_view name) {
+  for (auto& e : evaluators_) {
+    if (e.name == name) return &e;
+  }
+  evaluators_.push_back(EvaluatorRunStatistics{std::string(name), 0, 0, 0, {}});
+  return &evaluators_.back();
+}
+
+void RunStatistics::add_item(bool success, bool error, const boost::json::array& results) {
+  ++total_;
+  // An item with an error never passes, even though it has no failing result (spec §17.1).
+  if (success && !error) ++passed_;
+  if (error) ++errors_;
+  for (const auto& value : results) {
+    const auto& result = value.get_object();
+    EvaluatorRunStatistics* stats = find(result.at("name").get_string());
+    ++stats->results;
+    if (result.at("success").get_bool()) ++stats->passed;
+    const auto& score = result.at("score");
+    if (score.is_null()) ++stats->null_scores;
+    else stats->scores.add(score.to_number<double>());
+  }
+}
+
+boost::json::object RunStatistics::summary() const {
+  boost::json::object s;
+  s["totalCount"] = total_;
+  s["passCount"] = passed_;
+  s["failCount"] = total_ - passed_;
+  s["errorCount"] = errors_;
+  s["passRate"] = round6(pass_rate());
+  boost::json::object evaluators;
+  for (const auto& e : evaluators_) {
+    boost::json::object o;
+    o["count"] = e.results;
+    o["averageScore"] = round6(e.average());
+    o["stdDev"] = round6(e.scores.sample_std_dev());
+    o["passRate"] = round6(e.pass_rate());
+    o["nullScores"] = e.null_scores;
+    evaluators[e.name] = std::move(o);
+  }
+  s["evaluators"] = std::move(evaluators);
+  return s;
+}
+
+}  // namespace krino::core

@@ -1,0 +1,13 @@
+#include "krino/core/task/task_factory.hpp"
+
+#include "krino/core/common/error.hpp"
+#include "krino/core/task/replay_task.hpp"
+
+namespace krino::core {
+
+std::unique_ptr<Task> make_task(const TaskConfig& config) {
+  if (config.kind == "replay") return std::make_unique<ReplayTask>(config.options);
+  throw config_error("task: unknown kind '" + config.kind + "' (known: replay)");
+}
+
+}  // namespace krino::core
