@@ -2,8 +2,7 @@
 add_library(krino_warnings INTERFACE)
 target_compile_options(krino_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Wunused
-  -Woverloaded-virtual -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough
-  $<$<COMPILE_LANGUAGE:CXX>:-Wno-dangling-reference>)
+  -Woverloaded-virtual -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
 if(KRINO_WERROR)
   target_compile_options(krino_warnings INTERFACE -Werror)
 endif()

@@ -83,7 +83,6 @@ int eval_command(const EvalArguments& args) {
     core::ComponentUse use{args.evaluator, config.get_object()};
     const size_t workers = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
     auto evaluator = core::make_evaluator(registry, use, host.host(), workers);
-    std::atomic<uint64_t> serial{1};
     uint64_t line_number = 0;
     std::string out_buffer;
 
@@ -116,7 +115,7 @@ int eval_command(const EvalArguments& args) {
                                                  krino_call_context ctx{};
                                                  ctx.struct_size = sizeof(ctx);
                                                  ctx.item_index = line->number - 1;
-                                                 ctx.document_serial = serial.fetch_add(1);
+                                                 ctx.document_serial = host.next_document_serial();
                                                  auto result = evaluator->evaluate(ctx, std::get<0>(testcase));
                                                  if (auto* error = std::get_if<core::ItemError>(&result)) {
                                                    line->output = error_line(line->number, std::string(core::status_code_name(error->code)),

@@ -21,7 +21,7 @@ int run_command(const RunArguments& args) {
 
   core::ExperimentOutcome outcome;
   {
-    core::ExperimentRunner runner(config, registry, host.host(), cancellation);
+    core::ExperimentRunner runner(config, registry, host, cancellation);
     outcome = runner.run();
   }  // every instance is destroyed before the registry unloads the plugins
   if (outcome.cancelled) return kInterrupted;

@@ -44,7 +44,7 @@ struct ExperimentRunner::RunResult {
 };
 
 ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry,
-                                   const krino_host* host, const Cancellation& cancellation)
+                                   const HostServices& host, const Cancellation& cancellation)
     : config_(config), registry_(registry), host_(host), cancellation_(cancellation) {
   resolver_ = &choose_resolver(registry, config.dataset.uri, config.dataset.resolver);
   validate_options(*resolver_, config.dataset.options, "dataset resolver");
@@ -53,14 +53,14 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
   const size_t workers = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
   std::set<std::string> names;
   for (const auto& use : config.evaluators) {
-    auto handle = make_evaluator(registry, use, host, workers);
+    auto handle = make_evaluator(registry, use, host.host(), workers);
     if (!names.insert(handle->name()).second) {
       throw config_error("two evaluators are named '" + handle->name() +
                          "'; results are aggregated by name, so give one of them a different `name`");
     }
     evaluators_.push_back(std::move(handle));
   }
-  for (const auto& use : config.reporters) reporters_.push_back(make_reporter(registry, use, host));
+  for (const auto& use : config.reporters) reporters_.push_back(make_reporter(registry, use, host.host()));
 
   // A task that calls a system under test admits `parallelism` items at once. In-process work
   // (replay, and evaluation) is not held back by that limit: it gets enough items in flight to keep
@@ -105,13 +105,13 @@ std::string ExperimentRunner::run_started_event(uint32_t run_index, const Datase
 
 ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, ExperimentStatistics& statistics) {
   const auto started = std::chrono::steady_clock::now();
-  DatasetStream dataset(*resolver_, host_, config_.dataset.uri, config_.dataset.options);
+  DatasetStream dataset(*resolver_, host_.host(), config_.dataset.uri, config_.dataset.options);
   emit(run_started_event(run_index, dataset.info()));
 
   std::vector<std::string> names;
   for (const auto& ev : evaluators_) names.push_back(ev->name());
   RunStatistics run_stats(names);
-  ItemProcessor processor(dataset, *task_, evaluators_, config_.seed);
+  ItemProcessor processor(host_, dataset, *task_, evaluators_, config_.seed);
 
   struct Slot {
     uint64_t index;

@@ -19,9 +19,10 @@ uint64_t item_seed(uint64_t experiment_seed, uint32_t run_index, uint64_t item_i
   return mix(mix(mix(experiment_seed) ^ run_index) ^ item_index);
 }
 
-ItemProcessor::ItemProcessor(const DatasetStream& dataset, const Task& task,
+ItemProcessor::ItemProcessor(const HostServices& host, const DatasetStream& dataset, const Task& task,
                              const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed)
-    : dataset_(dataset), task_(task), evaluators_(evaluators), seed_(seed) {}
+    : host_(host),
+      dataset_(dataset), task_(task), evaluators_(evaluators), seed_(seed) {}
 
 namespace {
 
@@ -85,7 +86,7 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     testcase["expectedOutputs"] = section(example, "expectedOutputs");
     testcase["metadata"] = section(example, "metadata");
     const std::string testcase_text = json::serialize(testcase);
-    ctx.document_serial = next_document_serial_.fetch_add(1, std::memory_order_relaxed);
+    ctx.document_serial = host_.next_document_serial();
     for (const auto& evaluator : evaluators_) {
       auto evaluated = evaluator->evaluate(ctx, testcase_text);
       if (auto* e = std::get_if<ItemError>(&evaluated)) {

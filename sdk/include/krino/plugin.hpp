@@ -22,6 +22,8 @@
 
 #include <boost/json.hpp>
 
+#include <cstddef>
+
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -321,7 +323,6 @@ class Event {
   std::string_view raw() const { return raw_; }
   const boost::json::object& json() const {
     if (!parsed_) {
-      arena_.release();
       boost::system::error_code ec;
       value_ = boost::json::parse(raw_, ec, &arena_);
       if (ec || !value_.is_object()) throw invalid_argument("event is not a JSON object");
@@ -383,28 +384,32 @@ inline bool register_component(int32_t kind, const char* id, const char* name, c
 
 // The parsed test case behind a call, cached per thread under the host's document serial so every
 // evaluator of this plugin that sees the same document parses it once.
+//
+// Each document gets a fresh monotonic arena over a buffer reused by the thread: reusing one arena
+// through release() is not safe in Boost 1.81, whose arena keeps doubling its next block size
+// across releases until allocation fails.
 struct ParsedDocument {
   uint64_t serial = 0;
-  boost::json::monotonic_resource arena;
-  boost::json::value value;
+  alignas(std::max_align_t) unsigned char buffer[32 * 1024];
+  std::optional<boost::json::value> value;
+  std::optional<boost::json::monotonic_resource> arena;
 };
 
 inline const boost::json::object& parse_testcase(const krino_call_context* ctx, const char* data, size_t size) {
   thread_local ParsedDocument cache;
   const uint64_t serial = ctx != nullptr ? ctx->document_serial : 0;
-  if (serial == 0 || serial != cache.serial || !cache.value.is_object()) {
+  if (serial == 0 || serial != cache.serial || !cache.value) {
     cache.serial = 0;
-    cache.value = nullptr;
-    cache.arena.release();
+    cache.value.reset();  // before its arena goes
+    cache.arena.emplace(cache.buffer, sizeof(cache.buffer));
     boost::system::error_code ec;
-    boost::json::parse_options options;
-    options.allow_invalid_utf8 = false;
-    cache.value = boost::json::parse(std::string_view(data, size), ec, &cache.arena, options);
+    boost::json::value parsed = boost::json::parse(std::string_view(data, size), ec, &*cache.arena);
     if (ec) throw invalid_argument("test case is not valid JSON: " + ec.message());
-    if (!cache.value.is_object()) throw invalid_argument("test case must be a JSON object");
+    if (!parsed.is_object()) throw invalid_argument("test case must be a JSON object");
+    cache.value.emplace(std::move(parsed));
     cache.serial = serial;
   }
-  return cache.value.get_object();
+  return cache.value->get_object();
 }
 
 // --- evaluator trampolines -------------------------------------------------------------------
@@ -568,7 +573,7 @@ struct ResolverTrampolines {
       ::krino::detail::ResolverTrampolines<T>::vtable(schemes, extensions))
 
 // Defines the plugin's entry point. Use exactly once per plugin.
-#define KRINO_PLUGIN(id, name, version, vendor, license, description)                                        \
+#define KRINO_PLUGIN(plugin_id, plugin_name, plugin_version, plugin_vendor, plugin_license, plugin_description)                                        \
   extern "C" KRINO_EXPORT const krino_plugin_descriptor* krino_plugin_entry(const krino_host_info* info,    \
                                                                             krino_sink* error) {             \
     if (info == nullptr || info->abi_major != KRINO_ABI_MAJOR) {                                            \
@@ -582,12 +587,12 @@ struct ResolverTrampolines {
     d.abi_major = KRINO_ABI_MAJOR;                                                                          \
     d.abi_minor = KRINO_ABI_MINOR;                                                                          \
     d.min_host_abi_minor = 0;                                                                               \
-    d.id = id;                                                                                              \
-    d.name = name;                                                                                          \
-    d.version = version;                                                                                    \
-    d.vendor = vendor;                                                                                      \
-    d.license = license;                                                                                    \
-    d.description = description;                                                                           \
+    d.id = plugin_id;                                                                                              \
+    d.name = plugin_name;                                                                                          \
+    d.version = plugin_version;                                                                                    \
+    d.vendor = plugin_vendor;                                                                                      \
+    d.license = plugin_license;                                                                                    \
+    d.description = plugin_description;                                                                           \
     d.component_count = reg.components.size();                                                              \
     d.components = reg.components.data();                                                                   \
     d.deinit = nullptr;                                                                                     \

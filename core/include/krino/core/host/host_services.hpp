@@ -5,6 +5,8 @@
 
 #include <krino/plugin.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
 
@@ -24,6 +26,10 @@ class HostServices {
   // The host's own diagnostics go through the same channel as plugins' logs.
   void log(krino_log_level level, const char* source, const char* message, size_t size) const;
 
+  // A new krino_call_context::document_serial. Unique for the life of this host, across runs and
+  // commands, because plugins cache their parse of a document under it.
+  uint64_t next_document_serial() const noexcept { return document_serials_.fetch_add(1, std::memory_order_relaxed); }
+
  private:
   static void log_entry(const krino_host* host, int32_t level, const char* component_id, const char* message,
                         size_t size);
@@ -36,6 +42,7 @@ class HostServices {
   std::FILE* log_stream_;
   krino_log_level min_level_;
   mutable std::mutex log_mutex_;
+  mutable std::atomic<uint64_t> document_serials_{1};
   krino_host host_{};
   krino_host_info info_{};
 };

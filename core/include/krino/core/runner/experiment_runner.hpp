@@ -6,6 +6,7 @@
 // item results once the reporters and the run statistics have seen them.
 #include "krino/core/experiment/experiment_config.hpp"
 #include "krino/core/host/cancellation.hpp"
+#include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
 #include "krino/core/runner/reporter_handle.hpp"
@@ -31,7 +32,7 @@ class ExperimentRunner {
  public:
   // Resolves and validates every component and creates instances; throws a configuration error
   // before anything runs when something is wrong.
-  ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry, const krino_host* host,
+  ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry, const HostServices& host,
                    const Cancellation& cancellation);
   ~ExperimentRunner();
 
@@ -49,7 +50,7 @@ class ExperimentRunner {
 
   const ExperimentConfig& config_;
   const PluginRegistry& registry_;
-  const krino_host* host_;
+  const HostServices& host_;
   const Cancellation& cancellation_;
   const Component* resolver_ = nullptr;
   std::unique_ptr<Task> task_;

@@ -1,6 +1,7 @@
 #pragma once
 // Turns one dataset record into one finished item: decode, task, evaluators, and the serialized
 // item_finished event. Pure with respect to the run: safe to call from many threads at once.
+#include "krino/core/host/host_services.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
 #include "krino/core/task/task.hpp"
@@ -23,17 +24,17 @@ struct FinishedItem {
 
 class ItemProcessor {
  public:
-  ItemProcessor(const DatasetStream& dataset, const Task& task,
+  ItemProcessor(const HostServices& host, const DatasetStream& dataset, const Task& task,
                 const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed);
 
   FinishedItem process(uint32_t run_index, uint64_t index, const DatasetRecord& record) const;
 
  private:
+  const HostServices& host_;
   const DatasetStream& dataset_;
   const Task& task_;
   const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators_;
   uint64_t seed_;
-  mutable std::atomic<uint64_t> next_document_serial_{1};
 };
 
 // A well-mixed per-item seed from the experiment seed, run and item (splitmix64).

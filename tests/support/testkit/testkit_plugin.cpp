@@ -1,0 +1,124 @@
+// krino-testkit: components that exist only to test the host through the real ABI.
+//   resolver  `sequence`  URIs "seq:N" : N examples, index i has inputs.input = i,
+//                                         actualOutputs.output = i, metadata from options;
+//                                         "bad_every": k makes every k-th record malformed.
+//   evaluator `echo_score`               : score = actualOutputs.score if present, else 1; may sleep
+//                                          a pseudo-random time (max_sleep_ms) and throw on items
+//                                          whose input is in "throw_on"; fails (non-OK) on "fail_on".
+//   reporter  `capture`                  : appends every event to "path", one per line, flushing
+//                                          only in flush() (so a test can see that flush happened).
+#include <krino/plugin.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+
+namespace {
+
+class SequenceStream {
+ public:
+  SequenceStream(const krino_host*, std::string uri, const krino::Config& options, krino::DatasetInfo& info) {
+    if (uri.rfind("seq:", 0) != 0) throw krino::invalid_argument("sequence URIs look like seq:N");
+    count_ = std::stoull(uri.substr(4));
+    bad_every_ = static_cast<uint64_t>(options.get_int("bad_every", 0));
+    per_item_score_ = options.get_bool("score_from_index", false);
+    info.name = "sequence";
+    info.size_hint = count_;
+  }
+  krino::Next next(std::string& record, std::string& location, std::string& error) {
+    if (index_ >= count_) return krino::Next::end;
+    const uint64_t i = index_++;
+    location = "seq:" + std::to_string(i + 1);
+    if (bad_every_ > 0 && (i + 1) % bad_every_ == 0) {
+      error = "record " + std::to_string(i) + " is deliberately malformed";
+      return krino::Next::bad;
+    }
+    boost::json::object example;
+    example["id"] = "item-" + std::to_string(i);
+    example["inputs"] = boost::json::object{{"input", i}};
+    boost::json::object actual{{"output", i}};
+    if (per_item_score_) actual["score"] = static_cast<double>(i % 5) / 4.0;
+    example["actualOutputs"] = std::move(actual);
+    example["expectedOutputs"] = boost::json::object{{"output", i}};
+    example["metadata"] = boost::json::object();
+    record = boost::json::serialize(example);
+    return krino::Next::record;
+  }
+
+ private:
+  uint64_t count_ = 0;
+  uint64_t index_ = 0;
+  uint64_t bad_every_ = 0;
+  bool per_item_score_ = false;
+};
+
+class EchoScore {
+ public:
+  explicit EchoScore(const krino::Config& config)
+      : name_(config.get_string("name", "echo_score")),
+        threshold_(config.get_double("threshold", 0.5)),
+        max_sleep_ms_(config.get_int("max_sleep_ms", 0)) {
+    if (const auto* v = config.find("throw_on")) for (const auto& x : v->as_array()) throw_on_.push_back(x.to_number<int64_t>());
+    if (const auto* v = config.find("fail_on")) for (const auto& x : v->as_array()) fail_on_.push_back(x.to_number<int64_t>());
+  }
+  krino::EvalResult evaluate(const krino::TestCase& test_case, krino::CallContext& ctx) {
+    const int64_t input = test_case.input() != nullptr ? test_case.input()->to_number<int64_t>() : -1;
+    if (max_sleep_ms_ > 0) {
+      std::mt19937_64 rng(ctx.seed());
+      std::this_thread::sleep_for(std::chrono::milliseconds(rng() % static_cast<uint64_t>(max_sleep_ms_ + 1)));
+    }
+    for (int64_t x : throw_on_) if (x == input) throw std::runtime_error("boom on " + std::to_string(input));
+    for (int64_t x : fail_on_) if (x == input) throw krino::Error(KRINO_FAILED_PRECONDITION, "refused " + std::to_string(input));
+    double score = 1.0;
+    if (const auto* s = krino::TestCase::lookup(test_case.actual_outputs(), "score")) score = s->to_number<double>();
+    return krino::EvalResult::scored(name_, score, threshold_, "echo");
+  }
+
+ private:
+  std::string name_;
+  double threshold_;
+  int64_t max_sleep_ms_;
+  std::vector<int64_t> throw_on_;
+  std::vector<int64_t> fail_on_;
+};
+
+class Capture {
+ public:
+  explicit Capture(const krino::Config& config) : path_(config.get_string("path")) {
+    if (path_.empty()) throw krino::invalid_argument("capture needs a path");
+    std::ofstream(path_, std::ios::trunc);
+  }
+  void on_event(const krino::Event& event) {
+    pending_ += event.raw();
+    pending_ += '\n';
+    if (++events_ % 4 == 0) write_out();  // some events reach the file early, the rest on flush
+  }
+  void flush() { write_out(); }
+
+ private:
+  void write_out() {
+    std::ofstream out(path_, std::ios::app);
+    out << pending_;
+    pending_.clear();
+  }
+  std::string path_;
+  std::string pending_;
+  uint64_t events_ = 0;
+};
+
+}  // namespace
+
+KRINO_DATASET_RESOLVER(SequenceStream, "test.sequence", "sequence", "1.0.0", "Generated examples for tests", "seq", "",
+                       R"({"type":"object","properties":{"bad_every":{"type":"integer","minimum":0},
+                           "score_from_index":{"type":"boolean"}},"additionalProperties":false})");
+KRINO_EVALUATOR(EchoScore, "test.echo_score", "echo_score", "1.0.0", "Scores what the output says",
+                KRINO_CAP_THREAD_SAFE, R"({"type":"object","properties":{"name":{"type":"string"},
+                    "threshold":{"type":"number"},"max_sleep_ms":{"type":"integer","minimum":0},
+                    "throw_on":{"type":"array","items":{"type":"integer"}},
+                    "fail_on":{"type":"array","items":{"type":"integer"}}},"additionalProperties":false})");
+KRINO_REPORTER(Capture, "test.capture", "capture", "1.0.0", "Writes events to a file",
+               R"({"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false})");
+KRINO_PLUGIN("test.testkit", "testkit", "1.0.0", "krino", "Apache-2.0", "Components for testing the host")
