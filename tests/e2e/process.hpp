@@ -1,0 +1,31 @@
+#pragma once
+// Runs the real krino binary as a child process for end-to-end tests: arguments, optional stdin,
+// captured stdout/stderr, exit code, and optionally a signal sent once stderr/the file shows progress.
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace krino::test {
+
+struct ProcessResult {
+  int exit_code = -1;  // 128 + signal when killed by one
+  std::string out;
+  std::string err;
+};
+
+struct ProcessOptions {
+  std::string stdin_text;
+  std::vector<std::string> environment;  // extra NAME=value entries
+  // When set, polled every 10 ms while the child runs; once it returns true the child gets SIGINT.
+  std::function<bool()> interrupt_when;
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+std::string krino_binary();
+std::string source_path(const std::string& relative);
+std::string temp_path(const std::string& name);
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& text);
+
+}  // namespace krino::test
