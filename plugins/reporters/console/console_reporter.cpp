@@ -1,0 +1,107 @@
+#include "console_reporter.hpp"
+
+#include "item_line.hpp"
+#include "summary_printer.hpp"
+
+#include <cstdio>
+#include <utility>
+
+namespace krino::console {
+
+ConsoleReporter::ConsoleReporter(const krino::Config& config)
+    : ConsoleReporter(ConsoleOptions::from_config(config), std::make_unique<FileOutput>(stdout),
+                      std::make_unique<FileOutput>(stderr), Environment::from_process()) {}
+
+ConsoleReporter::ConsoleReporter(const ConsoleOptions& options, std::unique_ptr<TextOutput> standard_output,
+                                 std::unique_ptr<TextOutput> standard_error, const Environment& environment)
+    : ConsoleReporter(options, options.stream == SummaryStream::standard_error ? *standard_error : *standard_output,
+                      *standard_error, environment, [] { return std::chrono::steady_clock::now(); }) {
+  owned_stdout_ = std::move(standard_output);
+  owned_stderr_ = std::move(standard_error);
+}
+
+ConsoleReporter::ConsoleReporter(const ConsoleOptions& options, TextOutput& summary, TextOutput& progress,
+                                 const Environment& environment, SteadyClock clock)
+    : summary_(&summary),
+      progress_(&progress),
+      summary_style_(color_enabled(options.color, summary.is_terminal(), environment)),
+      progress_style_(color_enabled(options.color, progress.is_terminal(), environment)),
+      max_failures_shown_(options.max_failures_shown),
+      failed_(options.max_failures_shown),
+      errored_(options.max_failures_shown) {
+  if (progress_enabled(options.progress, progress.is_terminal())) bar_.emplace(progress, progress_style_, std::move(clock));
+}
+
+ConsoleReporter::~ConsoleReporter() {
+  if (bar_) bar_->clear();
+  summary_->flush();
+  progress_->flush();
+}
+
+void ConsoleReporter::on_event(const krino::Event& event) {
+  const std::string_view type = event.type();
+  if (type == "item_finished") {
+    on_item_finished(event.json());
+  } else if (type == "run_started") {
+    on_run_started(event.json());
+  } else if (type == "run_finished") {
+    on_run_finished(event.json());
+  } else if (type == "experiment_finished") {
+    on_experiment_finished(event.json());
+  }
+  // Other events are ignored: readers skip what they do not know.
+}
+
+void ConsoleReporter::flush() {
+  if (bar_) bar_->clear();
+  progress_->flush();
+  summary_->flush();
+}
+
+void ConsoleReporter::on_run_started(const boost::json::object& event) {
+  const RunStart start = read_run_started(event);
+  if (!start.experiment_name.empty()) experiment_name_ = start.experiment_name;
+  runs_planned_ = start.runs;
+  if (bar_) bar_->start_run(start.run_index, start.runs, start.size_hint);
+}
+
+void ConsoleReporter::on_item_finished(const boost::json::object& event) {
+  const ItemReport item = read_item_finished(event);
+  if (bar_) bar_->add(item.verdict);
+  if (item.verdict == Verdict::pass) return;
+
+  std::string description = describe_item(item, runs_planned_);
+  if (!bar_) print_line(*progress_, tagged_line(item.verdict, description, progress_style_));
+  (item.verdict == Verdict::error ? errored_ : failed_).add(std::move(description));
+}
+
+void ConsoleReporter::on_run_finished(const boost::json::object& event) {
+  RunFinish run = read_run_finished(event);
+  print_line(*progress_, render_run_line(run, runs_planned_, progress_style_));
+  runs_.push_back(std::move(run));
+}
+
+void ConsoleReporter::on_experiment_finished(const boost::json::object& event) {
+  ExperimentReport report;
+  report.name = experiment_name_;
+  report.runs_planned = runs_planned_;
+  report.summary = read_experiment_finished(event);
+  report.runs = runs_;
+  report.failed = &failed_;
+  report.errored = &errored_;
+  report.max_shown = max_failures_shown_;
+  if (bar_) bar_->clear();
+  // Whatever went to the progress stream comes first when both end up on one screen.
+  progress_->flush();
+  summary_->write(render_summary(report, summary_style_));
+  summary_->flush();
+}
+
+void ConsoleReporter::print_line(TextOutput& output, const std::string& line) {
+  if (bar_) bar_->clear();
+  output.write(line);
+  output.write("\n");
+  output.flush();
+}
+
+}  // namespace krino::console
