@@ -1,0 +1,48 @@
+#include "json_resolver.hpp"
+
+#include "counting_pass.hpp"
+#include "dataset_options.hpp"
+#include "example_normalizer.hpp"
+#include "file_uri.hpp"
+#include "json_record_parser.hpp"
+
+namespace krino::files {
+
+JsonResolver::JsonResolver(const krino_host*, std::string uri, const Config& options, DatasetInfo& info)
+    : JsonResolver(path_from_file_uri(uri), options, info) {}
+
+JsonResolver::JsonResolver(const std::string& path, const Config& options, DatasetInfo& info)
+    : where_(path), scanner_(BufferedFile(path)) {
+  const DatasetOptions chosen = read_dataset_options(options, {"name", "description"});
+  JsonDatasetFields fields = scanner_.fields();
+  const bool header_complete = fields.root_is_array || (fields.name && fields.description);
+  BufferedFile probe(path);
+  if (worth_counting(probe.size_on_open()) || !header_complete) {
+    JsonArrayScanner counter(std::move(probe));
+    uint64_t count = 0;
+    uint64_t line = 0;
+    while (counter.next_element(nullptr, line)) ++count;
+    counter.finish();
+    fields = counter.fields();
+    if (count == 0) throw no_examples_error(path);
+    info.size_hint = count;
+  }
+  info.name = chosen.name ? *chosen.name : fields.name.value_or(file_stem(path));
+  info.description = chosen.description ? *chosen.description : fields.description.value_or("");
+}
+
+Next JsonResolver::next(std::string& record, std::string& location, std::string&) {
+  uint64_t line = 0;
+  if (!scanner_.next_element(&record, line)) {
+    scanner_.finish();
+    return Next::end;
+  }
+  where_.format(line, location);
+  return Next::record;
+}
+
+boost::json::object JsonResolver::decode(std::string_view record) const {
+  return normalize_example(parse_json_record(record));
+}
+
+}  // namespace krino::files

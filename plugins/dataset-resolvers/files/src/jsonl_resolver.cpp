@@ -1,0 +1,39 @@
+#include "jsonl_resolver.hpp"
+
+#include "counting_pass.hpp"
+#include "dataset_options.hpp"
+#include "example_normalizer.hpp"
+#include "file_uri.hpp"
+#include "json_record_parser.hpp"
+
+namespace krino::files {
+
+JsonlResolver::JsonlResolver(const krino_host*, std::string uri, const Config& options, DatasetInfo& info)
+    : JsonlResolver(path_from_file_uri(uri), options, info) {}
+
+JsonlResolver::JsonlResolver(const std::string& path, const Config& options, DatasetInfo& info)
+    : where_(path), lines_(BufferedFile(path)) {
+  const DatasetOptions chosen = read_dataset_options(options, {"name", "description"});
+  info.name = chosen.name.value_or(file_stem(path));
+  info.description = chosen.description.value_or("");
+  if (worth_counting(lines_.file().size_on_open())) {
+    const uint64_t count = count_jsonl_records(path);
+    if (count == 0) throw no_examples_error(path);
+    info.size_hint = count;
+  }
+}
+
+Next JsonlResolver::next(std::string& record, std::string& location, std::string&) {
+  std::string_view line;
+  uint64_t line_number = 0;
+  if (!lines_.next(line, line_number)) return Next::end;
+  record.assign(line);
+  where_.format(line_number, location);
+  return Next::record;
+}
+
+boost::json::object JsonlResolver::decode(std::string_view record) const {
+  return normalize_example(parse_json_record(record));
+}
+
+}  // namespace krino::files
