@@ -1,0 +1,73 @@
+#include "exact_match_evaluator.h"
+
+#include "literal_matcher.h"
+#include "reason_text.h"
+#include "test_case_values.h"
+#include "unicode_text.h"
+
+#include <krino/json_text.hpp>
+
+namespace krino::text {
+
+const char* const ExactMatchEvaluator::kConfigSchema = R"json({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "exact_match",
+  "description": "Scores 1 when the actual output, as text, equals the expected output, else 0. A non-string value is compared as its compact JSON, so 5 and 5.0 differ.",
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 1, "default": "exact_match",
+             "description": "Name of the result; results are aggregated and gated by this name."},
+    "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
+                  "description": "The result succeeds when score >= threshold."},
+    "output_key": {"type": "string", "minLength": 1, "default": "output",
+                   "description": "Key read from both actualOutputs and expectedOutputs."},
+    "trim_whitespace": {"type": "boolean", "default": false,
+                        "description": "Ignore white space (Unicode White_Space) at both ends of both texts."},
+    "ignore_case": {"type": "boolean", "default": false,
+                    "description": "Compare with Unicode simple case folding, so 'Paris' equals 'PARIS'."}
+  },
+  "additionalProperties": false
+})json";
+
+ExactMatchEvaluator::ExactMatchEvaluator(const Config& config)
+    : common_(read_common_options(check_option_names(config, kConfigSchema), "exact_match", 1.0)),
+      output_key_(read_output_key(config)),
+      trim_whitespace_(config.get_bool("trim_whitespace", false)),
+      ignore_case_(config.get_bool("ignore_case", false)) {}
+
+EvalResult ExactMatchEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
+  const boost::json::value& expected = require_expected(test_case, output_key_);
+  const boost::json::value* actual = find_actual(test_case, output_key_);
+  if (actual == nullptr) return EvalResult::scored(common_.name, 0.0, common_.threshold, no_actual_reason(test_case, output_key_));
+
+  bool match = false;
+  if (expected.is_null() || actual->is_null()) {
+    // null stands for "no value"; its text "null" must not equal the string "null".
+    match = expected.is_null() && actual->is_null();
+  } else {
+    const std::string expected_text = json::string_form(expected);
+    const std::string actual_text = json::string_form(*actual);
+    std::string_view e = expected_text;
+    std::string_view a = actual_text;
+    if (trim_whitespace_) {
+      e = trim_white_space(e);
+      a = trim_white_space(a);
+    }
+    match = ignore_case_ ? LiteralMatcher(std::string(e), true).equals(a) : e == a;
+  }
+
+  std::string reason;
+  if (match) {
+    reason = "the actual output equals the expected output";
+  } else {
+    reason = "expected " + shown(expected) + ", got " + shown(*actual);
+  }
+  if (trim_whitespace_ || ignore_case_) {
+    reason += trim_whitespace_ && ignore_case_ ? " (ignoring case and surrounding white space)"
+              : trim_whitespace_            ? " (ignoring surrounding white space)"
+                                            : " (ignoring case)";
+  }
+  return EvalResult::scored(common_.name, match ? 1.0 : 0.0, common_.threshold, std::move(reason));
+}
+
+}  // namespace krino::text

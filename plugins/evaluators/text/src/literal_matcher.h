@@ -1,0 +1,30 @@
+// Compares text with a fixed literal, exactly or ignoring case.
+#ifndef KRINO_TEXT_LITERAL_MATCHER_H
+#define KRINO_TEXT_LITERAL_MATCHER_H
+
+#include "pcre2_regex.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace krino::text {
+
+// Case-insensitive comparison uses Unicode simple case folding (through PCRE2), so "École" equals
+// "éCOLE"; it does not expand "ß" to "ss". Compile once, compare many times.
+class LiteralMatcher {
+ public:
+  LiteralMatcher(std::string literal, bool ignore_case);
+
+  const std::string& literal() const { return literal_; }
+  bool equals(std::string_view text) const;
+  bool found_in(std::string_view text) const;
+
+ private:
+  std::string literal_;
+  std::optional<Pcre2Regex> caseless_;
+};
+
+}  // namespace krino::text
+
+#endif  // KRINO_TEXT_LITERAL_MATCHER_H

@@ -1,0 +1,169 @@
+#include "retrieval_evaluator.h"
+
+#include "matching_strategy_factory.h"
+#include "test_case_values.h"
+
+#include <krino/bipartite_matching.hpp>
+
+#include <array>
+#include <cstddef>
+
+namespace krino::text {
+
+namespace {
+
+// Joins string literals at compile time, so the two schemas below can share their common part
+// and still be constants the registration can point at during static initialization.
+template <std::size_t N1, std::size_t N2>
+constexpr std::array<char, N1 + N2 - 1> join(const char (&first)[N1], const char (&second)[N2]) {
+  std::array<char, N1 + N2 - 1> out{};
+  for (std::size_t i = 0; i + 1 < N1; ++i) out[i] = first[i];
+  for (std::size_t i = 0; i < N2; ++i) out[N1 - 1 + i] = second[i];
+  return out;
+}
+
+// The options precision and recall share, after name, and the definition of a matching object
+// (recursive through any_of / all_of).
+constexpr char kSharedOptions[] = R"json(
+    "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
+                  "description": "The result succeeds when score >= threshold. The default 1.0 accepts only a perfect score; lower it to allow some misses."},
+    "retrieved_key": {"type": "string", "minLength": 1, "default": "retrieved",
+                      "description": "Key of actualOutputs holding the retrieved items (a list; any other value counts as a list of one)."},
+    "expected_key": {"type": "string", "minLength": 1, "default": "relevant",
+                     "description": "Key of expectedOutputs holding the relevant items (a list; any other value counts as a list of one)."},
+    "matching": {"type": "object", "$ref": "#/definitions/matching", "default": {"strategy": "equality"},
+                 "description": "How a retrieved item is matched with a relevant one. Pairs are one to one, so a duplicate never counts twice."}
+  },
+  "definitions": {
+    "matching": {
+      "type": "object",
+      "properties": {
+        "strategy": {"type": "string", "enum": ["equality", "case_insensitive", "field", "fields", "containment", "any_of", "all_of"],
+                     "default": "equality",
+                     "description": "equality: same JSON value, numbers by value. case_insensitive: strings equal ignoring case. field: objects equal in 'field'. fields: objects equal in every one of 'fields'. containment: the retrieved string contains the relevant one. any_of / all_of: combine 'strategies'."},
+        "field": {"type": "string", "minLength": 1,
+                  "description": "For strategy 'field' (required there): the field compared. A non-object item stands for itself, so \"doc-1\" matches {\"id\": \"doc-1\"}."},
+        "fields": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1},
+                   "description": "For strategy 'fields' (required there): fields that must all be present and equal."},
+        "normalize": {"type": "boolean", "default": false,
+                      "description": "For strategy 'containment': collapse runs of white space, trim, and ignore case before searching."},
+        "strategies": {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/matching"},
+                       "description": "For any_of / all_of (required there): the strategies combined."}
+      },
+      "additionalProperties": false,
+      "allOf": [
+        {"if": {"properties": {"strategy": {"const": "field"}}, "required": ["strategy"]}, "then": {"required": ["field"]}},
+        {"if": {"properties": {"strategy": {"const": "fields"}}, "required": ["strategy"]}, "then": {"required": ["fields"]}},
+        {"if": {"properties": {"strategy": {"enum": ["any_of", "all_of"]}}, "required": ["strategy"]}, "then": {"required": ["strategies"]}}
+      ]
+    }
+  },
+  "additionalProperties": false
+})json";
+
+constexpr auto kPrecisionSchema = join(R"json({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "precision",
+  "description": "Fraction of the retrieved items that are relevant: matched pairs / retrieved items, pairing retrieved and relevant items one to one.",
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 1, "default": "precision",
+             "description": "Name of the result; results are aggregated and gated by this name."},)json",
+                                       kSharedOptions);
+
+constexpr auto kRecallSchema = join(R"json({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "recall",
+  "description": "Fraction of the relevant items that were retrieved: matched pairs / relevant items, pairing retrieved and relevant items one to one.",
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 1, "default": "recall",
+             "description": "Name of the result; results are aggregated and gated by this name."},)json",
+                                    kSharedOptions);
+
+}  // namespace
+
+const char* const PrecisionEvaluator::kConfigSchema = kPrecisionSchema.data();
+const char* const RecallEvaluator::kConfigSchema = kRecallSchema.data();
+
+namespace {
+
+// A list operand; a single value counts as a one-item list.
+boost::json::array as_list(const boost::json::value& value) {
+  if (value.is_array()) return value.get_array();
+  boost::json::array one;
+  one.push_back(value);
+  return one;
+}
+
+std::string items(std::size_t count) { return std::to_string(count) + (count == 1 ? " item" : " items"); }
+
+}  // namespace
+
+RetrievalEvaluator::RetrievalEvaluator(const Config& config, RetrievalMetric metric, const char* config_schema)
+    : metric_(metric),
+      common_(read_common_options(check_option_names(config, config_schema),
+                                  metric == RetrievalMetric::precision ? "precision" : "recall", 1.0)),
+      retrieved_key_(read_key_option(config, "retrieved_key", "retrieved")),
+      expected_key_(read_key_option(config, "expected_key", "relevant")),
+      matching_(make_matching_strategy(config.has("matching") ? *config.find("matching") : boost::json::value())) {}
+
+EvalResult RetrievalEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
+  const boost::json::value& expected_value = require_expected(test_case, expected_key_);
+  if (expected_value.is_null())
+    throw invalid_argument("the expected output '" + expected_key_ + "' is null; give a list of relevant items");
+  const boost::json::value* retrieved_value = find_actual(test_case, retrieved_key_);
+  if (retrieved_value == nullptr || retrieved_value->is_null())
+    return EvalResult::scored(common_.name, 0.0, common_.threshold, no_actual_reason(test_case, retrieved_key_));
+
+  const boost::json::array retrieved = as_list(*retrieved_value);
+  const boost::json::array relevant = as_list(expected_value);
+  const MatchMatrix matrix = matching_->match_matrix(retrieved, relevant, ctx);
+  const std::vector<MatchedPair> pairs =
+      maximum_bipartite_matching(retrieved.size(), relevant.size(), [&](std::size_t r, std::size_t e) { return matrix[r][e]; });
+
+  const bool precision = metric_ == RetrievalMetric::precision;
+  const std::size_t denominator = precision ? retrieved.size() : relevant.size();
+  const std::size_t other = precision ? relevant.size() : retrieved.size();
+  double score = 0.0;
+  std::string reason;
+  if (denominator == 0) {
+    score = other == 0 ? 1.0 : 0.0;
+    reason = other == 0 ? "nothing was retrieved and nothing is relevant"
+             : precision ? "nothing was retrieved, but " + items(other) + (other == 1 ? " is" : " are") + " relevant"
+                         : "nothing is relevant, but " + items(other) + (other == 1 ? " was" : " were") + " retrieved";
+  } else {
+    score = static_cast<double>(pairs.size()) / static_cast<double>(denominator);
+    reason = precision ? std::to_string(pairs.size()) + " of " + items(denominator) + " retrieved " +
+                             (pairs.size() == 1 ? "is" : "are") + " relevant"
+                       : std::to_string(pairs.size()) + " of " + items(denominator) + " relevant " +
+                             (pairs.size() == 1 ? "was" : "were") + " retrieved";
+    reason += " (matching: " + matching_->describe() + ")";
+  }
+
+  EvalResult result = EvalResult::scored(common_.name, score, common_.threshold, std::move(reason));
+  std::vector<bool> retrieved_paired(retrieved.size(), false);
+  std::vector<bool> relevant_paired(relevant.size(), false);
+  boost::json::array matched_pairs;
+  for (const MatchedPair& pair : pairs) {
+    retrieved_paired[pair.left] = true;
+    relevant_paired[pair.right] = true;
+    matched_pairs.push_back(boost::json::array{pair.left, pair.right});
+  }
+  boost::json::array unmatched_retrieved;
+  for (std::size_t r = 0; r < retrieved.size(); ++r)
+    if (!retrieved_paired[r]) unmatched_retrieved.push_back(r);
+  boost::json::array missed_relevant;
+  for (std::size_t e = 0; e < relevant.size(); ++e)
+    if (!relevant_paired[e]) missed_relevant.push_back(e);
+  result.metadata["retrievedCount"] = retrieved.size();
+  result.metadata["relevantCount"] = relevant.size();
+  result.metadata["matchedCount"] = pairs.size();
+  result.metadata["matching"] = matching_->describe();
+  result.metadata["matchedPairs"] = std::move(matched_pairs);
+  result.metadata["unmatchedRetrieved"] = std::move(unmatched_retrieved);
+  result.metadata["missedRelevant"] = std::move(missed_relevant);
+  return result;
+}
+
+}  // namespace krino::text

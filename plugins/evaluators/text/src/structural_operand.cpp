@@ -1,0 +1,46 @@
+#include "structural_operand.h"
+
+#include <krino/plugin.hpp>
+#include <krino/strict_json.hpp>
+
+#include <cmath>
+#include <string>
+
+namespace krino::text {
+
+namespace {
+
+// The test case itself came through boost::json::parse, which turns 1e400 into infinity.
+bool has_non_finite_number(const boost::json::value& value) {
+  switch (value.kind()) {
+    case boost::json::kind::double_:
+      return !std::isfinite(value.get_double());
+    case boost::json::kind::array:
+      for (const auto& item : value.get_array())
+        if (has_non_finite_number(item)) return true;
+      return false;
+    case boost::json::kind::object:
+      for (const auto& member : value.get_object())
+        if (has_non_finite_number(member.value())) return true;
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+StructuralOperand::StructuralOperand(const boost::json::value& raw, std::string_view side) : tree_(&raw) {
+  if (raw.is_string()) {
+    try {
+      parsed_ = json::parse_strict_json(raw.get_string());
+    } catch (const Error& e) {
+      throw invalid_argument("the " + std::string(side) + " is a string but not valid JSON: " + e.what());
+    }
+    tree_ = &parsed_;
+  }
+  if (has_non_finite_number(*tree_))
+    throw invalid_argument("the " + std::string(side) + " holds a number that is not finite (NaN or out of range)");
+}
+
+}  // namespace krino::text

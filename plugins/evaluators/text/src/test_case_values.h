@@ -1,0 +1,30 @@
+// Where the evaluators of this plugin find their operands in a test case, and what happens when
+// one is not there: a missing actual output is a failed evaluation (score 0, with the reason),
+// a missing expected output is a broken test case (an error naming the key).
+#ifndef KRINO_TEXT_TEST_CASE_VALUES_H
+#define KRINO_TEXT_TEST_CASE_VALUES_H
+
+#include <krino/plugin.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace krino::text {
+
+// actualOutputs[key], or nullptr when the key is absent.
+const boost::json::value* find_actual(const TestCase& test_case, std::string_view key);
+
+// expectedOutputs[key]; throws krino::Error(KRINO_INVALID_ARGUMENT) naming the key when absent.
+const boost::json::value& require_expected(const TestCase& test_case, std::string_view key);
+
+// The text of actualOutputs[key] for the text checks (regex, contains, length): its string form
+// (see krino/json_text.hpp), or nullopt when the key is absent or null.
+std::optional<std::string> find_actual_text(const TestCase& test_case, std::string_view key);
+
+// "actualOutputs has no 'output'" / "actualOutputs['output'] is null".
+std::string no_actual_reason(const TestCase& test_case, std::string_view key);
+
+}  // namespace krino::text
+
+#endif  // KRINO_TEXT_TEST_CASE_VALUES_H
