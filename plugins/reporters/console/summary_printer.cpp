@@ -164,8 +164,8 @@ std::string item_section(const char* title, Verdict verdict, const FailureLog& l
 std::string render_run_line(const RunFinish& run, uint32_t runs, const Style& style) {
   const Summary& s = run.summary;
   std::string line = "run " + std::to_string(run.run_index + 1) + "/" + std::to_string(std::max(runs, run.run_index + 1)) +
-                     " " + status_phrase(s.status, s.duration_ms, style) + ": " + tally(s, style) + " of " +
-                     counted(s.total, "item", "items");
+                     " " + status_phrase(s.status, s.duration_ms, style) + ": " + counted(s.total, "item", "items") +
+                     ", " + tally(s, style);
   if (s.total > 0) line += " (" + rate(s, style) + ")";
   return line;
 }
@@ -174,7 +174,7 @@ std::string render_summary(const ExperimentReport& report, const Style& style) {
   const Summary& s = report.summary;
   const auto run_count = static_cast<uint32_t>(
       std::max<double>(std::llround(s.run_count), static_cast<double>(report.runs.size())));
-  const bool several_runs = run_count > 1 || report.runs_planned > 1;
+  const bool several_runs = run_count > 1;
 
   std::string out = "Experiment";
   if (!report.name.empty()) out += " \"" + single_line(report.name, 120) + "\"";
@@ -201,9 +201,9 @@ std::string render_summary(const ExperimentReport& report, const Style& style) {
       }
       out += ")";
     }
-    out += "\nPer run: " + tally(s, style) + " of " + counted(s.total, "item", "items") + " (means)\n";
+    out += "\nMean per run: " + tally(s, style) + " (" + counted(s.total, "item", "items") + ")\n";
   } else {
-    out += "Pass rate: " + rate(s, style) + " (" + tally(s, style) + " of " + counted(s.total, "item", "items") + ")\n";
+    out += "Pass rate: " + rate(s, style) + " (" + counted(s.total, "item", "items") + ": " + tally(s, style) + ")\n";
   }
 
   const std::string table = evaluator_table(report, several_runs, style);

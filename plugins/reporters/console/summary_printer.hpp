@@ -24,7 +24,7 @@ struct ExperimentReport {
   std::size_t max_shown = 20;      // the max_failures_shown option, to explain an empty list
 };
 
-// "run 1/3 completed in 1.52 s: 2 passed, 2 failed, 1 error of 5 items (40.0%)", no newline.
+// "run 1/3 completed in 1.52 s: 5 items, 2 passed, 2 failed, 1 error (40.0%)", no newline.
 std::string render_run_line(const RunFinish& run, uint32_t runs, const Style& style);
 
 // The whole summary, every line ending in a newline.
