@@ -21,7 +21,6 @@ krino_status status_from_errno(int error) {
     case EROFS:
       return KRINO_PERMISSION_DENIED;
     case ENOENT:
-    case ENOTDIR:
       return KRINO_NOT_FOUND;
     case EEXIST:
       return KRINO_ALREADY_EXISTS;
@@ -32,6 +31,7 @@ krino_status status_from_errno(int error) {
     case ENFILE:
       return KRINO_RESOURCE_EXHAUSTED;
     case EISDIR:
+    case ENOTDIR:
     case ENAMETOOLONG:
     case ELOOP:
       return KRINO_FAILED_PRECONDITION;
