@@ -1,33 +1,51 @@
-# krino_add_plugin(<target> SOURCES ... [LIBRARIES ...])
+# krino_add_plugin(<target> [OUTPUT_NAME <name>] SOURCES ... [LIBRARIES ...]
+#                  [ABI_ONLY] [OUTPUT_DIRECTORY <dir>] [NO_INSTALL])
 #
-# Builds a plugin as a MODULE library: no "lib" prefix, hidden visibility, exactly one exported
-# symbol (krino_plugin_entry, through a version script), every undefined symbol resolved at link
-# time (-z defs) and static dependencies kept private (--exclude-libs). Plugins see only the SDK.
+# The in-tree face of krino_sdk_add_plugin() (sdk/cmake/KrinoAddPlugin.cmake, the same function
+# the installed SDK gives third parties), plus what only the krino tree wants: krino's warning
+# flags, the build-tree plugin directory, an install rule and a deb component named after the
+# target, and -z defs left out under KRINO_SANITIZE.
+#   OUTPUT_DIRECTORY  build the library there instead of ${KRINO_PLUGIN_OUTPUT_DIR}
+#   NO_INSTALL        not a shipped plugin (examples, test fixtures): no install rule, and not
+#                     listed in the global property KRINO_PLUGIN_TARGETS
 set(KRINO_SDK_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/../sdk")
+set(KRINO_SDK_TARGET krino::sdk)
+set(KRINO_SDK_ABI_TARGET krino::abi)
+set(KRINO_SDK_VERSION_SCRIPT "${KRINO_SDK_SOURCE_DIR}/cmake/krino-plugin.map")
+set(KRINO_SDK_JSON_SOURCE "${KRINO_SDK_SOURCE_DIR}/src/boost_json_impl.cpp")
+include("${KRINO_SDK_SOURCE_DIR}/cmake/KrinoAddPlugin.cmake")
 
 function(krino_add_plugin target)
-  cmake_parse_arguments(ARG "" "OUTPUT_NAME" "SOURCES;LIBRARIES" ${ARGN})
-  add_library(${target} MODULE ${ARG_SOURCES} "${KRINO_SDK_SOURCE_DIR}/src/boost_json_impl.cpp")
-  target_link_libraries(${target} PRIVATE krino::sdk krino_warnings ${ARG_LIBRARIES})
-  set_target_properties(${target} PROPERTIES
-    PREFIX ""
-    CXX_VISIBILITY_PRESET hidden
-    C_VISIBILITY_PRESET hidden
-    VISIBILITY_INLINES_HIDDEN ON
-    LIBRARY_OUTPUT_DIRECTORY "${KRINO_PLUGIN_OUTPUT_DIR}")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "ABI_ONLY;NO_INSTALL" "OUTPUT_NAME;OUTPUT_DIRECTORY" "SOURCES;LIBRARIES")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "krino_add_plugin(${target}): unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  set(forwarded SOURCES ${ARG_SOURCES})
+  if(ARG_LIBRARIES)
+    list(APPEND forwarded LIBRARIES ${ARG_LIBRARIES})
+  endif()
   if(ARG_OUTPUT_NAME)
-    set_target_properties(${target} PROPERTIES OUTPUT_NAME "${ARG_OUTPUT_NAME}")
+    list(APPEND forwarded OUTPUT_NAME "${ARG_OUTPUT_NAME}")
   endif()
-  target_link_options(${target} PRIVATE
-    "-Wl,--version-script=${KRINO_SDK_SOURCE_DIR}/cmake/krino-plugin.map"
-    "-Wl,--exclude-libs,ALL")
+  if(ARG_ABI_ONLY)
+    list(APPEND forwarded ABI_ONLY)
+  endif()
   # -z defs is incompatible with the sanitizer runtimes, which resolve symbols at load time.
-  if(NOT KRINO_SANITIZE)
-    target_link_options(${target} PRIVATE "-Wl,-z,defs")
+  if(KRINO_SANITIZE)
+    list(APPEND forwarded ALLOW_UNDEFINED)
   endif()
-  target_compile_definitions(${target} PRIVATE BOOST_JSON_NO_LIB BOOST_CONTAINER_NO_LIB)
-  install(TARGETS ${target} LIBRARY DESTINATION "${KRINO_PLUGIN_INSTALL_DIR}" COMPONENT ${target})
-  set_property(GLOBAL APPEND PROPERTY KRINO_PLUGIN_TARGETS ${target})
+  krino_sdk_add_plugin(${target} ${forwarded})
+
+  target_link_libraries(${target} PRIVATE krino_warnings)
+  if(ARG_OUTPUT_DIRECTORY)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIRECTORY}")
+  else()
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${KRINO_PLUGIN_OUTPUT_DIR}")
+  endif()
+  if(NOT ARG_NO_INSTALL)
+    install(TARGETS ${target} LIBRARY DESTINATION "${KRINO_PLUGIN_INSTALL_DIR}" COMPONENT ${target})
+    set_property(GLOBAL APPEND PROPERTY KRINO_PLUGIN_TARGETS ${target})
+  endif()
 endfunction()
 
 # Whether a first-party plugin folder is selected by -DKRINO_PLUGINS.

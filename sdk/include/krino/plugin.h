@@ -302,6 +302,10 @@ typedef struct krino_plugin_descriptor {
   const char *license; /* SPDX expression */
   const char *description;
   size_t component_count;
+  /* An array of component_count components, each components[0].struct_size bytes long: a plugin
+   * built against a newer minor may have a larger krino_component, so a host steps through the
+   * array by that size, never by its own sizeof(krino_component). Every element has the same
+   * struct_size. */
   const krino_component *components;
 
   /* Releases everything the entry allocated. Called once, after every instance is destroyed.

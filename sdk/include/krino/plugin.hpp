@@ -22,8 +22,8 @@
 
 #include <boost/json.hpp>
 
+#include <atomic>
 #include <cstddef>
-
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -137,9 +137,14 @@ class Config {
     const auto* v = find(key);
     if (v == nullptr) return fallback;
     if (v->is_int64()) return v->get_int64();
-    if (v->is_uint64()) return static_cast<int64_t>(v->get_uint64());
-    if (v->is_double() && v->get_double() == static_cast<double>(static_cast<int64_t>(v->get_double())))
-      return static_cast<int64_t>(v->get_double());
+    if (v->is_uint64() && v->get_uint64() <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(v->get_uint64());
+    // A whole double such as 3.0 counts; the range check comes first, as casting an out-of-range
+    // double to an integer is undefined behaviour. 2^63 is exactly representable as a double.
+    if (v->is_double()) {
+      const double d = v->get_double();
+      if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == static_cast<double>(static_cast<int64_t>(d)))
+        return static_cast<int64_t>(d);
+    }
     throw invalid_argument("option '" + std::string(key) + "' must be an integer");
   }
   bool get_bool(std::string_view key, bool fallback) const {
@@ -388,6 +393,10 @@ inline bool register_component(int32_t kind, const char* id, const char* name, c
 // Each document gets a fresh monotonic arena over a buffer reused by the thread: reusing one arena
 // through release() is not safe in Boost 1.81, whose arena keeps doubling its next block size
 // across releases until allocation fails.
+//
+// A call holds its document through the returned pointer. A call suspended inside host->judge()
+// therefore keeps its test case while the thread runs other calls meanwhile: those find the
+// thread's document still in use and parse into a new one instead of overwriting it.
 struct ParsedDocument {
   uint64_t serial = 0;
   alignas(std::max_align_t) unsigned char buffer[32 * 1024];
@@ -395,21 +404,27 @@ struct ParsedDocument {
   std::optional<boost::json::monotonic_resource> arena;
 };
 
-inline const boost::json::object& parse_testcase(const krino_call_context* ctx, const char* data, size_t size) {
-  thread_local ParsedDocument cache;
+inline std::shared_ptr<const ParsedDocument> parse_testcase(const krino_call_context* ctx, const char* data,
+                                                            size_t size) {
+  thread_local std::shared_ptr<ParsedDocument> cache;
   const uint64_t serial = ctx != nullptr ? ctx->document_serial : 0;
-  if (serial == 0 || serial != cache.serial || !cache.value) {
-    cache.serial = 0;
-    cache.value.reset();  // before its arena goes
-    cache.arena.emplace(cache.buffer, sizeof(cache.buffer));
-    boost::system::error_code ec;
-    boost::json::value parsed = boost::json::parse(std::string_view(data, size), ec, &*cache.arena);
-    if (ec) throw invalid_argument("test case is not valid JSON: " + ec.message());
-    if (!parsed.is_object()) throw invalid_argument("test case must be a JSON object");
-    cache.value.emplace(std::move(parsed));
-    cache.serial = serial;
+  if (serial != 0 && cache != nullptr && cache->serial == serial && cache->value) return cache;
+  if (cache == nullptr || cache.use_count() > 1) {
+    cache = std::make_shared<ParsedDocument>();
+  } else {
+    // Only this thread holds it now; pairs with the release of the last other holder.
+    std::atomic_thread_fence(std::memory_order_acquire);
   }
-  return cache.value->get_object();
+  cache->serial = 0;
+  cache->value.reset();  // before its arena goes
+  cache->arena.emplace(cache->buffer, sizeof(cache->buffer));
+  boost::system::error_code ec;
+  boost::json::value parsed = boost::json::parse(std::string_view(data, size), ec, &*cache->arena);
+  if (ec) throw invalid_argument("test case is not valid JSON: " + ec.message());
+  if (!parsed.is_object()) throw invalid_argument("test case must be a JSON object");
+  cache->value.emplace(std::move(parsed));
+  cache->serial = serial;
+  return cache;
 }
 
 // --- evaluator trampolines -------------------------------------------------------------------
@@ -434,7 +449,8 @@ struct EvaluatorTrampolines {
                                krino_sink* result, krino_sink* error) {
     return guarded(error, [&] {
       auto* self = static_cast<EvaluatorInstance<T>*>(instance);
-      TestCase test_case(parse_testcase(ctx, data, size));
+      const std::shared_ptr<const ParsedDocument> document = parse_testcase(ctx, data, size);
+      TestCase test_case(document->value->get_object());
       CallContext call(self->host, ctx);
       EvalResult r = self->evaluator.evaluate(test_case, call);
       write_json(result, r.to_json());
