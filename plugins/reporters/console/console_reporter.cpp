@@ -29,7 +29,8 @@ ConsoleReporter::ConsoleReporter(const ConsoleOptions& options, TextOutput& summ
       max_failures_shown_(options.max_failures_shown),
       failed_(options.max_failures_shown),
       errored_(options.max_failures_shown) {
-  if (progress_enabled(options.progress, progress.is_terminal())) bar_.emplace(progress, progress_style_, std::move(clock));
+  if (progress_enabled(options.progress, progress.is_terminal()))
+    bar_.emplace(progress, progress_style_, std::move(clock));
 }
 
 ConsoleReporter::~ConsoleReporter() {

@@ -84,7 +84,8 @@ RunStart read_run_started(const boost::json::object& event) {
   RunStart start;
   start.run_index = run_index(event, "run_index");
   start.runs = std::max<uint32_t>(1, run_index(event, "runs"));
-  if (const auto* experiment = child(event, "experiment")) start.experiment_name = text(*experiment, "name").value_or("");
+  if (const auto* experiment = child(event, "experiment"))
+    start.experiment_name = text(*experiment, "name").value_or("");
   if (const auto* dataset = child(event, "dataset")) start.size_hint = unsigned_number(*dataset, "sizeHint");
   return start;
 }

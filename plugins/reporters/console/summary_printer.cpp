@@ -163,9 +163,10 @@ std::string item_section(const char* title, Verdict verdict, const FailureLog& l
 
 std::string render_run_line(const RunFinish& run, uint32_t runs, const Style& style) {
   const Summary& s = run.summary;
-  std::string line = "run " + std::to_string(run.run_index + 1) + "/" + std::to_string(std::max(runs, run.run_index + 1)) +
-                     " " + status_phrase(s.status, s.duration_ms, style) + ": " + counted(s.total, "item", "items") +
-                     ", " + tally(s, style);
+  const uint32_t shown_runs = std::max(runs, run.run_index + 1);
+  std::string line = "run " + std::to_string(run.run_index + 1) + "/" + std::to_string(shown_runs) + " " +
+                     status_phrase(s.status, s.duration_ms, style) + ": " + counted(s.total, "item", "items") + ", " +
+                     tally(s, style);
   if (s.total > 0) line += " (" + rate(s, style) + ")";
   return line;
 }

@@ -10,8 +10,8 @@ When parse_when(std::string_view option, std::string_view value) {
   if (value == "auto") return When::automatic;
   if (value == "always") return When::always;
   if (value == "never") return When::never;
-  throw krino::invalid_argument("option '" + std::string(option) + "' must be \"auto\", \"always\" or \"never\", not \"" +
-                                std::string(value) + "\"");
+  throw krino::invalid_argument("option '" + std::string(option) +
+                                "' must be \"auto\", \"always\" or \"never\", not \"" + std::string(value) + "\"");
 }
 
 Environment Environment::from_process() {
