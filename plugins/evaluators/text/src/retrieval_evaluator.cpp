@@ -134,10 +134,10 @@ EvalResult RetrievalEvaluator::evaluate(const TestCase& test_case, CallContext& 
                          : "nothing is relevant, but " + items(other) + (other == 1 ? " was" : " were") + " retrieved";
   } else {
     score = static_cast<double>(pairs.size()) / static_cast<double>(denominator);
-    reason = precision ? std::to_string(pairs.size()) + " of " + items(denominator) + " retrieved " +
-                             (pairs.size() == 1 ? "is" : "are") + " relevant"
-                       : std::to_string(pairs.size()) + " of " + items(denominator) + " relevant " +
-                             (pairs.size() == 1 ? "was" : "were") + " retrieved";
+    const std::string counted = std::to_string(pairs.size()) + " of " + std::to_string(denominator);
+    const std::string noun = denominator == 1 ? " item " : " items ";
+    reason = precision ? counted + " retrieved" + noun + (pairs.size() == 1 ? "is" : "are") + " relevant"
+                       : counted + " relevant" + noun + (pairs.size() == 1 ? "was" : "were") + " retrieved";
     reason += " (matching: " + matching_->describe() + ")";
   }
 
