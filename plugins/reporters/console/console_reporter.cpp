@@ -1,6 +1,7 @@
 #include "console_reporter.hpp"
 
 #include "item_line.hpp"
+#include "item_scanner.hpp"
 #include "summary_printer.hpp"
 
 #include <cstdio>
@@ -40,10 +41,13 @@ ConsoleReporter::~ConsoleReporter() {
 }
 
 void ConsoleReporter::on_event(const krino::Event& event) {
+  // Items first and without a document: they are almost every event.
+  if (std::optional<ItemReport> item = scan_item_finished(event.raw())) {
+    on_item_finished(*item);
+    return;
+  }
   const std::string_view type = event.type();
-  if (type == "item_finished") {
-    on_item_finished(event.json());
-  } else if (type == "run_started") {
+  if (type == "run_started") {
     on_run_started(event.json());
   } else if (type == "run_finished") {
     on_run_finished(event.json());
@@ -66,8 +70,7 @@ void ConsoleReporter::on_run_started(const boost::json::object& event) {
   if (bar_) bar_->start_run(start.run_index, start.runs, start.size_hint);
 }
 
-void ConsoleReporter::on_item_finished(const boost::json::object& event) {
-  const ItemReport item = read_item_finished(event);
+void ConsoleReporter::on_item_finished(const ItemReport& item) {
   if (bar_) bar_->add(item.verdict);
   if (item.verdict == Verdict::pass) return;
 

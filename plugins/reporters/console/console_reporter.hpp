@@ -42,7 +42,7 @@ class ConsoleReporter {
                   std::unique_ptr<TextOutput> standard_error, const Environment& environment);
 
   void on_run_started(const boost::json::object& event);
-  void on_item_finished(const boost::json::object& event);
+  void on_item_finished(const ItemReport& item);
   void on_run_finished(const boost::json::object& event);
   void on_experiment_finished(const boost::json::object& event);
   // Writes a whole line, after erasing the progress bar.

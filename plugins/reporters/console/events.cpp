@@ -90,54 +90,6 @@ RunStart read_run_started(const boost::json::object& event) {
   return start;
 }
 
-ItemReport read_item_finished(const boost::json::object& event) {
-  ItemReport item;
-  item.run_index = run_index(event, "run_index");
-  item.index = unsigned_number(event, "index").value_or(0);
-  item.id = text(event, "id");
-  item.location = text(event, "location");
-
-  if (const auto* error = child(event, "error")) {
-    item.verdict = Verdict::error;
-    item.error.stage = text(*error, "stage").value_or("");
-    item.error.component = text(*error, "component").value_or("");
-    item.error.code = text(*error, "code").value_or("");
-    item.error.message = text(*error, "message").value_or("");
-    return item;
-  }
-
-  const auto* results = member(event, "results");
-  const auto* success = member(event, "success");
-  bool passed = success != nullptr && success->is_bool() && success->get_bool();
-  if (success == nullptr || !success->is_bool()) {
-    // No verdict in the event: an item passes when it has results and all of them passed.
-    passed = results != nullptr && results->is_array() && !results->get_array().empty();
-    if (passed) {
-      for (const auto& r : results->get_array()) {
-        const auto* ok = r.is_object() ? member(r.get_object(), "success") : nullptr;
-        passed = passed && ok != nullptr && ok->is_bool() && ok->get_bool();
-      }
-    }
-  }
-  if (passed) return item;
-
-  item.verdict = Verdict::fail;
-  if (results == nullptr || !results->is_array()) return item;
-  for (const auto& r : results->get_array()) {
-    if (!r.is_object()) continue;
-    const auto& result = r.get_object();
-    const auto* ok = member(result, "success");
-    if (ok != nullptr && ok->is_bool() && ok->get_bool()) continue;
-    FailedCheck check;
-    check.name = text(result, "name").value_or("?");
-    check.score = number(result, "score");
-    check.threshold = number(result, "threshold");
-    check.reason = text(result, "reason").value_or("");
-    item.failed_checks.push_back(std::move(check));
-  }
-  return item;
-}
-
 RunFinish read_run_finished(const boost::json::object& event) {
   RunFinish finish;
   finish.run_index = run_index(event, "run_index");

@@ -1,5 +1,6 @@
 // What the console reporter takes from krino.event/1 documents (docs/payloads.md). Readers are
-// lenient: a missing or mistyped field reads as "unknown", never as an error.
+// lenient: a missing or mistyped field reads as "unknown", never as an error. Item events are
+// read by item_scanner.hpp.
 #ifndef KRINO_CONSOLE_EVENTS_HPP
 #define KRINO_CONSOLE_EVENTS_HPP
 
@@ -76,7 +77,6 @@ struct RunFinish {
 };
 
 RunStart read_run_started(const boost::json::object& event);
-ItemReport read_item_finished(const boost::json::object& event);
 RunFinish read_run_finished(const boost::json::object& event);
 Summary read_experiment_finished(const boost::json::object& event);
 

@@ -1,6 +1,7 @@
 #include "console_test_support.hpp"
 #include "events.hpp"
 #include "item_line.hpp"
+#include "item_scanner.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -8,7 +9,11 @@ using namespace krino::console;
 namespace t = krino::console::testing;
 
 namespace {
-ItemReport parse_item(const std::string& event) { return read_item_finished(boost::json::parse(event).as_object()); }
+ItemReport parse_item(const std::string& event) {
+  std::optional<ItemReport> item = scan_item_finished(event);
+  BOOST_REQUIRE(item.has_value());
+  return *item;
+}
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(console_item_line)
@@ -56,7 +61,7 @@ BOOST_AUTO_TEST_CASE(passing_items_are_not_described_further) {
 BOOST_AUTO_TEST_CASE(an_unsuccessful_item_without_failing_results_still_says_something) {
   boost::json::object e = boost::json::parse(t::passing_item(0, 5, "q-6")).as_object();
   e["success"] = false;
-  const ItemReport item = read_item_finished(e);
+  const ItemReport item = parse_item(boost::json::serialize(e));
   BOOST_TEST(describe_item(item, 1) == "#5 (id q-6) failed without a failing evaluator result");
 }
 

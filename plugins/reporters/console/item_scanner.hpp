@@ -1,0 +1,20 @@
+// Reads an item_finished event straight from its text. Item events are nearly all the events of a
+// run and the reporter needs few of their fields, so it keeps those as the parser goes by, builds
+// no document, and stops as soon as a passing item is known to pass.
+#ifndef KRINO_CONSOLE_ITEM_SCANNER_HPP
+#define KRINO_CONSOLE_ITEM_SCANNER_HPP
+
+#include "events.hpp"
+
+#include <optional>
+#include <string_view>
+
+namespace krino::console {
+
+// The item, or nullopt when `event` is not an item_finished event or not valid JSON (the caller
+// then treats it as a document, which reports the error).
+std::optional<ItemReport> scan_item_finished(std::string_view event);
+
+}  // namespace krino::console
+
+#endif  // KRINO_CONSOLE_ITEM_SCANNER_HPP
