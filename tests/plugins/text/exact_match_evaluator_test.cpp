@@ -116,7 +116,7 @@ BOOST_AUTO_TEST_CASE(configuration_errors) {
   BOOST_CHECK_EXCEPTION(ExactMatchEvaluator(config(R"({"ignore_case": "yes"})")), krino::Error,
                         invalid("option 'ignore_case' must be true or false"));
   BOOST_CHECK_EXCEPTION(ExactMatchEvaluator(config(R"({"threshold": 1.5})")), krino::Error,
-                        invalid("option 'threshold' must be between 0 and 1"));
+                        invalid("option 'threshold' must be between 0 and 1, got 1.5"));
   BOOST_CHECK_EXCEPTION(ExactMatchEvaluator(config(R"({"threshold": -0.1})")), krino::Error,
                         invalid("option 'threshold' must be between 0 and 1"));
   BOOST_CHECK_EXCEPTION(ExactMatchEvaluator(config(R"({"name": ""})")), krino::Error, invalid("option 'name' must not be empty"));

@@ -1,5 +1,7 @@
 #include "evaluator_options.h"
 
+#include <krino/json_text.hpp>
+
 #include <boost/json.hpp>
 
 namespace krino::text {
@@ -8,7 +10,8 @@ CommonOptions read_common_options(const Config& config, std::string_view default
   CommonOptions options{config.get_string("name", default_name), config.get_double("threshold", default_threshold)};
   if (options.name.empty()) throw invalid_argument("option 'name' must not be empty");
   if (!(options.threshold >= 0.0 && options.threshold <= 1.0))
-    throw invalid_argument("option 'threshold' must be between 0 and 1, got " + std::to_string(options.threshold));
+    throw invalid_argument("option 'threshold' must be between 0 and 1, got " +
+                           json::to_compact_json(boost::json::value(options.threshold)));
   return options;
 }
 
