@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pty.h>
 #include <termios.h>
 #include <unistd.h>
@@ -41,10 +42,15 @@ class PseudoTerminal {
   }
   std::FILE* file() const { return file_; }
 
-  // Everything written so far (the slave side must have been flushed).
-  std::string drain() {
+  // Everything the terminal received so far. The kernel hands pty output to the reading side
+  // asynchronously, so reading waits until nothing has arrived for `quiet`.
+  std::string drain(std::chrono::milliseconds quiet = std::chrono::milliseconds(0)) {
     char buffer[4096];
     for (;;) {
+      pollfd ready{master_, POLLIN, 0};
+      const int polled = poll(&ready, 1, static_cast<int>(quiet.count()));
+      if (polled < 0 && errno == EINTR) continue;
+      if (polled <= 0) break;
       const ssize_t n = read(master_, buffer, sizeof buffer);
       if (n > 0) {
         screen_.append(buffer, static_cast<std::size_t>(n));
@@ -83,7 +89,7 @@ std::string run_on_pty(const Environment& environment) {
   reporter.on_event(krino::Event(events[7]));
   reporter.flush();
   BOOST_TEST(summary.text.rfind("Experiment \"qa-smoke\" completed", 0) == 0);
-  return tty.drain();
+  return tty.drain(std::chrono::milliseconds(200));
 }
 
 std::size_t count_of(const std::string& text, const std::string& needle) {
