@@ -1,8 +1,10 @@
+#include "csv_fields.hpp"
 #include "csv_reader.hpp"
 #include "files_test_support.hpp"
 
 #include <boost/test/unit_test.hpp>
 
+#include <iterator>
 #include <vector>
 
 using namespace krino::files;
@@ -103,6 +105,48 @@ BOOST_AUTO_TEST_CASE(counting_excludes_the_header) {
   BOOST_TEST(count_csv_records(dir.write("a.csv", "input\n\"a\nb\"\nc\n\n"), ',') == 2u);
   BOOST_TEST(count_csv_records(dir.write("b.csv", "input\n"), ',') == 0u);
   BOOST_TEST(count_csv_records(dir.write("c.csv", ""), ',') == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(quoted_values_round_trip_at_every_chunk_boundary) {
+  // Values full of delimiters, quotes and every kind of line break, written the RFC 4180 way.
+  const std::string alphabet[] = {"a", ",", "\"", "\r\n", "\n", "\r", " ", "\t", "\xC3\xA9", "x y"};
+  uint32_t state = 777;
+  const auto next_random = [&state] { return (state = state * 1103515245u + 12345u) >> 16; };
+  std::vector<std::vector<std::string>> table;
+  std::string content = "input,other\r\n";
+  uint64_t line = 2;
+  std::vector<uint64_t> lines;
+  for (int row = 0; row < 200; ++row) {
+    std::vector<std::string> values;
+    for (int column = 0; column < 2; ++column) {
+      std::string value;
+      const int pieces = static_cast<int>(next_random() % 12);
+      for (int k = 0; k < pieces; ++k) value += alphabet[next_random() % std::size(alphabet)];
+      std::string quoted = "\"";
+      for (char c : value) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+      content += (column ? "," : "") + quoted + "\"";
+      values.push_back(value);
+    }
+    content += row % 2 ? "\n" : "\r\n";
+    lines.push_back(line);
+    for (const std::string& v : values)
+      for (size_t k = 0; k < v.size(); ++k)
+        if (v[k] == '\r' || (v[k] == '\n' && (k == 0 || v[k - 1] != '\r'))) ++line;
+    ++line;
+    table.push_back(values);
+  }
+  TempDir dir;
+  const std::string path = dir.write("round.csv", content);
+  for (size_t chunk : {size_t{1}, size_t{3}, size_t{64}, size_t{1} << 20}) {
+    const auto rows = cut_all(path, chunk);
+    BOOST_TEST_REQUIRE(rows.size() == table.size() + 1);
+    std::vector<std::string> fields;
+    for (size_t i = 0; i < table.size(); ++i) {
+      split_csv_fields(rows[i + 1].row, ',', fields);
+      BOOST_TEST_REQUIRE(fields == table[i]);
+      BOOST_TEST_REQUIRE(rows[i + 1].line == lines[i]);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -161,6 +162,30 @@ BOOST_AUTO_TEST_CASE(many_examples_stream_with_their_start_lines) {
   scanner.finish();
   BOOST_TEST(seen == count);
   BOOST_TEST(element.find("\"id\": 19999,") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(escapes_and_brackets_inside_strings_at_every_chunk_boundary) {
+  // Deterministic pseudo-random strings full of the bytes the scanner must not misread.
+  const std::string alphabet[] = {"a", "\\\"", "\\\\", "\\n", "]", "}", "[", "{", ",", " ", "\\u00e9", "\xC3\xA9"};
+  uint32_t state = 12345;
+  const auto next_random = [&state] { return (state = state * 1103515245u + 12345u) >> 16; };
+  std::vector<std::string> elements;
+  std::string content = "{\"examples\": [";
+  for (int i = 0; i < 300; ++i) {
+    std::string text;
+    const int pieces = static_cast<int>(next_random() % 40);
+    for (int k = 0; k < pieces; ++k) text += alphabet[next_random() % std::size(alphabet)];
+    elements.push_back(R"({"input": ")" + text + R"(", "n": [)" + std::to_string(i) + "]}");
+    content += (i ? "," : "") + elements.back();
+  }
+  content += "]}";
+  TempDir dir;
+  const std::string path = dir.write("escapes.json", content);
+  for (size_t chunk : {size_t{1}, size_t{2}, size_t{7}, size_t{64}, size_t{1} << 20}) {
+    const Scan result = scan(path, chunk);
+    BOOST_TEST_REQUIRE(result.elements.size() == elements.size());
+    for (size_t i = 0; i < elements.size(); ++i) BOOST_TEST_REQUIRE(result.elements[i].second == elements[i]);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,5 +1,7 @@
 #include "csv_reader.hpp"
 
+#include "byte_scan.hpp"
+
 #include <cstring>
 
 namespace krino::files {
@@ -46,16 +48,18 @@ CsvReader::Row CsvReader::next(std::string_view& row, uint64_t& first_line) {
         const void* quote = std::memchr(from, '"', window.size() - i);
         const size_t stop = quote != nullptr ? static_cast<size_t>(static_cast<const char*>(quote) - window.data())
                                              : window.size();
-        for (size_t k = i; k < stop; ++k) {
-          const char c = window[k];
-          if (c == '\r' || (c == '\n' && (k == 0 || window[k - 1] != '\r'))) ++breaks_inside;
-        }
+        breaks_inside += count_line_breaks(window.data(), i, stop);
         i = stop;
         if (quote != nullptr) {
           ++i;
           state = State::closing_quote;
         }
         continue;
+      }
+      if (state == State::unquoted) {
+        // Jump over the field's ordinary bytes.
+        i = field_end_bytes_.find_first(window.data(), i, window.size());
+        if (i >= window.size()) continue;
       }
       const char c = window[i];
       if (state == State::closing_quote) {

@@ -10,6 +10,7 @@
 #define KRINO_FILES_CSV_READER_HPP
 
 #include "buffered_file.hpp"
+#include "byte_scan.hpp"
 
 #include <cstdint>
 #include <string_view>
@@ -24,7 +25,8 @@ class CsvReader {
     end            // no more rows
   };
 
-  CsvReader(BufferedFile file, char delimiter) : file_(std::move(file)), delimiter_(delimiter) {}
+  CsvReader(BufferedFile file, char delimiter)
+      : file_(std::move(file)), delimiter_(delimiter), field_end_bytes_{delimiter, '\r', '\n'} {}
 
   // The next non-blank row without its line break; `first_line` is the 1-based line where it
   // starts (for an unterminated row: where its open quote is). `row` stays valid until the next
@@ -36,6 +38,7 @@ class CsvReader {
  private:
   BufferedFile file_;
   char delimiter_;
+  ByteSet field_end_bytes_;      // what ends an unquoted field
   uint64_t line_ = 1;            // the line where the next row starts
   bool at_file_start_ = true;
   size_t consume_on_next_ = 0;   // the row handed out last, released on the next call

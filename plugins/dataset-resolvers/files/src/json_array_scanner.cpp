@@ -1,5 +1,7 @@
 #include "json_array_scanner.hpp"
 
+#include "byte_scan.hpp"
+
 #include <krino/plugin.hpp>
 
 #include <boost/json.hpp>
@@ -102,24 +104,37 @@ void JsonArrayScanner::skip_whitespace() {
   }
 }
 
-// From just after an opening quote to just after the closing one. A raw line break is invalid
-// JSON but still counted, so later line numbers stay right; the example's parse reports it.
+// From just after an opening quote to just after the closing one, jumping from quote to backslash
+// with memchr. A raw line break is invalid JSON but still counted, so later line numbers stay
+// right; the example's own parse reports it.
 void JsonArrayScanner::skip_string_body() {
   const uint64_t start_line = line_;
+  size_t quote = 0;
+  bool quote_known = false;  // whether `quote` is the first '"' at or after pos_ (or size_: none)
   for (;;) {
-    while (pos_ < size_) {
-      const char c = data_[pos_++];
-      if (c == '"') return;
-      if (c == '\\') {
-        if (pos_ >= size_ && !refill()) break;
-        if (data_[pos_] == '\n') ++line_;
-        ++pos_;
-      } else if (c == '\n') {
-        ++line_;
-      }
+    if (!quote_known) {
+      quote = find_byte(data_, pos_, size_, '"');
+      quote_known = true;
     }
-    if (!refill()) fail_at(start_line, "a string starting on this line never ends (the file is truncated?)");
+    const size_t backslash = find_byte(data_, pos_, quote, '\\');
+    line_ += count_newlines(data_, pos_, backslash);
+    if (backslash < quote) {
+      pos_ = backslash + 1;  // the escaped byte
+      if (pos_ >= size_ && !refill()) break;
+      if (data_[pos_] == '\n') ++line_;
+      if (pos_ >= quote) quote_known = false;  // it was that quote, or none was loaded yet
+      ++pos_;
+      continue;
+    }
+    if (quote < size_) {
+      pos_ = quote + 1;
+      return;
+    }
+    pos_ = size_;
+    quote_known = false;
+    if (!refill()) break;
   }
+  fail_at(start_line, "a string starting on this line never ends (the file is truncated?)");
 }
 
 void JsonArrayScanner::skip_container() {

@@ -42,6 +42,7 @@ class JsonArrayScanner {
   void finish();
 
   const JsonDatasetFields& fields() const { return fields_; }
+  const BufferedFile& file() const { return file_; }
 
  private:
   [[noreturn]] void fail(const std::string& reason) const;

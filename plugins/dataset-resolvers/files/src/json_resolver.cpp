@@ -16,9 +16,8 @@ JsonResolver::JsonResolver(const std::string& path, const Config& options, Datas
   const DatasetOptions chosen = read_dataset_options(options, {"name", "description"});
   JsonDatasetFields fields = scanner_.fields();
   const bool header_complete = fields.root_is_array || (fields.name && fields.description);
-  BufferedFile probe(path);
-  if (worth_counting(probe.size_on_open()) || !header_complete) {
-    JsonArrayScanner counter(std::move(probe));
+  if (worth_counting(scanner_.file().size_on_open()) || !header_complete) {
+    JsonArrayScanner counter{BufferedFile(path)};
     uint64_t count = 0;
     uint64_t line = 0;
     while (counter.next_element(nullptr, line)) ++count;
