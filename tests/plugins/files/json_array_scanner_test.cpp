@@ -111,6 +111,8 @@ BOOST_AUTO_TEST_CASE(root_errors_are_clear) {
              dir.path("e.json") + ":2: \"examples\" must be an array, found '{'");
   BOOST_TEST(scan_error(dir.write("f.json", R"({"name": 3, "examples": []})")) ==
              dir.path("f.json") + ":1: \"name\" must be a string");
+  BOOST_TEST(scan_error(dir.write("h.json", R"({"name": "bad \q escape", "examples": []})")) ==
+             dir.path("h.json") + ":1: \"name\" is not a valid JSON string");
   BOOST_TEST(scan_error(dir.write("g.json", R"({"name": "a" "examples": []})")) ==
              dir.path("g.json") + ":1: expected ',' or '}' after a member of the root object, found '\"'");
 }

@@ -6,6 +6,7 @@
 
 #include <boost/json.hpp>
 
+#include <optional>
 #include <string_view>
 
 namespace krino::files {
@@ -25,12 +26,12 @@ std::string describe(int c) {
   return "byte 0x" + std::string(1, "0123456789ABCDEF"[(c >> 4) & 0xF]) + "0123456789ABCDEF"[c & 0xF];
 }
 
-// The text of a JSON string token (quotes included), unescaped.
-std::string unescape(std::string_view token) {
+// The text of a JSON string token (quotes included), unescaped; nothing for an invalid escape.
+std::optional<std::string> unescape(std::string_view token) {
   if (token.find('\\') == std::string_view::npos) return std::string(token.substr(1, token.size() - 2));
   boost::system::error_code ec;
   boost::json::value value = boost::json::parse(token, ec);
-  if (ec || !value.is_string()) throw invalid_argument("invalid escape in " + std::string(token));
+  if (ec || !value.is_string()) return std::nullopt;
   return std::string(value.get_string());
 }
 
@@ -196,7 +197,10 @@ std::string JsonArrayScanner::read_key() {
   if (c != '"') fail("expected a quoted key, found " + describe(c));
   const size_t start = pos_++;
   skip_string_body();
-  return unescape(std::string_view(data_ + start, pos_ - start));
+  const std::string_view token(data_ + start, pos_ - start);
+  std::optional<std::string> key = unescape(token);
+  if (!key) fail("invalid string " + std::string(token));
+  return *key;
 }
 
 bool JsonArrayScanner::read_member(bool examples_seen) {
@@ -217,8 +221,13 @@ bool JsonArrayScanner::read_member(bool examples_seen) {
   skip_value();
   if (key == "name" || key == "description") {
     const std::string_view token(data_ + start, pos_ - start);
-    if (token.front() == '"') (key == "name" ? fields_.name : fields_.description) = unescape(token);
-    else if (token != "null") fail("\"" + key + "\" must be a string");
+    if (token.front() == '"') {
+      std::optional<std::string> text = unescape(token);
+      if (!text) fail("\"" + key + "\" is not a valid JSON string");
+      (key == "name" ? fields_.name : fields_.description) = std::move(text);
+    } else if (token != "null") {
+      fail("\"" + key + "\" must be a string");
+    }
   }
   release_scanned();
   return false;
