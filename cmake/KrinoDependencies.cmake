@@ -10,4 +10,6 @@ pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 find_path(VALIJSON_INCLUDE_DIR valijson/validator.hpp REQUIRED)
 add_library(krino_valijson INTERFACE)
 target_include_directories(krino_valijson SYSTEM INTERFACE "${VALIJSON_INCLUDE_DIR}")
-# valijson's Boost.JSON adapter uses exceptions for type errors; nothing else to configure.
+# Without this valijson calls abort() on an unusable schema instead of throwing, and one bad plugin
+# would take the host down. Set here, once, so every user of valijson in a binary agrees.
+target_compile_definitions(krino_valijson INTERFACE VALIJSON_USE_EXCEPTIONS=1)

@@ -9,6 +9,7 @@
 #include "krino/core/runner/component_factory.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_text.hpp>
 #include <tbb/global_control.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
@@ -44,12 +45,12 @@ std::variant<std::string, std::string> canonical_testcase(const std::string& lin
       testcase[key] = std::move(it->value());
     }
   }
-  return std::variant<std::string, std::string>(std::in_place_index<0>, json::serialize(testcase));
+  return std::variant<std::string, std::string>(std::in_place_index<0>, ::krino::json::to_compact_json(testcase));
 }
 
 std::string error_line(uint64_t line, const std::string& code, const std::string& message) {
   json::object o{{"line", line}, {"error", json::object{{"code", code}, {"message", message}}}};
-  return json::serialize(o);
+  return ::krino::json::to_compact_json(o);
 }
 
 }  // namespace
@@ -123,7 +124,7 @@ int eval_command(const EvalArguments& args) {
                                                  } else {
                                                    const auto& r = std::get<json::object>(result);
                                                    line->passed = r.at("success").get_bool();
-                                                   line->output = json::serialize(r);
+                                                   line->output = ::krino::json::to_compact_json(r);
                                                  }
                                                  line->text.clear();
                                                  return line;

@@ -23,7 +23,9 @@ int main(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "Run an experiment file (YAML or JSON)");
   run_cmd->add_option("experiment", run.experiment, "The experiment file")->required()->type_name("FILE");
   run_cmd->add_option("--set", run.overrides, "Override a setting: key=value, dotted for nesting (repeatable)")
-      ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   run.plugins.add_to(*run_cmd);
 
   EvalArguments eval;

@@ -7,10 +7,16 @@
 namespace krino::cli {
 
 void PluginOptions::add_to(CLI::App& command) {
-  command.add_option("--plugin-dir", plugin_dirs, "Look for plugins in DIR first (repeatable)")->type_name("DIR");
+  // One value per occurrence, so `--plugin-dir d cases.jsonl` never swallows the positional file.
+  command.add_option("--plugin-dir", plugin_dirs, "Look for plugins in DIR first (repeatable)")
+      ->type_name("DIR")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command.add_option("--plugins", allow_list, "Load only these plugins, by name (text,files,json)")
       ->delimiter(',')
-      ->type_name("NAMES");
+      ->type_name("NAMES")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command.add_flag("-v,--verbose", verbosity, "Log more (repeat for debug output)");
 }
 

@@ -6,6 +6,7 @@
 #include "krino/core/plugin/plugin_registry.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_text.hpp>
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -69,11 +70,11 @@ void print_options(const std::string& schema_text) {
     std::string line = fmt::format("  {:<22} {}", std::string(name), type_text(p));
     if (auto e = p.find("enum"); e != p.end() && e->value().is_array()) {
       std::string values;
-      for (const auto& v : e->value().get_array()) values += (values.empty() ? "" : "|") + (v.is_string() ? std::string(v.get_string()) : json::serialize(v));
+      for (const auto& v : e->value().get_array()) values += (values.empty() ? "" : "|") + (v.is_string() ? std::string(v.get_string()) : ::krino::json::to_compact_json(v));
       line += " (" + values + ")";
     }
     if (std::find(required.begin(), required.end(), std::string(name)) != required.end()) line += ", required";
-    if (auto d = p.find("default"); d != p.end()) line += ", default " + json::serialize(d->value());
+    if (auto d = p.find("default"); d != p.end()) line += ", default " + ::krino::json::to_compact_json(d->value());
     std::printf("%s\n", line.c_str());
     if (auto d = p.find("description"); d != p.end() && d->value().is_string())
       std::printf("      %s\n", std::string(d->value().get_string()).c_str());

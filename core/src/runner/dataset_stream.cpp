@@ -5,6 +5,7 @@
 #include "krino/core/plugin/plugin_registry.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_text.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -81,7 +82,7 @@ const Component& choose_resolver(const PluginRegistry& registry, const std::stri
 DatasetStream::DatasetStream(const Component& resolver, const krino_host* host, const std::string& uri,
                              const boost::json::object& options)
     : resolver_(resolver), uri_(uri) {
-  const std::string options_text = boost::json::serialize(options);
+  const std::string options_text = ::krino::json::to_compact_json(options);
   StringSink info;
   StringSink error;
   krino_status status = resolver.resolver().open(host, uri.c_str(), options_text.data(), options_text.size(), &stream_,

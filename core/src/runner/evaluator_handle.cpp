@@ -4,6 +4,7 @@
 #include "krino/core/common/string_sink.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_text.hpp>
 
 #include <cmath>
 
@@ -16,7 +17,7 @@ EvaluatorHandle::EvaluatorHandle(const Component& component, const krino_host* h
     threshold_ = it->value().to_number<double>();
   shared_ = component.has(KRINO_CAP_THREAD_SAFE);
   const size_t count = shared_ ? 1 : std::max<size_t>(1, workers);
-  const std::string config = boost::json::serialize(options);
+  const std::string config = ::krino::json::to_compact_json(options);
   for (size_t i = 0; i < count; ++i) {
     StringSink error;
     void* instance = nullptr;
@@ -78,7 +79,7 @@ std::variant<boost::json::object, std::string> check_eval_result(std::string_vie
   if (!score->value().is_null()) {
     if (!score->value().is_number()) return std::string("\"score\" is neither a number nor null");
     double s = score->value().to_number<double>();
-    if (!std::isfinite(s) || s < 0.0 || s > 1.0) return "\"score\" " + boost::json::serialize(score->value()) + " is outside 0..1";
+    if (!std::isfinite(s) || s < 0.0 || s > 1.0) return "\"score\" " + ::krino::json::to_compact_json(score->value()) + " is outside 0..1";
   }
   auto success = o.find("success");
   if (success == o.end() || !success->value().is_bool()) return std::string("\"success\" must be true or false");

@@ -9,6 +9,7 @@
 #include "krino/core/task/task_factory.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_text.hpp>
 #include <tbb/info.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
@@ -100,7 +101,7 @@ std::string ExperimentRunner::run_started_event(uint32_t run_index, const Datase
   e["evaluators"] = std::move(evaluators);
   e["parallelism"] = config_.parallelism;
   e["timestamp"] = utc_timestamp();
-  return json::serialize(e);
+  return ::krino::json::to_compact_json(e);
 }
 
 ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, ExperimentStatistics& statistics) {
@@ -158,7 +159,7 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   finished["status"] = cancelled ? "cancelled" : "completed";
   finished["durationMs"] = milliseconds_since(started);
   finished["summary"] = run_stats.summary();
-  emit(json::serialize(finished));
+  emit(::krino::json::to_compact_json(finished));
   flush_reporters();
   statistics.add_run(run_stats);
   return RunResult{cancelled};
@@ -192,10 +193,11 @@ ExperimentOutcome ExperimentRunner::run() {
   json::object finished;
   finished["event"] = "experiment_finished";
   finished["schema"] = "krino.event/1";
+  finished["run_index"] = nullptr;  // every line carries run_index; this one belongs to no run
   finished["status"] = outcome.cancelled ? "cancelled" : "completed";
   finished["durationMs"] = milliseconds_since(started);
   finished["summary"] = statistics.summary();
-  emit(json::serialize(finished));
+  emit(::krino::json::to_compact_json(finished));
   flush_reporters();
 
   outcome.pass_rate = statistics.pass_rate();

@@ -1,6 +1,7 @@
 #include "krino/core/runner/item_processor.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_text.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -85,7 +86,7 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     testcase["actualOutputs"] = output->actual_outputs;
     testcase["expectedOutputs"] = section(example, "expectedOutputs");
     testcase["metadata"] = section(example, "metadata");
-    const std::string testcase_text = json::serialize(testcase);
+    const std::string testcase_text = ::krino::json::to_compact_json(testcase);
     ctx.document_serial = host_.next_document_serial();
     for (const auto& evaluator : evaluators_) {
       auto evaluated = evaluator->evaluate(ctx, testcase_text);
@@ -127,7 +128,7 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   event["durationMs"] = std::round(duration_ms * 1000.0) / 1000.0;
 
   FinishedItem item;
-  item.event = json::serialize(event);
+  item.event = ::krino::json::to_compact_json(event);
   item.success = success;
   item.error = error.has_value();
   item.results = json::array(results, json::storage_ptr());  // copy out of the arena

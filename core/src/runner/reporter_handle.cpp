@@ -4,12 +4,13 @@
 #include "krino/core/common/string_sink.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_text.hpp>
 
 namespace krino::core {
 
 ReporterHandle::ReporterHandle(const Component& component, const krino_host* host, const boost::json::object& options)
     : component_(component) {
-  const std::string config = boost::json::serialize(options);
+  const std::string config = ::krino::json::to_compact_json(options);
   StringSink error;
   krino_status status = component.reporter().create(host, config.data(), config.size(), &instance_, error.sink());
   if (status != KRINO_OK || instance_ == nullptr) {

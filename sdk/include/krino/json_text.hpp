@@ -25,6 +25,37 @@ inline void append_double(std::string& out, double d) {
   if (text.find_first_of(".eEin") == std::string_view::npos) out += ".0";
 }
 
+// Appends `text` as a JSON string literal, escaped as Boost.JSON escapes: quote, backslash and
+// control characters; everything else (including UTF-8) verbatim. Copies clean runs in one go.
+inline void append_json_string(std::string& out, std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 0xF];
+    }
+  }
+  out.append(text.data() + run, text.size() - run);
+  out += '"';
+}
+
+inline void append_compact_json(std::string& out, const boost::json::object& object);
+
 // Appends `value` as compact JSON: no whitespace, object members in stored order, strings
 // escaped as Boost.JSON escapes them, doubles as append_double writes them.
 inline void append_compact_json(std::string& out, const boost::json::value& value) {
@@ -36,16 +67,18 @@ inline void append_compact_json(std::string& out, const boost::json::value& valu
       out += value.get_bool() ? "true" : "false";
       return;
     case boost::json::kind::int64:
-      out += std::to_string(value.get_int64());
+    case boost::json::kind::uint64: {
+      char buffer[24];
+      const auto result = value.is_int64() ? std::to_chars(buffer, buffer + sizeof(buffer), value.get_int64())
+                                           : std::to_chars(buffer, buffer + sizeof(buffer), value.get_uint64());
+      out.append(buffer, static_cast<std::size_t>(result.ptr - buffer));
       return;
-    case boost::json::kind::uint64:
-      out += std::to_string(value.get_uint64());
-      return;
+    }
     case boost::json::kind::double_:
       append_double(out, value.get_double());
       return;
     case boost::json::kind::string:
-      out += boost::json::serialize(value.get_string());
+      append_json_string(out, value.get_string());
       return;
     case boost::json::kind::array: {
       out += '[';
@@ -58,20 +91,29 @@ inline void append_compact_json(std::string& out, const boost::json::value& valu
       out += ']';
       return;
     }
-    case boost::json::kind::object: {
-      out += '{';
-      bool first = true;
-      for (const auto& member : value.get_object()) {
-        if (!first) out += ',';
-        first = false;
-        out += boost::json::serialize(member.key());
-        out += ':';
-        append_compact_json(out, member.value());
-      }
-      out += '}';
+    case boost::json::kind::object:
+      append_compact_json(out, value.get_object());
       return;
-    }
   }
+}
+
+inline void append_compact_json(std::string& out, const boost::json::object& object) {
+  out += '{';
+  bool first = true;
+  for (const auto& member : object) {
+    if (!first) out += ',';
+    first = false;
+    append_json_string(out, member.key());
+    out += ':';
+    append_compact_json(out, member.value());
+  }
+  out += '}';
+}
+
+inline std::string to_compact_json(const boost::json::object& object) {
+  std::string out;
+  append_compact_json(out, object);
+  return out;
 }
 
 inline std::string to_compact_json(const boost::json::value& value) {

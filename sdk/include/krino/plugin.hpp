@@ -18,6 +18,7 @@
 #ifndef KRINO_PLUGIN_HPP
 #define KRINO_PLUGIN_HPP
 
+#include <krino/json_text.hpp>
 #include <krino/plugin.h>
 
 #include <boost/json.hpp>
@@ -62,8 +63,9 @@ inline void write(krino_sink* sink, std::string_view bytes) {
   if (sink != nullptr && sink->write != nullptr) sink->write(sink, bytes.data(), bytes.size());
 }
 
+// Compact JSON with doubles in their shortest round-trip form ("1.0", not Boost's "1E0").
 inline void write_json(krino_sink* sink, const boost::json::value& value) {
-  write(sink, boost::json::serialize(value));
+  write(sink, json::to_compact_json(value));
 }
 
 namespace detail {
