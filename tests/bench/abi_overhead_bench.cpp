@@ -1,0 +1,92 @@
+// Benchmark (b): the exact_match evaluator called through the plugin ABI (loaded from krino-text.so,
+// called through the host's EvaluatorHandle, result checked by the host) against the same class
+// called in-process (linked from krino_text_logic, handed an already parsed test case).
+//
+// Three ABI figures, because the host hands one serialized test case to every evaluator and the
+// SDK helper caches its parse per document:
+//   fresh   : a new document every call (the plugin parses it each time; one evaluator per item),
+//   cached  : the same document again (what the 2nd..nth evaluator of a plugin pays),
+//   item/4  : four evaluators of one plugin on one item, per evaluator.
+#include "exact_match_evaluator.h"
+
+#include "krino/core/host/host_services.hpp"
+#include "krino/core/plugin/plugin_registry.hpp"
+#include "krino/core/runner/component_factory.hpp"
+
+#include <boost/json.hpp>
+#include <krino/json_text.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+using namespace krino::core;
+namespace json = boost::json;
+
+namespace {
+
+const char* kCase = R"({"inputs":{"input":"Which city is the capital of France? Answer with the city name only."},
+"actualOutputs":{"output":"Paris","reasoning":"France's seat of government and largest city is Paris."},
+"expectedOutputs":{"output":"Paris"},"metadata":{"source":"bench","difficulty":"easy","tags":["geo","capitals"]}})";
+
+template <class F>
+double ns_per_call(uint64_t calls, F&& f) {
+  for (uint64_t i = 0; i < calls / 10; ++i) f(i);  // warm up
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t i = 0; i < calls; ++i) f(i);
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+         static_cast<double>(calls);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const uint64_t calls = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 2000000;
+  const std::string testcase = json::serialize(json::parse(kCase));
+
+  // In-process: the class itself on a parsed document, producing the result object a host reports.
+  krino::Config config(json::object{{"ignore_case", true}});
+  krino::text::ExactMatchEvaluator direct(config);
+  const json::object parsed = json::parse(testcase).as_object();
+  krino::CallContext no_host(nullptr, nullptr);
+  volatile size_t sink = 0;
+  const double in_process = ns_per_call(calls, [&](uint64_t) {
+    krino::EvalResult r = direct.evaluate(krino::TestCase(parsed), no_host);
+    sink = sink + r.to_json().size();
+  });
+
+  // Through the ABI, exactly as the runner calls it.
+  Cancellation cancellation;
+  HostServices host(cancellation);
+  PluginRegistry registry;
+  if (!registry.load_file(std::filesystem::path(KRINO_PLUGIN_BUILD_DIR) / "krino-text.so", *host.host_info())) {
+    std::fprintf(stderr, "cannot load krino-text.so: %s\n", registry.problems().at(0).message.c_str());
+    return 1;
+  }
+  auto handle = make_evaluator(registry, ComponentUse{"exact_match", json::object{{"ignore_case", true}}}, host.host(), 1);
+  krino_call_context ctx{};
+  ctx.struct_size = sizeof(ctx);
+  const double abi_fresh = ns_per_call(calls, [&](uint64_t) {
+    ctx.document_serial = host.next_document_serial();
+    auto r = handle->evaluate(ctx, testcase);
+    sink = sink + r.index();
+  });
+  ctx.document_serial = host.next_document_serial();
+  const double abi_cached = ns_per_call(calls, [&](uint64_t) {
+    auto r = handle->evaluate(ctx, testcase);
+    sink = sink + r.index();
+  });
+  const double abi_item4 = ns_per_call(calls, [&](uint64_t i) {
+    if (i % 4 == 0) ctx.document_serial = host.next_document_serial();
+    auto r = handle->evaluate(ctx, testcase);
+    sink = sink + r.index();
+  });
+
+  std::printf("exact_match on a %zu-byte test case, %llu calls each\n", testcase.size(),
+              static_cast<unsigned long long>(calls));
+  std::printf("  in-process              %8.1f ns/call\n", in_process);
+  std::printf("  ABI, fresh document     %8.1f ns/call  (%.2fx in-process)\n", abi_fresh, abi_fresh / in_process);
+  std::printf("  ABI, cached document    %8.1f ns/call  (%.2fx in-process)\n", abi_cached, abi_cached / in_process);
+  std::printf("  ABI, 4 evaluators/item  %8.1f ns/call  (%.2fx in-process)\n", abi_item4, abi_item4 / in_process);
+  return 0;
+}

@@ -1,0 +1,45 @@
+#pragma once
+// Runs a command and measures its wall time and peak resident memory (wait4's ru_maxrss).
+#include <chrono>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+#include <fcntl.h>
+
+namespace krino::bench {
+
+struct Measured {
+  int exit_code = -1;
+  double seconds = 0;
+  double peak_rss_mb = 0;
+};
+
+inline std::string default_krino() { return std::string(KRINO_BINARY_DIR) + "/bin/krino"; }
+
+inline Measured run_measured(const std::vector<std::string>& argv, bool quiet = true) {
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (quiet) {
+      int null = open("/dev/null", O_WRONLY);
+      dup2(null, 1);
+    }
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  Measured m;
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  m.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  return m;
+}
+
+}  // namespace krino::bench

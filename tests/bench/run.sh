@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds the release preset and prints every benchmark's figures (issue 2's targets in brackets).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)"
+bin=build/release/bin
+echo "== (a)+(c) pipeline throughput and peak RSS  [>= 150000 cases/s, <= 64 MB at any size]"
+"$bin/krino_pipeline_bench" "$@"
+echo "== (b) ABI overhead  [<= 10 % for a microsecond-scale evaluator]"
+"$bin/krino_abi_overhead_bench"
+echo "== (d) start-up  [<= 30 ms]"
+"$bin/krino_startup_bench"
