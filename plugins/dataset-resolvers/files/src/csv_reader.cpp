@@ -2,8 +2,6 @@
 
 #include "byte_scan.hpp"
 
-#include <cstring>
-
 namespace krino::files {
 namespace {
 
@@ -44,13 +42,10 @@ CsvReader::Row CsvReader::next(std::string_view& row, uint64_t& first_line) {
       }
       if (state == State::quoted) {
         // Jump to the next quote; only line breaks on the way matter.
-        const char* from = window.data() + i;
-        const void* quote = std::memchr(from, '"', window.size() - i);
-        const size_t stop = quote != nullptr ? static_cast<size_t>(static_cast<const char*>(quote) - window.data())
-                                             : window.size();
-        breaks_inside += count_line_breaks(window.data(), i, stop);
-        i = stop;
-        if (quote != nullptr) {
+        const size_t quote = find_byte(window.data(), i, window.size(), '"');
+        breaks_inside += count_line_breaks(window.data(), i, quote);
+        i = quote;
+        if (quote < window.size()) {
           ++i;
           state = State::closing_quote;
         }
