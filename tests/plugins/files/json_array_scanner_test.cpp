@@ -131,6 +131,8 @@ BOOST_AUTO_TEST_CASE(structural_errors_name_the_line) {
              dir.path("e.json") + ":3: a value starting on this line never ends (the file is truncated?)");
   BOOST_TEST(scan_error(dir.write("f.json", "{\"examples\": [\n{\"a\":1},\n")) ==
              dir.path("f.json") + ":3: the file ends inside the examples array (truncated?)");
+  BOOST_TEST(scan_error(dir.write("f2.json", "[{\"a\":1},\n{\"a\":2}")) ==
+             dir.path("f2.json") + ":2: the file ends inside the examples array (truncated?)");
   BOOST_TEST(scan_error(dir.write("g.json", "{\"examples\": [{\"a\":1}]")) ==
              dir.path("g.json") + ":1: expected ',' or '}' after the examples array, found the end of the file");
 }

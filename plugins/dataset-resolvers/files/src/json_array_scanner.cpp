@@ -237,6 +237,7 @@ bool JsonArrayScanner::next_element(std::string* element, uint64_t& line) {
   if (examples_done_) return false;
   skip_whitespace();
   int c = peek();
+  if (c == kEnd) fail("the file ends inside the examples array (truncated?)");
   if (!first_element_ && c == ',') {
     ++pos_;
     skip_whitespace();
