@@ -16,9 +16,9 @@ namespace krino::files {
 
 class JsonResolver {
  public:
-  // Up to 1 GiB (and above it, when "name" or "description" is not found before "examples") the
-  // whole file is scanned once at open: that finds a "name" written after the examples, counts
-  // them for the size hint and reports a broken structure before the run starts.
+  // A file up to 1 GiB, or a root object without both "name" and "description" before
+  // "examples", is scanned whole once at open: that finds a "name" written after the examples,
+  // counts them for the size hint and reports a broken structure before the run starts.
   JsonResolver(const krino_host* host, std::string uri, const Config& options, DatasetInfo& info);
 
   // [serial] Cuts the next example. A broken file structure ends the stream with krino::Error
