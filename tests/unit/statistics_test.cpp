@@ -8,9 +8,10 @@ using namespace krino::core;
 namespace json = boost::json;
 
 namespace {
-json::array results(double score, double threshold = 0.5) {
-  return json::array{json::object{{"name", "e"}, {"score", score}, {"success", score >= threshold}}};
+std::vector<ScoreRecord> results(double score, double threshold = 0.5) {
+  return {ScoreRecord{"e", score, score >= threshold}};
 }
+const std::vector<ScoreRecord> kNoResults;
 
 // Three runs of four items, the numbers worked out by hand (and checked with Python's statistics):
 //   run 0: scores 1, .5, 0, 1    -> 3 pass, mean .625
@@ -24,7 +25,7 @@ ExperimentStatistics three_runs() {
   for (double s : {1.0, 1.0, 0.0, 0.0}) r1.add_item(s >= 0.5, false, results(s));
   RunStatistics r2({"e"});
   for (double s : {1.0, 0.5, 0.5}) r2.add_item(true, false, results(s));
-  r2.add_item(false, true, json::array());
+  r2.add_item(false, true, kNoResults);
   stats.add_run(r0);
   stats.add_run(r1);
   stats.add_run(r2);
@@ -58,7 +59,7 @@ BOOST_AUTO_TEST_CASE(moments_match_the_textbook_formula_and_merge) {
 BOOST_AUTO_TEST_CASE(a_failed_item_counts_but_adds_no_score) {
   RunStatistics run({"e"});
   run.add_item(true, false, results(1.0));
-  run.add_item(false, true, json::array());  // an item error: empty results
+  run.add_item(false, true, kNoResults);  // an item error: empty results
   BOOST_TEST(run.total() == 2u);
   BOOST_TEST(run.passed() == 1u);
   BOOST_TEST(run.errors() == 1u);
@@ -66,13 +67,13 @@ BOOST_AUTO_TEST_CASE(a_failed_item_counts_but_adds_no_score) {
   BOOST_TEST(run.evaluators()[0].average() == 1.0);
   // "all evaluators passed" over no results must not read as a pass
   RunStatistics odd({"e"});
-  odd.add_item(true, true, json::array());
+  odd.add_item(true, true, kNoResults);
   BOOST_TEST(odd.passed() == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(null_scores_are_counted_apart) {
   RunStatistics run({"e"});
-  run.add_item(false, false, json::array{json::object{{"name", "e"}, {"score", nullptr}, {"success", false}}});
+  run.add_item(false, false, {ScoreRecord{"e", std::nullopt, false}});
   run.add_item(true, false, results(0.8));
   auto s = run.summary();
   const auto& e = s.at("evaluators").as_object().at("e").as_object();

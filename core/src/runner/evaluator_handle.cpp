@@ -49,7 +49,8 @@ void EvaluatorHandle::release(void* instance) const {
 }
 
 std::variant<boost::json::object, ItemError> EvaluatorHandle::evaluate(const krino_call_context& ctx,
-                                                                         std::string_view testcase) const {
+                                                                         std::string_view testcase,
+                                                                         boost::json::storage_ptr storage) const {
   StringSink result;
   StringSink error;
   void* instance = acquire();
@@ -59,7 +60,7 @@ std::variant<boost::json::object, ItemError> EvaluatorHandle::evaluate(const kri
   if (status != KRINO_OK) {
     return ItemError{"evaluator", name_, status, error.text().empty() ? "evaluator failed without a message" : error.text()};
   }
-  auto checked = check_eval_result(result.text());
+  auto checked = check_eval_result(result.text(), std::move(storage));
   if (auto* reason = std::get_if<std::string>(&checked)) {
     return ItemError{"evaluator", name_, KRINO_INTERNAL, "returned a malformed result: " + *reason};
   }
@@ -68,9 +69,10 @@ std::variant<boost::json::object, ItemError> EvaluatorHandle::evaluate(const kri
   return std::move(object);
 }
 
-std::variant<boost::json::object, std::string> check_eval_result(std::string_view text) {
+std::variant<boost::json::object, std::string> check_eval_result(std::string_view text,
+                                                                 boost::json::storage_ptr storage) {
   boost::system::error_code ec;
-  boost::json::value value = boost::json::parse(text, ec);
+  boost::json::value value = boost::json::parse(text, ec, std::move(storage));
   if (ec) return "not valid JSON (" + ec.message() + ")";
   if (!value.is_object()) return std::string("not a JSON object");
   auto& o = value.get_object();

@@ -147,7 +147,7 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
                                            return slot;
                                          }) &
           tbb::make_filter<SlotPtr, void>(tbb::filter_mode::serial_in_order, [&](SlotPtr owned) {
-            run_stats.add_item(owned->item.success, owned->item.error, owned->item.results);
+            run_stats.add_item(owned->item.success, owned->item.error, owned->item.scores);
             emit(owned->item.event);
           }));
 

@@ -4,6 +4,7 @@
 #include <krino/json_text.hpp>
 
 #include <chrono>
+#include <charconv>
 #include <cmath>
 #include <optional>
 
@@ -22,28 +23,50 @@ uint64_t item_seed(uint64_t experiment_seed, uint32_t run_index, uint64_t item_i
 
 ItemProcessor::ItemProcessor(const HostServices& host, const DatasetStream& dataset, const Task& task,
                              const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed)
-    : host_(host),
-      dataset_(dataset), task_(task), evaluators_(evaluators), seed_(seed) {}
+    : host_(host), dataset_(dataset), task_(task), evaluators_(evaluators), seed_(seed) {}
 
 namespace {
 
-const json::value& section(const json::object& example, std::string_view key) {
-  static const json::value empty_object = json::object();
+// Everything an item allocates goes in one arena sized so that a typical item needs one block.
+constexpr size_t kItemArenaBytes = 32 * 1024;
+
+const json::object& section(const json::object& example, std::string_view key) {
+  static const json::object empty;
   auto it = example.find(key);
-  return it != example.end() && it->value().is_object() ? it->value() : empty_object;
+  return it != example.end() && it->value().is_object() ? it->value().get_object() : empty;
+}
+
+void append_key(std::string& out, std::string_view key) {
+  out += ',';
+  krino::json::append_json_string(out, key);
+  out += ':';
+}
+
+template <class Integer>
+void append_integer(std::string& out, Integer value) {
+  char buffer[24];
+  auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
+  out.append(buffer, static_cast<size_t>(end - buffer));
+}
+
+std::optional<double> score_of(const json::object& result) {
+  const auto& score = result.at("score");
+  if (score.is_null()) return std::nullopt;
+  return score.to_number<double>();
 }
 
 }  // namespace
 
 FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record) const {
   const auto started = std::chrono::steady_clock::now();
-  json::monotonic_resource arena;
+  json::monotonic_resource arena(kItemArenaBytes);
   json::storage_ptr storage(&arena);
 
   json::object example(storage);
   std::optional<ItemError> error;
   std::optional<TaskOutput> output;
-  json::array results(storage);
+  std::vector<json::object> results;
+  results.reserve(evaluators_.size());
 
   krino_call_context ctx{};
   ctx.struct_size = sizeof(ctx);
@@ -69,6 +92,9 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
       }
     }
   }
+  const json::object& inputs = section(example, "inputs");
+  const json::object& expected = section(example, "expectedOutputs");
+  const json::object& metadata = section(example, "metadata");
 
   // 2. The task, then 3. every evaluator in order; the first error ends the item.
   if (!error) {
@@ -81,57 +107,84 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     }
   }
   if (!error) {
-    json::object testcase(storage);
-    testcase["inputs"] = section(example, "inputs");
-    testcase["actualOutputs"] = output->actual_outputs;
-    testcase["expectedOutputs"] = section(example, "expectedOutputs");
-    testcase["metadata"] = section(example, "metadata");
-    const std::string testcase_text = ::krino::json::to_compact_json(testcase);
+    // Serialized once, straight from the example's sections; every evaluator gets these bytes.
+    std::string testcase;
+    testcase.reserve(record.bytes.size() + 256);
+    testcase += "{\"inputs\":";
+    krino::json::append_compact_json(testcase, inputs);
+    testcase += ",\"actualOutputs\":";
+    krino::json::append_compact_json(testcase, output->actual_outputs);
+    testcase += ",\"expectedOutputs\":";
+    krino::json::append_compact_json(testcase, expected);
+    testcase += ",\"metadata\":";
+    krino::json::append_compact_json(testcase, metadata);
+    testcase += '}';
     ctx.document_serial = host_.next_document_serial();
     for (const auto& evaluator : evaluators_) {
-      auto evaluated = evaluator->evaluate(ctx, testcase_text);
+      auto evaluated = evaluator->evaluate(ctx, testcase, storage);
       if (auto* e = std::get_if<ItemError>(&evaluated)) {
         error = std::move(*e);
         results.clear();  // one broken evaluator discards the item's other results (spec §17.1)
         break;
       }
-      results.emplace_back(std::move(std::get<json::object>(evaluated)));
+      results.push_back(std::move(std::get<json::object>(evaluated)));
     }
   }
 
-  bool success = !error;
-  for (const auto& r : results) success = success && r.get_object().at("success").get_bool();
+  FinishedItem item;
+  item.error = error.has_value();
+  item.success = !error;
+  item.scores.reserve(results.size());
+  for (const auto& r : results) {
+    const bool passed = r.at("success").get_bool();
+    item.success = item.success && passed;
+    item.scores.push_back(ScoreRecord{std::string(r.at("name").get_string()), score_of(r), passed});
+  }
 
-  // 4. The event.
-  json::object event(storage);
-  event["event"] = "item_finished";
-  event["schema"] = "krino.event/1";
-  event["run_index"] = run_index;
-  event["index"] = index;
-  if (auto id = example.find("id"); id != example.end() && id->value().is_string()) event["id"] = id->value();
-  else event["id"] = nullptr;
-  if (record.location.empty()) event["location"] = nullptr;
-  else event["location"] = record.location;
-  event["success"] = success;
-  if (error) event["error"] = error->to_json();
-  else event["error"] = nullptr;
-  event["inputs"] = section(example, "inputs");
-  event["expectedOutputs"] = section(example, "expectedOutputs");
-  if (output) event["actualOutputs"] = output->actual_outputs;
-  else event["actualOutputs"] = nullptr;
-  event["metadata"] = section(example, "metadata");
-  event["results"] = results;
-  if (output && output->metrics) event["metrics"] = output->metrics->to_json();
-  else event["metrics"] = nullptr;
+  // 4. The event, written field by field (docs/payloads.md, item_finished).
+  std::string& e = item.event;
+  e.reserve(2 * record.bytes.size() + 512);
+  e += R"({"event":"item_finished","schema":"krino.event/1","run_index":)";
+  append_integer(e, run_index);
+  append_key(e, "index");
+  append_integer(e, index);
+  append_key(e, "id");
+  if (auto id = example.find("id"); id != example.end() && id->value().is_string())
+    krino::json::append_json_string(e, id->value().get_string());
+  else
+    e += "null";
+  append_key(e, "location");
+  if (record.location.empty()) e += "null";
+  else krino::json::append_json_string(e, record.location);
+  append_key(e, "success");
+  e += item.success ? "true" : "false";
+  append_key(e, "error");
+  if (error) krino::json::append_compact_json(e, error->to_json());
+  else e += "null";
+  append_key(e, "inputs");
+  krino::json::append_compact_json(e, inputs);
+  append_key(e, "expectedOutputs");
+  krino::json::append_compact_json(e, expected);
+  append_key(e, "actualOutputs");
+  if (output) krino::json::append_compact_json(e, output->actual_outputs);
+  else e += "null";
+  append_key(e, "metadata");
+  krino::json::append_compact_json(e, metadata);
+  append_key(e, "results");
+  e += '[';
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (i > 0) e += ',';
+    krino::json::append_compact_json(e, results[i]);
+  }
+  e += ']';
+  append_key(e, "metrics");
+  if (output && output->metrics) krino::json::append_compact_json(e, output->metrics->to_json());
+  else e += "null";
+  append_key(e, "durationMs");
   const double duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  event["durationMs"] = std::round(duration_ms * 1000.0) / 1000.0;
-
-  FinishedItem item;
-  item.event = ::krino::json::to_compact_json(event);
-  item.success = success;
-  item.error = error.has_value();
-  item.results = json::array(results, json::storage_ptr());  // copy out of the arena
+  krino::json::append_double(e, std::round(duration_ms * 1000.0) / 1000.0);
+  e += '}';
   return item;
 }
 

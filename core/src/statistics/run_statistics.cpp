@@ -47,19 +47,17 @@ EvaluatorRunStatistics* RunStatistics::find(std::string_view name) {
   return &evaluators_.back();
 }
 
-void RunStatistics::add_item(bool success, bool error, const boost::json::array& results) {
+void RunStatistics::add_item(bool success, bool error, const std::vector<ScoreRecord>& results) {
   ++total_;
   // An item with an error never passes, even though it has no failing result (spec §17.1).
   if (success && !error) ++passed_;
   if (error) ++errors_;
-  for (const auto& value : results) {
-    const auto& result = value.get_object();
-    EvaluatorRunStatistics* stats = find(result.at("name").get_string());
+  for (const auto& result : results) {
+    EvaluatorRunStatistics* stats = find(result.name);
     ++stats->results;
-    if (result.at("success").get_bool()) ++stats->passed;
-    const auto& score = result.at("score");
-    if (score.is_null()) ++stats->null_scores;
-    else stats->scores.add(score.to_number<double>());
+    if (result.success) ++stats->passed;
+    if (result.score) stats->scores.add(*result.score);
+    else ++stats->null_scores;
   }
 }
 

@@ -9,7 +9,10 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -25,32 +28,64 @@ inline void append_double(std::string& out, double d) {
   if (text.find_first_of(".eEin") == std::string_view::npos) out += ".0";
 }
 
+namespace detail {
+// Whether any of the 8 bytes in `w` needs escaping in a JSON string: a control character (< 0x20),
+// a quote or a backslash. Bytes >= 0x80 (UTF-8) never do. May report a false positive in a byte
+// above a true one (borrow), never a false negative; callers then look byte by byte.
+inline bool needs_escape(uint64_t w) {
+  constexpr uint64_t ones = 0x0101010101010101ULL;
+  constexpr uint64_t highs = 0x8080808080808080ULL;
+  const uint64_t control = (w - 0x20 * ones) & ~w & highs;
+  const uint64_t q = w ^ (0x22 * ones);
+  const uint64_t quote = (q - ones) & ~q & highs;
+  const uint64_t b = w ^ (0x5C * ones);
+  const uint64_t backslash = (b - ones) & ~b & highs;
+  return (control | quote | backslash) != 0;
+}
+}  // namespace detail
+
 // Appends `text` as a JSON string literal, escaped as Boost.JSON escapes: quote, backslash and
-// control characters; everything else (including UTF-8) verbatim. Copies clean runs in one go.
+// control characters; everything else (including UTF-8) verbatim. Clean text is found eight bytes
+// at a time and copied in one go: this runs on every string of every report line.
 inline void append_json_string(std::string& out, std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
+  out.reserve(out.size() + text.size() + 2);
   out += '"';
+  const char* const data = text.data();
+  const std::size_t size = text.size();
   std::size_t run = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(text.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 0xF];
+  std::size_t i = 0;
+  while (i < size) {
+    if (i + 8 <= size) {
+      uint64_t w;
+      std::memcpy(&w, data + i, 8);
+      if (!detail::needs_escape(w)) {
+        i += 8;
+        continue;
+      }
+    }
+    const std::size_t end = std::min(size, i + 8);
+    for (; i < end; ++i) {
+      const unsigned char c = static_cast<unsigned char>(data[i]);
+      if (c >= 0x20 && c != '"' && c != '\\') continue;
+      out.append(data + run, i - run);
+      run = i + 1;
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default: {
+          const char escape[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+          out.append(escape, 6);
+        }
+      }
     }
   }
-  out.append(text.data() + run, text.size() - run);
+  out.append(data + run, size - run);
   out += '"';
 }
 

@@ -235,21 +235,30 @@ struct EvalResult {
     return r;
   }
 
+  // The krino.evalresult/1 document, written straight to text (this runs once per evaluator per item).
+  void append_json(std::string& out) const {
+    if (score && !(*score - *score == 0.0))
+      throw Error(KRINO_INTERNAL, "evaluator '" + name + "' produced a non-finite score");
+    out += "{\"name\":";
+    json::append_json_string(out, name);
+    out += ",\"score\":";
+    if (score) json::append_double(out, *score);
+    else out += "null";
+    out += success ? ",\"success\":true" : ",\"success\":false";
+    out += ",\"threshold\":";
+    if (threshold) json::append_double(out, *threshold);
+    else out += "null";
+    out += ",\"reason\":";
+    json::append_json_string(out, reason);
+    out += ",\"metadata\":";
+    json::append_compact_json(out, metadata);
+    out += '}';
+  }
+
   boost::json::object to_json() const {
-    boost::json::object o;
-    o["name"] = name;
-    if (score) {
-      if (!(*score == *score) || *score - *score != 0.0)
-        throw Error(KRINO_INTERNAL, "evaluator '" + name + "' produced a non-finite score");
-      o["score"] = *score;
-    } else {
-      o["score"] = nullptr;
-    }
-    o["success"] = success;
-    if (threshold) o["threshold"] = *threshold; else o["threshold"] = nullptr;
-    o["reason"] = reason;
-    o["metadata"] = metadata;
-    return o;
+    std::string text;
+    append_json(text);
+    return boost::json::parse(text).as_object();
   }
 };
 
@@ -455,7 +464,10 @@ struct EvaluatorTrampolines {
       TestCase test_case(document->value->get_object());
       CallContext call(self->host, ctx);
       EvalResult r = self->evaluator.evaluate(test_case, call);
-      write_json(result, r.to_json());
+      thread_local std::string text;
+      text.clear();
+      r.append_json(text);
+      write(result, text);
       return KRINO_OK;
     });
   }

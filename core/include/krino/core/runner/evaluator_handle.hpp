@@ -35,7 +35,9 @@ class EvaluatorHandle {
   const std::optional<double>& threshold() const { return threshold_; }
 
   // The checked eval result (its "name" set to this evaluator's name), or why there is none.
-  std::variant<boost::json::object, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const;
+  // The result lives in `storage` (the item's arena), so it never needs copying again.
+  std::variant<boost::json::object, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase,
+                                                        boost::json::storage_ptr storage = {}) const;
 
  private:
   void* acquire() const;
@@ -51,6 +53,7 @@ class EvaluatorHandle {
 
 // Checks an evaluator's output against krino.evalresult/1. Returns the parsed object or a
 // one-line reason.
-std::variant<boost::json::object, std::string> check_eval_result(std::string_view text);
+std::variant<boost::json::object, std::string> check_eval_result(std::string_view text,
+                                                                 boost::json::storage_ptr storage = {});
 
 }  // namespace krino::core

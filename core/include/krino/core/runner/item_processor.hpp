@@ -4,9 +4,8 @@
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
+#include "krino/core/statistics/run_statistics.hpp"
 #include "krino/core/task/task.hpp"
-
-#include <boost/json/array.hpp>
 
 #include <atomic>
 #include <memory>
@@ -16,10 +15,10 @@
 namespace krino::core {
 
 struct FinishedItem {
-  std::string event;            // the item_finished event, serialized
+  std::string event;                // the item_finished event, serialized
   bool success = false;
   bool error = false;
-  boost::json::array results;   // for the run statistics
+  std::vector<ScoreRecord> scores;  // what the run statistics need of the results
 };
 
 class ItemProcessor {

@@ -4,6 +4,7 @@
 #include <boost/json/object.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,13 @@ struct ScoreMoments {
   void add(double x);
   void merge(const ScoreMoments& other);  // Chan et al.'s parallel combination
   double sample_std_dev() const;          // 0 with fewer than two values
+};
+
+// What the statistics need of one eval result.
+struct ScoreRecord {
+  std::string name;
+  std::optional<double> score;  // nullopt: could not be computed
+  bool success = false;
 };
 
 struct EvaluatorRunStatistics {
@@ -37,7 +45,7 @@ class RunStatistics {
 
   // One finished item: whether it passed, whether it ended in an error, and its eval results
   // (empty for an item with an error).
-  void add_item(bool success, bool error, const boost::json::array& results);
+  void add_item(bool success, bool error, const std::vector<ScoreRecord>& results);
 
   uint64_t total() const { return total_; }
   uint64_t passed() const { return passed_; }
