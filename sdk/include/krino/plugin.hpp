@@ -515,6 +515,12 @@ struct has_decode : std::false_type {};
 template <class T>
 struct has_decode<T, std::void_t<decltype(std::declval<const T&>().decode(std::string_view()))>> : std::true_type {};
 
+template <class T, class = void>
+struct has_record_is_example : std::false_type {};
+template <class T>
+struct has_record_is_example<T, std::void_t<decltype(std::declval<const T&>().record_is_example(std::string_view()))>>
+    : std::true_type {};
+
 template <class T>
 struct ResolverTrampolines {
   static krino_status open(const krino_host* host, const char* uri, const char* options, size_t size, void** out,
@@ -559,7 +565,15 @@ struct ResolverTrampolines {
   static krino_status decode(void* stream, const char* data, size_t size, krino_sink* example, krino_sink* error) {
     return guarded(error, [&] {
       if constexpr (has_decode<T>::value) {
-        write_json(example, static_cast<const T*>(stream)->decode(std::string_view(data, size)));
+        const T* self = static_cast<const T*>(stream);
+        const std::string_view record(data, size);
+        if constexpr (has_record_is_example<T>::value) {
+          if (self->record_is_example(record)) {
+            write(example, record);
+            return KRINO_OK;
+          }
+        }
+        write_json(example, self->decode(record));
       }
       return KRINO_OK;
     });
@@ -596,7 +610,9 @@ struct ResolverTrampolines {
 // Registers class T as a dataset resolver. T needs
 // T(const krino_host*, std::string uri, const krino::Config&, krino::DatasetInfo&),
 // krino::Next next(std::string& record, std::string& location, std::string& error_message), and
-// optionally boost::json::object decode(std::string_view record) const, which must be thread-safe.
+// optionally boost::json::object decode(std::string_view record) const, which must be thread-safe,
+// and optionally bool record_is_example(std::string_view record) const (thread-safe too): true when
+// the record already is a canonical krino.example/1 document, which is then passed on unchanged.
 #define KRINO_DATASET_RESOLVER(T, id, name, version, description, schemes, extensions, schema)             \
   static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
       KRINO_KIND_DATASET_RESOLVER, id, name, version, description, KRINO_CAP_DETERMINISTIC, schema,        \

@@ -1,5 +1,7 @@
 #include "json_resolver.hpp"
 
+#include "canonical_record.hpp"
+
 #include "counting_pass.hpp"
 #include "dataset_options.hpp"
 #include "example_normalizer.hpp"
@@ -39,6 +41,8 @@ Next JsonResolver::next(std::string& record, std::string& location, std::string&
   where_.format(line, location);
   return Next::record;
 }
+
+bool JsonResolver::record_is_example(std::string_view record) const { return is_canonical_record(record); }
 
 boost::json::object JsonResolver::decode(std::string_view record) const {
   return normalize_example(parse_json_record(record));

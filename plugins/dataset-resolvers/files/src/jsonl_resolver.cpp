@@ -1,5 +1,7 @@
 #include "jsonl_resolver.hpp"
 
+#include "canonical_record.hpp"
+
 #include "counting_pass.hpp"
 #include "dataset_options.hpp"
 #include "example_normalizer.hpp"
@@ -31,6 +33,8 @@ Next JsonlResolver::next(std::string& record, std::string& location, std::string
   where_.format(line_number, location);
   return Next::record;
 }
+
+bool JsonlResolver::record_is_example(std::string_view record) const { return is_canonical_record(record); }
 
 boost::json::object JsonlResolver::decode(std::string_view record) const {
   return normalize_example(parse_json_record(record));

@@ -23,6 +23,8 @@ class JsonlResolver {
 
   // [thread-safe] One line into a canonical example (see example_normalizer.hpp).
   boost::json::object decode(std::string_view record) const;
+  // A record already in canonical shape goes to the host as it is (see canonical_record.hpp).
+  bool record_is_example(std::string_view record) const;
 
  private:
   JsonlResolver(const std::string& path, const Config& options, DatasetInfo& info);
