@@ -42,7 +42,7 @@ void check_problem(const std::string& name, const std::string& expected) {
 }
 
 // Scores `testcase` with evaluator `evaluator` of broken plugin `name`.
-std::variant<json::object, ItemError> evaluate(const std::string& name, const std::string& evaluator,
+std::variant<CheckedResult, ItemError> evaluate(const std::string& name, const std::string& evaluator,
                                                const std::string& testcase = R"({"inputs":{},"actualOutputs":{"output":"x"},"expectedOutputs":{},"metadata":{}})") {
   Host host;
   PluginRegistry registry;
@@ -77,8 +77,8 @@ BOOST_AUTO_TEST_CASE(newer_minor_with_unmet_minimum_is_refused) {
 BOOST_AUTO_TEST_CASE(newer_minor_with_met_minimum_loads_and_works) {
   BOOST_TEST(load_problem("newer_minor_ok").empty());
   auto result = evaluate("newer_minor_ok", "newer_minor_ok");
-  BOOST_REQUIRE(std::holds_alternative<json::object>(result));
-  BOOST_TEST(std::get<json::object>(result).at("score").to_number<double>() == 1.0);
+  BOOST_REQUIRE(std::holds_alternative<CheckedResult>(result));
+  BOOST_TEST(json::parse(std::get<CheckedResult>(result).json).at("score").to_number<double>() == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(a_plugin_that_refuses_says_why) {
@@ -114,8 +114,8 @@ BOOST_AUTO_TEST_CASE(bigger_structs_from_a_newer_header_load_and_work) {
   BOOST_TEST(load_problem("bigger_structs").empty());
   for (const char* name : {"bigger_structs", "bigger_structs_second"}) {
     auto result = evaluate("bigger_structs", name);
-    BOOST_REQUIRE(std::holds_alternative<json::object>(result));
-    BOOST_TEST(std::get<json::object>(result).at("score").to_number<double>() == 1.0);
+    BOOST_REQUIRE(std::holds_alternative<CheckedResult>(result));
+    BOOST_TEST(json::parse(std::get<CheckedResult>(result).json).at("score").to_number<double>() == 1.0);
   }
 }
 

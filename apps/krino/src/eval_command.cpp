@@ -122,9 +122,9 @@ int eval_command(const EvalArguments& args) {
                                                    line->output = error_line(line->number, std::string(core::status_code_name(error->code)),
                                                                              error->message);
                                                  } else {
-                                                   const auto& r = std::get<json::object>(result);
-                                                   line->passed = r.at("success").get_bool();
-                                                   line->output = ::krino::json::to_compact_json(r);
+                                                   auto& r = std::get<core::CheckedResult>(result);
+                                                   line->passed = r.record.success;
+                                                   line->output = std::move(r.json);
                                                  }
                                                  line->text.clear();
                                                  return line;

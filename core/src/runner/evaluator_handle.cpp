@@ -6,7 +6,6 @@
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
-#include <cmath>
 
 namespace krino::core {
 
@@ -48,9 +47,8 @@ void EvaluatorHandle::release(void* instance) const {
   if (!shared_) idle_.push(instance);
 }
 
-std::variant<boost::json::object, ItemError> EvaluatorHandle::evaluate(const krino_call_context& ctx,
-                                                                         std::string_view testcase,
-                                                                         boost::json::storage_ptr storage) const {
+std::variant<CheckedResult, ItemError> EvaluatorHandle::evaluate(const krino_call_context& ctx,
+                                                                  std::string_view testcase) const {
   StringSink result;
   StringSink error;
   void* instance = acquire();
@@ -60,39 +58,11 @@ std::variant<boost::json::object, ItemError> EvaluatorHandle::evaluate(const kri
   if (status != KRINO_OK) {
     return ItemError{"evaluator", name_, status, error.text().empty() ? "evaluator failed without a message" : error.text()};
   }
-  auto checked = check_eval_result(result.text(), std::move(storage));
+  auto checked = check_eval_result(result.text(), name_);
   if (auto* reason = std::get_if<std::string>(&checked)) {
     return ItemError{"evaluator", name_, KRINO_INTERNAL, "returned a malformed result: " + *reason};
   }
-  auto& object = std::get<boost::json::object>(checked);
-  object["name"] = name_;
-  return std::move(object);
-}
-
-std::variant<boost::json::object, std::string> check_eval_result(std::string_view text,
-                                                                 boost::json::storage_ptr storage) {
-  boost::system::error_code ec;
-  boost::json::value value = boost::json::parse(text, ec, std::move(storage));
-  if (ec) return "not valid JSON (" + ec.message() + ")";
-  if (!value.is_object()) return std::string("not a JSON object");
-  auto& o = value.get_object();
-  auto score = o.find("score");
-  if (score == o.end()) return std::string("no \"score\"");
-  if (!score->value().is_null()) {
-    if (!score->value().is_number()) return std::string("\"score\" is neither a number nor null");
-    double s = score->value().to_number<double>();
-    if (!std::isfinite(s) || s < 0.0 || s > 1.0) return "\"score\" " + ::krino::json::to_compact_json(score->value()) + " is outside 0..1";
-  }
-  auto success = o.find("success");
-  if (success == o.end() || !success->value().is_bool()) return std::string("\"success\" must be true or false");
-  if (auto t = o.find("threshold"); t != o.end() && !t->value().is_null() && !t->value().is_number())
-    return std::string("\"threshold\" must be a number or null");
-  if (auto r = o.find("reason"); r != o.end() && !r->value().is_null() && !r->value().is_string())
-    return std::string("\"reason\" must be a string");
-  if (auto m = o.find("metadata"); m != o.end() && !m->value().is_null() && !m->value().is_object())
-    return std::string("\"metadata\" must be an object");
-  if (score->value().is_null() && success->value().get_bool()) return std::string("a null score cannot be a success");
-  return std::move(o);
+  return std::move(std::get<CheckedResult>(checked));
 }
 
 }  // namespace krino::core

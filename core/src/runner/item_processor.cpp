@@ -27,15 +27,6 @@ ItemProcessor::ItemProcessor(const HostServices& host, const DatasetStream& data
 
 namespace {
 
-// Everything an item allocates goes in one arena sized so that a typical item needs one block.
-constexpr size_t kItemArenaBytes = 32 * 1024;
-
-const json::object& section(const json::object& example, std::string_view key) {
-  static const json::object empty;
-  auto it = example.find(key);
-  return it != example.end() && it->value().is_object() ? it->value().get_object() : empty;
-}
-
 void append_key(std::string& out, std::string_view key) {
   out += ',';
   krino::json::append_json_string(out, key);
@@ -49,23 +40,13 @@ void append_integer(std::string& out, Integer value) {
   out.append(buffer, static_cast<size_t>(end - buffer));
 }
 
-std::optional<double> score_of(const json::object& result) {
-  const auto& score = result.at("score");
-  if (score.is_null()) return std::nullopt;
-  return score.to_number<double>();
-}
-
 }  // namespace
 
 FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record) const {
   const auto started = std::chrono::steady_clock::now();
-  json::monotonic_resource arena(kItemArenaBytes);
-  json::storage_ptr storage(&arena);
-
-  json::object example(storage);
   std::optional<ItemError> error;
   std::optional<TaskOutput> output;
-  std::vector<json::object> results;
+  std::vector<CheckedResult> results;
   results.reserve(evaluators_.size());
 
   krino_call_context ctx{};
@@ -74,27 +55,24 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   ctx.item_index = index;
   ctx.seed = item_seed(seed_, run_index, index);
 
-  // 1. The example.
+  // 1. The example: validated once, then read through spans (no document is built).
+  std::string example_text;
+  ExampleView example = ExampleView::empty();
   if (record.kind == DatasetRecord::Kind::bad) {
     error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT, record.error};
   } else {
-    std::string example_text;
     std::string decode_error;
     if (!dataset_.decode(record.bytes, example_text, decode_error)) {
       error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT, decode_error};
+    } else if (auto view = ExampleView::from_text(example_text)) {
+      example = std::move(*view);
     } else {
-      json::error_code ec;
-      json::value parsed = json::parse(example_text, ec, storage);
-      if (ec || !parsed.is_object()) {
-        error = ItemError{"dataset", "", KRINO_INTERNAL, "the resolver produced an example that is not a JSON object"};
-      } else {
-        example = std::move(parsed.get_object());
-      }
+      error = ItemError{"dataset", "", KRINO_INTERNAL, "the resolver produced an example that is not a JSON object"};
     }
   }
-  const json::object& inputs = section(example, "inputs");
-  const json::object& expected = section(example, "expectedOutputs");
-  const json::object& metadata = section(example, "metadata");
+  const std::string_view inputs = example.section("inputs");
+  const std::string_view expected = example.section("expectedOutputs");
+  const std::string_view metadata = example.section("metadata");
 
   // 2. The task, then 3. every evaluator in order; the first error ends the item.
   if (!error) {
@@ -107,27 +85,27 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     }
   }
   if (!error) {
-    // Serialized once, straight from the example's sections; every evaluator gets these bytes.
+    // Assembled once from the example's own bytes; every evaluator gets these bytes.
     std::string testcase;
-    testcase.reserve(record.bytes.size() + 256);
+    testcase.reserve(inputs.size() + output->actual_outputs.size() + expected.size() + metadata.size() + 80);
     testcase += "{\"inputs\":";
-    krino::json::append_compact_json(testcase, inputs);
+    testcase += inputs;
     testcase += ",\"actualOutputs\":";
-    krino::json::append_compact_json(testcase, output->actual_outputs);
+    testcase += output->actual_outputs;
     testcase += ",\"expectedOutputs\":";
-    krino::json::append_compact_json(testcase, expected);
+    testcase += expected;
     testcase += ",\"metadata\":";
-    krino::json::append_compact_json(testcase, metadata);
+    testcase += metadata;
     testcase += '}';
     ctx.document_serial = host_.next_document_serial();
     for (const auto& evaluator : evaluators_) {
-      auto evaluated = evaluator->evaluate(ctx, testcase, storage);
+      auto evaluated = evaluator->evaluate(ctx, testcase);
       if (auto* e = std::get_if<ItemError>(&evaluated)) {
         error = std::move(*e);
         results.clear();  // one broken evaluator discards the item's other results (spec §17.1)
         break;
       }
-      results.push_back(std::move(std::get<json::object>(evaluated)));
+      results.push_back(std::move(std::get<CheckedResult>(evaluated)));
     }
   }
 
@@ -135,24 +113,21 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   item.error = error.has_value();
   item.success = !error;
   item.scores.reserve(results.size());
-  for (const auto& r : results) {
-    const bool passed = r.at("success").get_bool();
-    item.success = item.success && passed;
-    item.scores.push_back(ScoreRecord{std::string(r.at("name").get_string()), score_of(r), passed});
+  for (auto& r : results) {
+    item.success = item.success && r.record.success;
+    item.scores.push_back(std::move(r.record));
   }
 
   // 4. The event, written field by field (docs/payloads.md, item_finished).
   std::string& e = item.event;
-  e.reserve(2 * record.bytes.size() + 512);
+  e.reserve(example_text.size() + (output ? output->actual_outputs.size() : 0) + 512 * (results.size() + 1));
   e += R"({"event":"item_finished","schema":"krino.event/1","run_index":)";
   append_integer(e, run_index);
   append_key(e, "index");
   append_integer(e, index);
   append_key(e, "id");
-  if (auto id = example.find("id"); id != example.end() && id->value().is_string())
-    krino::json::append_json_string(e, id->value().get_string());
-  else
-    e += "null";
+  if (auto id = example.id_token()) e += *id;
+  else e += "null";
   append_key(e, "location");
   if (record.location.empty()) e += "null";
   else krino::json::append_json_string(e, record.location);
@@ -162,19 +137,19 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   if (error) krino::json::append_compact_json(e, error->to_json());
   else e += "null";
   append_key(e, "inputs");
-  krino::json::append_compact_json(e, inputs);
+  e += inputs;
   append_key(e, "expectedOutputs");
-  krino::json::append_compact_json(e, expected);
+  e += expected;
   append_key(e, "actualOutputs");
-  if (output) krino::json::append_compact_json(e, output->actual_outputs);
+  if (output) e += output->actual_outputs;
   else e += "null";
   append_key(e, "metadata");
-  krino::json::append_compact_json(e, metadata);
+  e += metadata;
   append_key(e, "results");
   e += '[';
   for (size_t i = 0; i < results.size(); ++i) {
     if (i > 0) e += ',';
-    krino::json::append_compact_json(e, results[i]);
+    e += results[i].json;
   }
   e += ']';
   append_key(e, "metrics");

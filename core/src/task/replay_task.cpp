@@ -2,6 +2,8 @@
 
 #include "krino/core/common/error.hpp"
 
+#include <boost/json.hpp>
+
 namespace krino::core {
 
 ReplayTask::ReplayTask(const boost::json::object& options) {
@@ -10,17 +12,16 @@ ReplayTask::ReplayTask(const boost::json::object& options) {
   }
 }
 
-std::variant<TaskOutput, ItemError> ReplayTask::run(const boost::json::object& example,
-                                                    const krino_call_context&) const {
-  auto outputs = example.find("actualOutputs");
-  if (outputs == example.end() || !outputs->value().is_object()) {
+std::variant<TaskOutput, ItemError> ReplayTask::run(const ExampleView& example, const krino_call_context&) const {
+  auto outputs = example.raw("actualOutputs");
+  if (!outputs || !is_object_span(*outputs)) {
     return ItemError{"task", "replay", KRINO_FAILED_PRECONDITION,
                      "the example has no recorded outputs to replay (give it \"actualOutputs\" or \"actualOutput\")"};
   }
   TaskOutput out;
-  out.actual_outputs = outputs->value().get_object();
-  if (auto metrics = example.find("metrics"); metrics != example.end() && metrics->value().is_object())
-    out.metrics = CallMetrics::from_json(metrics->value().get_object());
+  out.actual_outputs.assign(*outputs);
+  if (auto metrics = example.raw("metrics"); metrics && is_object_span(*metrics))
+    out.metrics = CallMetrics::from_json(boost::json::parse(*metrics).as_object());
   return out;
 }
 

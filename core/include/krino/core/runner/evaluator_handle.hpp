@@ -5,6 +5,7 @@
 // one instance per worker thread up front (create runs on the main thread) and lends them out, so
 // no instance is ever called from two threads at once.
 #include "krino/core/plugin/component.hpp"
+#include "krino/core/runner/eval_result_check.hpp"
 #include "krino/core/runner/item_error.hpp"
 
 #include <krino/plugin.h>
@@ -34,10 +35,8 @@ class EvaluatorHandle {
   const Component& component() const { return component_; }
   const std::optional<double>& threshold() const { return threshold_; }
 
-  // The checked eval result (its "name" set to this evaluator's name), or why there is none.
-  // The result lives in `storage` (the item's arena), so it never needs copying again.
-  std::variant<boost::json::object, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase,
-                                                        boost::json::storage_ptr storage = {}) const;
+  // The checked eval result (its "name" this evaluator's name), or why there is none.
+  std::variant<CheckedResult, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const;
 
  private:
   void* acquire() const;
@@ -51,9 +50,5 @@ class EvaluatorHandle {
   bool shared_ = false;
 };
 
-// Checks an evaluator's output against krino.evalresult/1. Returns the parsed object or a
-// one-line reason.
-std::variant<boost::json::object, std::string> check_eval_result(std::string_view text,
-                                                                 boost::json::storage_ptr storage = {});
 
 }  // namespace krino::core

@@ -12,8 +12,7 @@ class ReplayTask final : public Task {
   // Options: none yet; unknown options are a configuration error.
   explicit ReplayTask(const boost::json::object& options);
 
-  std::variant<TaskOutput, ItemError> run(const boost::json::object& example,
-                                          const krino_call_context& ctx) const override;
+  std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const override;
   bool calls_out() const override { return false; }
   const char* kind() const override { return "replay"; }
 };

@@ -5,12 +5,14 @@
 // reaches out to a system under test says so with calls_out(), and the runner then admits at most
 // `parallelism` of its calls at once; work that stays in-process is not limited by it.
 #include "krino/core/runner/item_error.hpp"
+#include "krino/core/task/example_view.hpp"
 
 #include <krino/plugin.h>
 
 #include <boost/json/object.hpp>
 
 #include <optional>
+#include <string>
 #include <variant>
 
 namespace krino::core {
@@ -27,7 +29,7 @@ struct CallMetrics {
 };
 
 struct TaskOutput {
-  boost::json::object actual_outputs;
+  std::string actual_outputs;  // a JSON object, as text
   std::optional<CallMetrics> metrics;
 };
 
@@ -35,10 +37,9 @@ class Task {
  public:
   virtual ~Task() = default;
 
-  // The actual outputs for `example` (a krino.example/1 object), or why there are none.
+  // The actual outputs for `example`, or why there are none.
   // [thread-safe]: called concurrently for different examples.
-  virtual std::variant<TaskOutput, ItemError> run(const boost::json::object& example,
-                                                  const krino_call_context& ctx) const = 0;
+  virtual std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const = 0;
 
   // True when run() calls a system under test (and so counts against `parallelism`).
   virtual bool calls_out() const = 0;

@@ -1,0 +1,33 @@
+#pragma once
+// Reading JSON documents without building them. The host passes most of what crosses it (examples,
+// eval results) straight into other documents, so it validates once with a SAX pass and then works
+// with byte spans of the top-level members instead of a DOM.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace krino::core {
+
+// True when `text` is exactly one valid JSON value (surrounding white space allowed) and that value
+// is an object. Nesting deeper than `max_depth` is refused.
+bool is_json_object(std::string_view text, size_t max_depth = 512);
+
+// One top-level member of an object: its key (unescaped) and the exact bytes of its value.
+struct JsonMember {
+  std::string key;
+  std::string_view value;
+};
+
+// The top-level members of `object_text`, in order. Only for text that is_json_object() accepted:
+// it trusts the syntax and only tracks strings and nesting.
+std::vector<JsonMember> top_level_members(std::string_view object_text);
+
+// The value bytes of `key` among `members` (the last one when repeated, as a JSON parser keeps).
+std::optional<std::string_view> member(const std::vector<JsonMember>& members, std::string_view key);
+
+// Whether a value span is an object / a string, by its first byte.
+inline bool is_object_span(std::string_view v) { return !v.empty() && v.front() == '{'; }
+inline bool is_string_span(std::string_view v) { return !v.empty() && v.front() == '"'; }
+
+}  // namespace krino::core

@@ -1,0 +1,21 @@
+#pragma once
+// Checks what an evaluator wrote against krino.evalresult/1 without building a document: one SAX
+// pass extracts what the host needs and the text is kept as it is for the reports.
+#include "krino/core/statistics/run_statistics.hpp"
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace krino::core {
+
+struct CheckedResult {
+  std::string json;    // the result document, compact, its "name" the configured one
+  ScoreRecord record;  // name, score, success
+};
+
+// The checked result, renamed to `name` when the plugin used another name, or a one-line reason
+// why the text is not a valid eval result.
+std::variant<CheckedResult, std::string> check_eval_result(std::string_view text, const std::string& name);
+
+}  // namespace krino::core

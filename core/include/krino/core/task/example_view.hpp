@@ -1,0 +1,32 @@
+#pragma once
+// A krino.example/1 document as the runner handles it: validated once, then read through the byte
+// spans of its top-level members, which go into the test case and the report without a rebuild.
+#include "krino/core/common/json_scan.hpp"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace krino::core {
+
+class ExampleView {
+ public:
+  // nullopt when `text` is not a JSON object. `text` must outlive the view.
+  static std::optional<ExampleView> from_text(std::string_view text);
+  static ExampleView empty();
+
+  // The raw value of a top-level member, if present.
+  std::optional<std::string_view> raw(std::string_view key) const { return member(members_, key); }
+
+  // An object-valued section ("inputs", "expectedOutputs", "metadata"): its bytes, or "{}" when
+  // absent or not an object.
+  std::string_view section(std::string_view key) const;
+
+  // The "id" as a JSON string token (with its quotes), if the example has a string id.
+  std::optional<std::string_view> id_token() const;
+
+ private:
+  std::vector<JsonMember> members_;
+};
+
+}  // namespace krino::core

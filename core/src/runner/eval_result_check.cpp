@@ -1,0 +1,138 @@
+#include "krino/core/runner/eval_result_check.hpp"
+
+#include <boost/json.hpp>
+#include <boost/json/basic_parser_impl.hpp>
+#include <krino/json_text.hpp>
+
+#include <cmath>
+#include <optional>
+
+namespace krino::core {
+namespace {
+
+using boost::json::error_code;
+using boost::json::string_view;
+
+enum class Seen { absent, null, number, string, boolean, object, array };
+
+// Collects the top-level fields of an eval result.
+class ResultFields {
+ public:
+  static constexpr std::size_t max_object_size = std::size_t(-1);
+  static constexpr std::size_t max_array_size = std::size_t(-1);
+  static constexpr std::size_t max_key_size = std::size_t(-1);
+  static constexpr std::size_t max_string_size = std::size_t(-1);
+
+  bool root_is_object = false;
+  Seen name = Seen::absent, score = Seen::absent, success = Seen::absent, threshold = Seen::absent,
+       reason = Seen::absent, metadata = Seen::absent;
+  std::string name_text;
+  double score_value = 0;
+  bool success_value = false;
+
+  bool on_document_begin(error_code&) { return true; }
+  bool on_document_end(error_code&) { return true; }
+  bool on_object_begin(error_code&) {
+    if (depth_ == 0) root_is_object = true;
+    else if (depth_ == 1) top(Seen::object);
+    ++depth_;
+    return true;
+  }
+  bool on_object_end(std::size_t, error_code&) { --depth_; return true; }
+  bool on_array_begin(error_code&) {
+    if (depth_ == 1) top(Seen::array);
+    ++depth_;
+    return true;
+  }
+  bool on_array_end(std::size_t, error_code&) { --depth_; return true; }
+  bool on_key_part(string_view s, std::size_t, error_code&) { if (depth_ == 1) key_.append(s.data(), s.size()); return true; }
+  bool on_key(string_view s, std::size_t, error_code&) { if (depth_ == 1) key_.append(s.data(), s.size()); return true; }
+  bool on_string_part(string_view s, std::size_t, error_code&) {
+    if (depth_ == 1 && key_ == "name") name_text.append(s.data(), s.size());
+    return true;
+  }
+  bool on_string(string_view s, std::size_t, error_code&) {
+    if (depth_ == 1 && key_ == "name") name_text.append(s.data(), s.size());
+    if (depth_ == 1) top(Seen::string);
+    return true;
+  }
+  bool on_number_part(string_view, error_code&) { return true; }
+  bool on_int64(std::int64_t v, string_view, error_code&) { return number(static_cast<double>(v)); }
+  bool on_uint64(std::uint64_t v, string_view, error_code&) { return number(static_cast<double>(v)); }
+  bool on_double(double v, string_view, error_code&) { return number(v); }
+  bool on_bool(bool v, error_code&) {
+    if (depth_ == 1 && key_ == "success") success_value = v;
+    if (depth_ == 1) top(Seen::boolean);
+    return true;
+  }
+  bool on_null(error_code&) {
+    if (depth_ == 1) top(Seen::null);
+    return true;
+  }
+  bool on_comment_part(string_view, error_code&) { return true; }
+  bool on_comment(string_view, error_code&) { return true; }
+
+ private:
+  bool number(double v) {
+    if (depth_ == 1 && key_ == "score") score_value = v;
+    if (depth_ == 1) top(Seen::number);
+    return true;
+  }
+  void top(Seen kind) {
+    if (key_ == "name") name = kind;
+    else if (key_ == "score") score = kind;
+    else if (key_ == "success") success = kind;
+    else if (key_ == "threshold") threshold = kind;
+    else if (key_ == "reason") reason = kind;
+    else if (key_ == "metadata") metadata = kind;
+    key_.clear();
+  }
+  int depth_ = 0;
+  std::string key_;
+};
+
+}  // namespace
+
+std::variant<CheckedResult, std::string> check_eval_result(std::string_view text, const std::string& name) {
+  boost::json::basic_parser<ResultFields> parser(boost::json::parse_options{});
+  error_code ec;
+  const size_t used = parser.write_some(false, text.data(), text.size(), ec);
+  if (!ec && !parser.done()) ec = boost::json::error::incomplete;
+  if (!ec && text.find_first_not_of(" \t\r\n", used) != std::string_view::npos) ec = boost::json::error::extra_data;
+  if (ec) return "not valid JSON (" + ec.message() + ")";
+  const ResultFields& f = parser.handler();
+  if (!f.root_is_object) return std::string("not a JSON object");
+  if (f.score == Seen::absent) return std::string("no \"score\"");
+  if (f.score != Seen::null && f.score != Seen::number) return std::string("\"score\" is neither a number nor null");
+  if (f.score == Seen::number && !(std::isfinite(f.score_value) && f.score_value >= 0.0 && f.score_value <= 1.0)) {
+    std::string shown;
+    krino::json::append_double(shown, f.score_value);
+    return "\"score\" " + shown + " is outside 0..1";
+  }
+  if (f.success != Seen::boolean) return std::string("\"success\" must be true or false");
+  if (f.threshold != Seen::absent && f.threshold != Seen::null && f.threshold != Seen::number)
+    return std::string("\"threshold\" must be a number or null");
+  if (f.reason != Seen::absent && f.reason != Seen::null && f.reason != Seen::string)
+    return std::string("\"reason\" must be a string");
+  if (f.metadata != Seen::absent && f.metadata != Seen::null && f.metadata != Seen::object)
+    return std::string("\"metadata\" must be an object");
+  if (f.score == Seen::null && f.success_value) return std::string("a null score cannot be a success");
+
+  CheckedResult checked;
+  checked.record.name = name;
+  checked.record.success = f.success_value;
+  if (f.score == Seen::number) checked.record.score = f.score_value;
+  const std::string_view document = text.substr(text.find('{'), used - text.find('{'));
+  // Kept byte for byte when it already is what a report line needs: the configured name, one line.
+  if (f.name == Seen::string && f.name_text == name && document.find_first_of("\r\n") == std::string_view::npos) {
+    checked.json.assign(document);
+  } else {
+    // The configured name is the aggregation key; a plugin that wrote another one is renamed.
+    boost::json::object object = boost::json::parse(text).as_object();
+    object["name"] = name;
+    checked.json = krino::json::to_compact_json(object);
+  }
+  return checked;
+}
+
+}  // namespace krino::core

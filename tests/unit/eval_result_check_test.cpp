@@ -1,0 +1,55 @@
+#include "krino/core/runner/eval_result_check.hpp"
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+using namespace krino::core;
+
+namespace {
+std::string reason_for(std::string_view text) {
+  auto r = check_eval_result(text, "e");
+  return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : std::string("accepted");
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(eval_result_check)
+
+BOOST_AUTO_TEST_CASE(a_result_with_the_configured_name_is_kept_byte_for_byte) {
+  const std::string text = R"({"name":"e","score":0.5,"success":false,"threshold":0.8,"reason":"r","metadata":{"k":[1]}})";
+  auto r = check_eval_result(text, "e");
+  BOOST_REQUIRE(std::holds_alternative<CheckedResult>(r));
+  const auto& checked = std::get<CheckedResult>(r);
+  BOOST_TEST(checked.json == text);
+  BOOST_TEST(checked.record.name == "e");
+  BOOST_TEST(*checked.record.score == 0.5);
+  BOOST_TEST(checked.record.success == false);
+}
+
+BOOST_AUTO_TEST_CASE(another_name_or_a_multi_line_result_is_rewritten) {
+  auto renamed = check_eval_result(R"({"name":"plugin_default","score":1,"success":true})", "configured");
+  BOOST_REQUIRE(std::holds_alternative<CheckedResult>(renamed));
+  BOOST_TEST(boost::json::parse(std::get<CheckedResult>(renamed).json).at("name").as_string() == "configured");
+  BOOST_TEST(*std::get<CheckedResult>(renamed).record.score == 1.0);
+  auto multi_line = check_eval_result("{\"name\":\"e\",\n \"score\":null,\"success\":false}", "e");
+  BOOST_REQUIRE(std::holds_alternative<CheckedResult>(multi_line));
+  BOOST_TEST(std::get<CheckedResult>(multi_line).json.find('\n') == std::string::npos);
+  BOOST_TEST(!std::get<CheckedResult>(multi_line).record.score.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(every_contract_violation_has_its_reason) {
+  BOOST_TEST(reason_for(R"({"name":"e","score":)").find("not valid JSON") == 0u);
+  BOOST_TEST(reason_for(R"({"score":1,"success":true} [])").find("not valid JSON") == 0u);
+  BOOST_TEST(reason_for("[1]") == "not a JSON object");
+  BOOST_TEST(reason_for(R"({"success":true})") == "no \"score\"");
+  BOOST_TEST(reason_for(R"({"score":"0.9","success":true})") == "\"score\" is neither a number nor null");
+  BOOST_TEST(reason_for(R"({"score":1.7,"success":true})") == "\"score\" 1.7 is outside 0..1");
+  BOOST_TEST(reason_for(R"({"score":-0.1,"success":false})") == "\"score\" -0.1 is outside 0..1");
+  BOOST_TEST(reason_for(R"({"score":1,"success":"yes"})") == "\"success\" must be true or false");
+  BOOST_TEST(reason_for(R"({"score":1,"success":true,"threshold":"x"})") == "\"threshold\" must be a number or null");
+  BOOST_TEST(reason_for(R"({"score":1,"success":true,"reason":3})") == "\"reason\" must be a string");
+  BOOST_TEST(reason_for(R"({"score":1,"success":true,"metadata":[]})") == "\"metadata\" must be an object");
+  BOOST_TEST(reason_for(R"({"score":null,"success":true})") == "a null score cannot be a success");
+  BOOST_TEST(reason_for(R"({"name":"e","score":0,"success":false,"metadata":{"score":"nested is fine"}})") == "accepted");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,53 @@
+#include "krino/core/common/json_scan.hpp"
+#include "krino/core/task/example_view.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace krino::core;
+
+BOOST_AUTO_TEST_SUITE(json_scan)
+
+BOOST_AUTO_TEST_CASE(objects_are_validated_strictly) {
+  BOOST_TEST(is_json_object(R"({"a":1})"));
+  BOOST_TEST(is_json_object(" \n{ }\t"));
+  BOOST_TEST(!is_json_object(R"({"a":1} x)"));
+  BOOST_TEST(!is_json_object(R"({"a":1)"));
+  BOOST_TEST(!is_json_object(R"([1])"));
+  BOOST_TEST(!is_json_object(R"("s")"));
+  BOOST_TEST(!is_json_object(R"({"a":NaN})"));
+  BOOST_TEST(!is_json_object(""));
+  BOOST_TEST(!is_json_object(std::string(600, '[') + std::string(600, ']')));
+}
+
+BOOST_AUTO_TEST_CASE(members_are_exact_byte_spans) {
+  std::string text = R"( { "a" : {"x":"}\"{","y":[1,{"z":[]}]} ,
+    "b":-1.5e3,"c\u0041":"q\"uote","d":[ "]" ],"e":null,"f":true ,"a":2} )";
+  BOOST_REQUIRE(is_json_object(text));
+  auto members = top_level_members(text);
+  BOOST_REQUIRE(members.size() == 7u);
+  BOOST_TEST(members[0].key == "a");
+  BOOST_TEST(members[0].value == R"({"x":"}\"{","y":[1,{"z":[]}]})");
+  BOOST_TEST(members[1].value == "-1.5e3");
+  BOOST_TEST(members[2].key == "cA");  // escaped key decoded
+  BOOST_TEST(members[2].value == R"("q\"uote")");
+  BOOST_TEST(members[3].value == R"([ "]" ])");
+  BOOST_TEST(members[4].value == "null");
+  BOOST_TEST(members[5].value == "true");
+  BOOST_TEST(*member(members, "a") == "2");  // the last one wins, as a parser keeps
+  BOOST_TEST(!member(members, "zz").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(example_view_sections_default_to_empty_objects) {
+  std::string text = R"({"id":"q1","inputs":{"input":"hi"},"expectedOutputs":"not an object"})";
+  auto view = ExampleView::from_text(text);
+  BOOST_REQUIRE(view.has_value());
+  BOOST_TEST(view->section("inputs") == R"({"input":"hi"})");
+  BOOST_TEST(view->section("expectedOutputs") == "{}");
+  BOOST_TEST(view->section("metadata") == "{}");
+  BOOST_TEST(*view->id_token() == R"("q1")");
+  std::string numeric_id = R"({"id":7})";
+  BOOST_TEST(!ExampleView::from_text(numeric_id)->id_token().has_value());
+  BOOST_TEST(!ExampleView::from_text("[1]").has_value());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
