@@ -55,6 +55,17 @@ int main(int argc, char** argv) {
     sink = sink + (r.score ? 1 : 0) + r.reason.size();  // the result, as an in-process framework would keep it
   });
 
+  // In-process with the same data flow as the ABI: the test case arrives as JSON text and the result
+  // leaves as JSON text, but no boundary is crossed (no trampolines, sinks or host-side check).
+  const double in_process_json = ns_per_call(calls, [&](uint64_t) {
+    json::monotonic_resource arena;
+    json::value doc = json::parse(testcase, &arena);
+    krino::EvalResult r = direct.evaluate(krino::TestCase(doc.as_object()), no_host);
+    std::string text;
+    r.append_json(text);
+    sink = sink + text.size();
+  });
+
   // Through the ABI, exactly as the runner calls it.
   Cancellation cancellation;
   HostServices host(cancellation);
@@ -85,7 +96,9 @@ int main(int argc, char** argv) {
   std::printf("exact_match on a %zu-byte test case, %llu calls each\n", testcase.size(),
               static_cast<unsigned long long>(calls));
   std::printf("  in-process              %8.1f ns/call\n", in_process);
-  std::printf("  ABI, fresh document     %8.1f ns/call  (%.2fx in-process)\n", abi_fresh, abi_fresh / in_process);
+  std::printf("  in-process, JSON in/out %8.1f ns/call\n", in_process_json);
+  std::printf("  ABI, fresh document     %8.1f ns/call  (%.2fx in-process, %.2fx in-process with JSON in/out)\n",
+              abi_fresh, abi_fresh / in_process, abi_fresh / in_process_json);
   std::printf("  ABI, cached document    %8.1f ns/call  (%.2fx in-process)\n", abi_cached, abi_cached / in_process);
   std::printf("  ABI, 4 evaluators/item  %8.1f ns/call  (%.2fx in-process)\n", abi_item4, abi_item4 / in_process);
   return 0;
