@@ -4,6 +4,7 @@
 #include <boost/json/basic_parser_impl.hpp>
 
 #include <cstdint>
+#include <cstring>
 
 namespace krino::core {
 namespace {
@@ -48,14 +49,30 @@ struct ValidatingHandler {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// Index just past the string token that starts at `i` (at its opening quote).
+// Index just past the string token that starts at `i` (at its opening quote). A quote ends the
+// string when an even number of backslashes precedes it.
 size_t skip_string(std::string_view t, size_t i) {
-  for (++i; i < t.size(); ++i) {
-    if (t[i] == '\\') ++i;
-    else if (t[i] == '"') return i + 1;
+  size_t from = i + 1;
+  while (from < t.size()) {
+    const void* hit = std::memchr(t.data() + from, '"', t.size() - from);
+    if (hit == nullptr) return t.size();
+    const size_t quote = static_cast<size_t>(static_cast<const char*>(hit) - t.data());
+    size_t backslashes = 0;
+    while (quote - backslashes > i + 1 && t[quote - backslashes - 1] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) return quote + 1;
+    from = quote + 1;
   }
   return t.size();
 }
+
+// Bytes that matter when skipping a container: quotes and brackets.
+struct StructuralBytes {
+  bool table[256] = {};
+  constexpr StructuralBytes() {
+    for (unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
+  }
+};
+constexpr StructuralBytes kStructural;
 
 // Index just past the value that starts at `i`.
 size_t skip_value(std::string_view t, size_t i) {
@@ -64,14 +81,18 @@ size_t skip_value(std::string_view t, size_t i) {
   if (first == '"') return skip_string(t, i);
   if (first == '{' || first == '[') {
     int depth = 0;
-    for (; i < t.size(); ++i) {
+    while (i < t.size()) {
       const char c = t[i];
-      if (c == '"') {
-        i = skip_string(t, i) - 1;
+      if (!kStructural.table[static_cast<unsigned char>(c)]) {
+        ++i;
+      } else if (c == '"') {
+        i = skip_string(t, i);
       } else if (c == '{' || c == '[') {
         ++depth;
-      } else if (c == '}' || c == ']') {
-        if (--depth == 0) return i + 1;
+        ++i;
+      } else {
+        ++i;
+        if (--depth == 0) return i;
       }
     }
     return t.size();
