@@ -541,9 +541,14 @@ struct ResolverTrampolines {
   static krino_status next(void* stream, krino_sink* record, krino_sink* location, int32_t* outcome,
                            krino_sink* error) {
     return guarded(error, [&] {
-      std::string rec;
-      std::string loc;
-      std::string message;
+      // Reused per thread: next() runs on the serial input stage, once per record, and the sinks
+      // copy synchronously, so nothing outlives the call.
+      thread_local std::string rec;
+      thread_local std::string loc;
+      thread_local std::string message;
+      rec.clear();
+      loc.clear();
+      message.clear();
       Next n = static_cast<T*>(stream)->next(rec, loc, message);
       write(location, loc);
       switch (n) {
