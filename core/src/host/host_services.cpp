@@ -37,6 +37,11 @@ HostServices::HostServices(Cancellation& cancellation, std::FILE* log_stream, kr
   info_.host = &host_;
 }
 
+uint64_t HostServices::next_document_serial() noexcept {
+  static std::atomic<uint64_t> serials{1};
+  return serials.fetch_add(1, std::memory_order_relaxed);
+}
+
 void HostServices::log(krino_log_level level, const char* source, const char* message, size_t size) const {
   if (level < min_level_ || log_stream_ == nullptr) return;
   std::lock_guard lock(log_mutex_);

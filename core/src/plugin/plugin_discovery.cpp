@@ -29,7 +29,7 @@ std::vector<fs::path> plugin_search_dirs(const PluginSearch& search) {
       rest.remove_prefix(colon + 1);
     }
   }
-  if (search.executable) add(search.executable->parent_path() / ".." / "lib" / "krino" / "plugins");
+  if (search.executable) add((search.executable->parent_path() / ".." / "lib" / "krino" / "plugins").lexically_normal());
   if (search.include_install_dir) add(fs::path(kInstalledPluginDir));
   return dirs;
 }

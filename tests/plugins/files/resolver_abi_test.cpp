@@ -20,18 +20,8 @@ using namespace krino::files::testing;
 
 namespace {
 
-// A host-side sink: appends what the plugin writes.
-struct TestSink {
-  krino_sink sink{};
-  std::string text;
-  TestSink() {
-    sink.struct_size = sizeof(krino_sink);
-    sink.host_data = this;
-    sink.write = [](krino_sink* s, const char* data, size_t size) { static_cast<TestSink*>(s->host_data)->text.append(data, size); };
-  }
-  TestSink(const TestSink&) = delete;
-  TestSink& operator=(const TestSink&) = delete;
-};
+// A host-side sink (the SDK helper's own).
+using TestSink = krino::detail::StringSink;
 
 struct AbiItem {
   int32_t outcome;

@@ -19,18 +19,8 @@ JsonOptions options_from(const std::string& json) {
   return JsonOptions::from_config(krino::Config(boost::json::parse(json).as_object()));
 }
 
-// A host-side sink, as the host would hand one to a plugin.
-struct TestSink {
-  krino_sink sink{};
-  std::string text;
-  TestSink() {
-    sink.struct_size = sizeof(krino_sink);
-    sink.host_data = this;
-    sink.write = [](krino_sink* s, const char* data, size_t size) {
-      static_cast<TestSink*>(s->host_data)->text.append(data, size);
-    };
-  }
-};
+// A host-side sink, as the host would hand one to a plugin (the SDK helper's own).
+using TestSink = krino::detail::StringSink;
 
 std::string config_for(const std::filesystem::path& path, bool append = false) {
   return boost::json::serialize(boost::json::object{{"path", path.string()}, {"append", append}});

@@ -21,18 +21,8 @@ using namespace krino::text;
 
 namespace {
 
-// A host-side sink, as the host would hand one to a plugin.
-struct TestSink {
-  krino_sink sink{};
-  std::string text;
-  TestSink() {
-    sink.struct_size = sizeof(krino_sink);
-    sink.host_data = this;
-    sink.write = [](krino_sink* s, const char* data, size_t size) {
-      static_cast<TestSink*>(s->host_data)->text.append(data, size);
-    };
-  }
-};
+// A host-side sink, as the host would hand one to a plugin (the SDK helper's own).
+using TestSink = krino::detail::StringSink;
 
 struct Outcome {
   krino_status status;

@@ -26,9 +26,11 @@ class HostServices {
   // The host's own diagnostics go through the same channel as plugins' logs.
   void log(krino_log_level level, const char* source, const char* message, size_t size) const;
 
-  // A new krino_call_context::document_serial. Unique for the life of this host, across runs and
-  // commands, because plugins cache their parse of a document under it.
-  uint64_t next_document_serial() const noexcept { return document_serials_.fetch_add(1, std::memory_order_relaxed); }
+  // A new krino_call_context::document_serial, unique for the life of the process. Plugins cache
+  // their parse of a document under it, and a plugin library (with its per-thread caches) can
+  // outlive any one host object: glibc keeps a library with thread_local destructors loaded after
+  // dlclose. So the counter is the process's, not the host's.
+  static uint64_t next_document_serial() noexcept;
 
  private:
   static void log_entry(const krino_host* host, int32_t level, const char* component_id, const char* message,
@@ -42,7 +44,6 @@ class HostServices {
   std::FILE* log_stream_;
   krino_log_level min_level_;
   mutable std::mutex log_mutex_;
-  mutable std::atomic<uint64_t> document_serials_{1};
   krino_host host_{};
   krino_host_info info_{};
 };
