@@ -18,6 +18,10 @@ int main(int argc, char** argv) {
   CLI::App app{"krino: evaluate LLM applications and agents"};
   app.set_version_flag("--version", std::string("krino ") + krino::core::kVersion);
   app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 success; 1 evaluation failed (pass rate under min_pass_rate, or a line failed in eval);\n"
+      "2 usage or configuration error; 3 runtime failure; 130 interrupted (reports flushed).\n"
+      "Documentation: docs/cli.md, docs/experiment-file.md");
 
   RunArguments run;
   auto* run_cmd = app.add_subcommand("run", "Run an experiment file (YAML or JSON)");
