@@ -1,0 +1,111 @@
+// A tool call an agent made (or was expected to make), read from a test case. Header-only, C++17.
+//
+// Accepted shapes of one call (a JSON object):
+//   {"id": "call_1", "name": "search", "arguments": {"q": "x"}, "result": "...", "metadata": {}}
+//   {"id": "call_1", "type": "function", "function": {"name": "search", "arguments": "{\"q\":\"x\"}"}}
+// The second is the OpenAI Chat Completions form, so provider messages can be used unchanged.
+// `arguments` may be an object or a JSON string holding one (providers send a string); absent or
+// null means no arguments. A `result` that is not a string is stored as its compact JSON, so
+// `null` becomes the four characters "null": a tool that returned null did return something.
+#ifndef KRINO_AGENT_TOOL_CALL_HPP
+#define KRINO_AGENT_TOOL_CALL_HPP
+
+#include <krino/json_text.hpp>
+#include <krino/plugin.hpp>
+
+#include <boost/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace krino::agent {
+
+struct ToolCall {
+  std::string id;  // links the call to its result; empty when the source has none
+  std::string name;
+  boost::json::object arguments;
+  std::optional<std::string> result;
+  boost::json::object metadata;
+};
+
+namespace detail {
+
+// "'toolCalls'[2]": the place an error message points at.
+inline std::string element_label(std::string_view key, std::size_t index) {
+  return "'" + std::string(key) + "'[" + std::to_string(index) + "]";
+}
+
+inline boost::json::object read_arguments(const boost::json::value* value, const std::string& where) {
+  if (value == nullptr || value->is_null()) return {};
+  if (value->is_object()) return value->get_object();
+  if (value->is_string()) {
+    const std::string_view text = value->get_string();
+    // Some providers send "" for a call without arguments.
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return {};
+    boost::system::error_code ec;
+    boost::json::value parsed = boost::json::parse(text, ec);
+    if (ec) throw invalid_argument(where + ": 'arguments' is a string that is not valid JSON: " + ec.message());
+    if (!parsed.is_object()) throw invalid_argument(where + ": 'arguments' is a JSON string that does not hold an object");
+    return std::move(parsed.get_object());
+  }
+  throw invalid_argument(where + ": 'arguments' must be an object or a JSON string holding one");
+}
+
+inline std::string read_optional_string(const boost::json::object& object, std::string_view field,
+                                        const std::string& where) {
+  const boost::json::value* value = object.if_contains(field);
+  if (value == nullptr || value->is_null()) return {};
+  if (!value->is_string()) throw invalid_argument(where + ": '" + std::string(field) + "' must be a string");
+  return std::string(value->get_string());
+}
+
+}  // namespace detail
+
+// One call; `where` names it in error messages (such as "'toolCalls'[2]").
+inline ToolCall read_tool_call(const boost::json::value& value, const std::string& where) {
+  if (!value.is_object()) throw invalid_argument(where + ": a tool call must be a JSON object");
+  const boost::json::object& object = value.get_object();
+  // The OpenAI form nests name and arguments under "function".
+  const boost::json::object* body = &object;
+  if (const boost::json::value* function = object.if_contains("function"); function != nullptr && !object.contains("name")) {
+    if (!function->is_object()) throw invalid_argument(where + ": 'function' must be an object");
+    body = &function->get_object();
+  }
+  ToolCall call;
+  call.id = detail::read_optional_string(object, "id", where);
+  call.name = detail::read_optional_string(*body, "name", where);
+  if (call.name.empty()) throw invalid_argument(where + ": a tool call needs a non-empty 'name'");
+  call.arguments = detail::read_arguments(body->if_contains("arguments"), where);
+  if (const boost::json::value* result = object.if_contains("result"))
+    call.result = result->is_string() ? std::string(result->get_string()) : json::to_compact_json(*result);
+  if (const boost::json::value* metadata = object.if_contains("metadata"); metadata != nullptr && !metadata->is_null()) {
+    if (!metadata->is_object()) throw invalid_argument(where + ": 'metadata' must be an object");
+    call.metadata = metadata->get_object();
+  }
+  return call;
+}
+
+// A list of calls stored under `key` (used only in error messages).
+inline std::vector<ToolCall> read_tool_calls(const boost::json::value& list, std::string_view key) {
+  if (!list.is_array()) throw invalid_argument("'" + std::string(key) + "' must be a list of tool calls");
+  std::vector<ToolCall> calls;
+  calls.reserve(list.get_array().size());
+  std::size_t index = 0;
+  for (const boost::json::value& element : list.get_array())
+    calls.push_back(read_tool_call(element, detail::element_label(key, index++)));
+  return calls;
+}
+
+inline std::vector<std::string> tool_names(const std::vector<ToolCall>& calls) {
+  std::vector<std::string> names;
+  names.reserve(calls.size());
+  for (const ToolCall& call : calls) names.push_back(call.name);
+  return names;
+}
+
+}  // namespace krino::agent
+
+#endif  // KRINO_AGENT_TOOL_CALL_HPP
