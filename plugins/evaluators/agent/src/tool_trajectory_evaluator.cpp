@@ -1,0 +1,154 @@
+#include "tool_trajectory_evaluator.h"
+
+#include "call_pairing.h"
+#include "schema_join.h"
+#include "tool_call_operands.h"
+#include "tool_call_options.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace krino::agent {
+
+namespace {
+
+constexpr char kOwnOptions[] = R"json({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "tool_trajectory",
+  "description": "Whether the agent's tool calls follow the expected trajectory: calls match when names are equal and arguments match.",
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 1, "default": "tool_trajectory",
+             "description": "Name of the result; results are aggregated and gated by this name."},
+    "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
+                  "description": "The result succeeds when score >= threshold. The default 1.0 accepts only a perfect score."},
+    "match_mode": {"type": "string", "enum": ["strict", "in_order", "any_order", "superset", "subset", "precision", "recall"],
+                   "default": "in_order",
+                   "description": "strict (0 or 1): the same calls in the same order. in_order (graded): longest common subsequence / expected calls, so extra calls are allowed. any_order (graded): one-to-one pairs / the longer list. superset (0 or 1): every expected call was made, extras allowed. subset (0 or 1): every actual call was expected, omissions allowed. precision (graded): pairs / actual calls. recall (graded): pairs / expected calls. Unordered modes pair calls by maximum matching."},)json";
+
+constexpr char kClosing[] = R"json(  },
+  "additionalProperties": false
+})json";
+
+constexpr auto kSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
+
+constexpr std::array<std::pair<std::string_view, TrajectoryMode>, 7> kModes{{
+    {"strict", TrajectoryMode::strict},
+    {"in_order", TrajectoryMode::in_order},
+    {"any_order", TrajectoryMode::any_order},
+    {"superset", TrajectoryMode::superset},
+    {"subset", TrajectoryMode::subset},
+    {"precision", TrajectoryMode::precision},
+    {"recall", TrajectoryMode::recall},
+}};
+
+TrajectoryMode read_mode(const Config& config) {
+  const std::string text = read_choice(config, "match_mode", "in_order",
+                                       {"strict", "in_order", "any_order", "superset", "subset", "precision", "recall"});
+  for (const auto& [name, mode] : kModes)
+    if (text == name) return mode;
+  return TrajectoryMode::in_order;
+}
+
+std::string_view mode_name(TrajectoryMode mode) {
+  for (const auto& [name, value] : kModes)
+    if (value == mode) return name;
+  return "in_order";
+}
+
+// numerator / denominator, where an empty denominator scores 1 only when the other list is empty too.
+double fraction(std::size_t numerator, std::size_t denominator, std::size_t other_count) {
+  if (denominator == 0) return other_count == 0 ? 1.0 : 0.0;
+  return static_cast<double>(numerator) / static_cast<double>(denominator);
+}
+
+struct Scored {
+  double score;
+  std::string reason;
+};
+
+std::string of(std::size_t part, std::size_t whole, std::string_view what) {
+  return std::to_string(part) + " of " + std::to_string(whole) + " " + std::string(what);
+}
+
+Scored score_pairs(TrajectoryMode mode, std::size_t matched, std::size_t actual, std::size_t expected) {
+  switch (mode) {
+    case TrajectoryMode::in_order:
+      return {fraction(matched, expected, actual), of(matched, expected, "expected calls appear in order")};
+    case TrajectoryMode::any_order: {
+      const std::size_t longer = std::max(actual, expected);
+      return {fraction(matched, longer, 0),
+              std::to_string(matched) + " calls paired in any order; the longer list has " + std::to_string(longer)};
+    }
+    case TrajectoryMode::superset:
+      return {matched == expected ? 1.0 : 0.0, of(matched, expected, "expected calls were made")};
+    case TrajectoryMode::subset:
+      return {matched == actual ? 1.0 : 0.0, of(matched, actual, "actual calls were expected")};
+    case TrajectoryMode::precision:
+      return {fraction(matched, actual, expected), of(matched, actual, "actual calls were expected")};
+    case TrajectoryMode::recall:
+      return {fraction(matched, expected, actual), of(matched, expected, "expected calls were made")};
+    case TrajectoryMode::strict:
+      break;
+  }
+  return {0.0, {}};
+}
+
+}  // namespace
+
+const char* const ToolTrajectoryEvaluator::kConfigSchema = kSchema.data();
+
+ToolTrajectoryEvaluator::ToolTrajectoryEvaluator(const Config& config)
+    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_trajectory", 1.0)),
+      mode_(read_mode(config)),
+      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
+      matcher_(read_tool_call_matcher(config)) {}
+
+EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
+  const ToolCallOperands calls = read_tool_call_operands(test_case, tool_calls_key_);
+  const std::vector<ToolCall>& actual = calls.actual;
+  const std::vector<ToolCall>& expected = calls.expected;
+  const CallsMatch can_match = [&](std::size_t a, std::size_t e) { return matcher_.matches(expected[e], actual[a]); };
+
+  std::vector<MatchedPair> pairs;
+  Scored scored{0.0, {}};
+  boost::json::object extra;
+  if (mode_ == TrajectoryMode::strict) {
+    std::size_t position = 0;
+    while (position < actual.size() && position < expected.size() && can_match(position, position)) {
+      pairs.push_back({position, position});
+      ++position;
+    }
+    const bool same = actual.size() == expected.size() && position == actual.size();
+    if (same) {
+      scored = {1.0, "all " + std::to_string(actual.size()) + " calls match in order"};
+    } else {
+      extra["firstMismatch"] = position;
+      scored = {0.0, actual.size() != expected.size()
+                         ? std::to_string(actual.size()) + " actual calls but " + std::to_string(expected.size()) +
+                               " expected; the first " + std::to_string(position) + " match"
+                         : "call " + std::to_string(position) + " does not match (expected " + expected[position].name +
+                               ", got " + actual[position].name + ")"};
+    }
+  } else {
+    pairs = mode_ == TrajectoryMode::in_order ? ordered_pairing(actual.size(), expected.size(), can_match)
+                                              : unordered_pairing(actual.size(), expected.size(), can_match);
+    scored = score_pairs(mode_, pairs.size(), actual.size(), expected.size());
+  }
+  if (actual.empty() && expected.empty()) scored = {1.0, "no calls were expected and none were made"};
+
+  EvalResult result = EvalResult::scored(
+      common_.name, scored.score, common_.threshold,
+      scored.reason + " (" + std::string(mode_name(mode_)) + ", arguments: " + matcher_.default_matcher().describe() + ")");
+  result.metadata["matchMode"] = std::string(mode_name(mode_));
+  add_pairing_metadata(result.metadata, actual, expected, pairs);
+  result.metadata["argumentMatching"] = describe_matcher(matcher_);
+  for (auto& entry : extra) result.metadata[entry.key()] = std::move(entry.value());
+  return result;
+}
+
+}  // namespace krino::agent
