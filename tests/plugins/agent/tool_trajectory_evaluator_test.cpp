@@ -1,0 +1,162 @@
+#include "tool_trajectory_evaluator.h"
+
+#include "agent_test_support.hpp"
+
+#include <string>
+
+using namespace krino::agent;
+using namespace krino::agent::testing;
+using krino::EvalResult;
+namespace tt = boost::test_tools;
+
+namespace {
+
+std::string mode(std::string_view name) { return "{\"match_mode\":\"" + std::string(name) + "\"}"; }
+
+double score(const std::string& options, std::string_view actual, std::string_view expected) {
+  return *evaluate(ToolTrajectoryEvaluator(config(options)), calls_case(actual, expected)).score;
+}
+
+// Name-only calls: "a,x,b" -> [{"name":"a"},{"name":"x"},{"name":"b"}].
+std::string calls(std::string_view names) {
+  std::string out = "[";
+  std::size_t start = 0;
+  while (start < names.size()) {
+    const std::size_t comma = names.find(',', start);
+    const std::size_t end = comma == std::string_view::npos ? names.size() : comma;
+    if (out.size() > 1) out += ",";
+    out += "{\"name\":\"" + std::string(names.substr(start, end - start)) + "\"}";
+    start = end + 1;
+  }
+  return out + "]";
+}
+
+double names(std::string_view mode_name, std::string_view actual, std::string_view expected) {
+  return score(mode(mode_name), calls(actual), calls(expected));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(tool_trajectory)
+
+BOOST_AUTO_TEST_CASE(default_mode_is_in_order) {
+  const EvalResult r = evaluate(ToolTrajectoryEvaluator(config("{}")), calls_case(calls("a,b"), calls("a,b")));
+  BOOST_TEST(r.metadata.at("matchMode").as_string() == "in_order");
+  BOOST_TEST(r.name == "tool_trajectory");
+  BOOST_TEST(*r.threshold == 1.0);
+  BOOST_TEST(*r.score == 1.0);
+  BOOST_TEST(r.success);
+}
+
+BOOST_AUTO_TEST_CASE(strict_needs_the_same_calls_in_the_same_order) {
+  BOOST_TEST(names("strict", "a,b", "a,b") == 1.0);
+  BOOST_TEST(names("strict", "b,a", "a,b") == 0.0);
+  BOOST_TEST(names("strict", "a,b,c", "a,b") == 0.0);
+  BOOST_TEST(names("strict", "a", "a,b") == 0.0);
+  const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(mode("strict"))), calls_case(calls("a,c"), calls("a,b")));
+  BOOST_TEST(r.metadata.at("firstMismatch").as_uint64() == 1u);
+  BOOST_TEST(r.reason.find("call 1 does not match (expected b, got c)") == 0u);
+}
+
+// Sharp edge 9, DECIDE: in_order divides by |expected|, so extra actual calls do not lower it.
+BOOST_AUTO_TEST_CASE(in_order_is_lcs_over_the_expected_calls) {
+  BOOST_TEST(names("in_order", "a,x,b", "a,b") == 1.0);
+  BOOST_TEST(names("in_order", "b,a", "a,b") == 0.5);
+  BOOST_TEST(names("in_order", "a", "a,b,c") == 1.0 / 3.0, tt::tolerance(1e-12));
+  BOOST_TEST(names("in_order", "c,a,b", "a,b,c") == 2.0 / 3.0, tt::tolerance(1e-12));
+  BOOST_TEST(names("in_order", "", "a,b") == 0.0);
+  BOOST_TEST(names("in_order", "a", "") == 0.0);
+  const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(mode("in_order"))), calls_case(calls("a,x,b"), calls("a,b")));
+  BOOST_TEST(r.metadata.at("matchedPairs") ==
+             json(R"([{"actual":0,"expected":0,"tool":"a"},{"actual":2,"expected":1,"tool":"b"}])"));
+  BOOST_TEST(r.metadata.at("unmatchedActual") == json(R"([{"index":1,"tool":"x"}])"));
+}
+
+BOOST_AUTO_TEST_CASE(any_order_is_pairs_over_the_longer_list) {
+  BOOST_TEST(names("any_order", "b,a", "a,b") == 1.0);
+  BOOST_TEST(names("any_order", "b,a,x", "a,b") == 2.0 / 3.0, tt::tolerance(1e-12));
+  BOOST_TEST(names("any_order", "a", "a,a") == 0.5);
+  BOOST_TEST(names("any_order", "", "a") == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(superset_and_subset_are_binary) {
+  BOOST_TEST(names("superset", "a,x,b", "b,a") == 1.0);
+  BOOST_TEST(names("superset", "a", "a,b") == 0.0);
+  BOOST_TEST(names("superset", "a", "a,a") == 0.0);
+  BOOST_TEST(names("subset", "a", "a,b") == 1.0);
+  BOOST_TEST(names("subset", "a,x", "a,b") == 0.0);
+  BOOST_TEST(names("subset", "a,a", "a") == 0.0);
+  BOOST_TEST(names("subset", "", "a") == 1.0);
+  BOOST_TEST(names("superset", "a", "") == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(precision_and_recall_are_graded) {
+  BOOST_TEST(names("precision", "a,x,b,y", "a,b") == 0.5);
+  BOOST_TEST(names("precision", "", "a") == 0.0);
+  BOOST_TEST(names("recall", "a", "a,b,c") == 1.0 / 3.0, tt::tolerance(1e-12));
+  BOOST_TEST(names("recall", "a", "") == 0.0);
+  BOOST_TEST(names("recall", "b,a,c", "a,b") == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(both_empty_scores_one_in_every_mode) {
+  for (const char* name : {"strict", "in_order", "any_order", "superset", "subset", "precision", "recall"}) {
+    BOOST_TEST_INFO(name);
+    BOOST_TEST(names(name, "", "") == 1.0);
+  }
+}
+
+// Spec §15 row 18 and sharp edge 7: an expected call with {} is not a wildcard under exact.
+BOOST_AUTO_TEST_CASE(empty_expected_arguments_match_only_empty_actual_arguments_by_default) {
+  const char* expected = R"([{"name":"search_flights","arguments":{}},{"name":"book_hotel","arguments":{}}])";
+  const char* actual = R"([{"name":"search_flights","arguments":{"from":"SFO","to":"JFK"}},
+                           {"name":"book_hotel","arguments":{"city":"New York","nights":2}}])";
+  const EvalResult r = evaluate(ToolTrajectoryEvaluator(config("{}")), calls_case(actual, expected));
+  BOOST_TEST(*r.score == 0.0);
+  BOOST_TEST(r.metadata.at("matchedCount").as_uint64() == 0u);
+  BOOST_TEST(score(R"({"arg_match_mode":"ignore"})", actual, expected) == 1.0);
+  BOOST_TEST(score(R"({"arg_match_mode":"subset"})", actual, expected) == 1.0);
+  BOOST_TEST(score(R"({"arg_match_mode":"superset"})", actual, expected) == 0.0);
+}
+
+// Sharp edge 8: repeated names with differing per-tool matchers need maximum matching.
+BOOST_AUTO_TEST_CASE(unordered_modes_use_maximum_matching) {
+  const std::string options = R"({"match_mode":"recall","per_tool":{"s":{"arg_match_mode":"subset"}}})";
+  const char* actual = R"([{"name":"s","arguments":{"q":"a"}},{"name":"s","arguments":{"q":"b"}}])";
+  const char* expected = R"([{"name":"s","arguments":{}},{"name":"s","arguments":{"q":"a"}}])";
+  BOOST_TEST(score(options, actual, expected) == 1.0);
+  const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(options)), calls_case(actual, expected));
+  BOOST_TEST(r.metadata.at("matchedPairs") ==
+             json(R"([{"actual":0,"expected":1,"tool":"s"},{"actual":1,"expected":0,"tool":"s"}])"));
+  BOOST_TEST(r.metadata.at("argumentMatching").at("per_tool").at("s").at("arg_match_mode").as_string() == "subset");
+}
+
+BOOST_AUTO_TEST_CASE(per_tool_overrides_inherit_and_are_keyed_by_expected_name) {
+  const std::string options =
+      R"({"match_mode":"any_order","trim_strings":true,"per_tool":{"book_hotel":{"ignore_case":true}}})";
+  const char* expected = R"([{"name":"search","arguments":{"q":"Paris"}},{"name":"book_hotel","arguments":{"city":"Paris"}}])";
+  // book_hotel: trim inherited, case ignored; search: trim only, so "paris" does not match.
+  const char* actual = R"([{"name":"search","arguments":{"q":" paris"}},{"name":"book_hotel","arguments":{"city":" PARIS "}}])";
+  BOOST_TEST(score(options, actual, expected) == 0.5);
+}
+
+BOOST_AUTO_TEST_CASE(numbers_by_value_and_argument_strings) {
+  BOOST_TEST(score(mode("strict"), R"([{"name":"f","arguments":"{\"n\":1.0,\"l\":[2.0]}"}])",
+                   R"([{"name":"f","arguments":{"n":1,"l":[2]}}])") == 1.0);
+  BOOST_TEST(score(mode("strict"), R"([{"name":"f","arguments":{"n":"1"}}])", R"([{"name":"f","arguments":{"n":1}}])") ==
+             0.0);
+}
+
+BOOST_AUTO_TEST_CASE(missing_and_malformed_inputs) {
+  const ToolTrajectoryEvaluator evaluator(config(R"({"tool_calls_key":"steps"})"));
+  BOOST_CHECK_EXCEPTION(evaluate(evaluator, test_case(R"({"steps":[]})", R"({"toolCalls":[]})")), krino::Error,
+                        invalid("expectedOutputs has no 'steps'"));
+  BOOST_CHECK_EXCEPTION(evaluate(evaluator, test_case(R"({"steps":{"name":"a"}})", R"({"steps":[]})")), krino::Error,
+                        invalid("'actualOutputs.steps' must be a list"));
+  BOOST_CHECK_EXCEPTION(evaluate(evaluator, test_case(R"({"steps":[]})", R"({"steps":[{"name":"a","arguments":"{x"}]})")),
+                        krino::Error, invalid("'expectedOutputs.steps'[0]: 'arguments' is a string that is not valid JSON"));
+  BOOST_CHECK_EXCEPTION(ToolTrajectoryEvaluator(config(R"({"match_mode":"unordered"})")), krino::Error,
+                        invalid("match_mode"));
+  BOOST_CHECK_EXCEPTION(ToolTrajectoryEvaluator(config(R"({"threshold":2})")), krino::Error, invalid("threshold"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
