@@ -105,10 +105,10 @@ BOOST_AUTO_TEST_CASE(a_lower_similarity_threshold_counts_near_repeats) {
 BOOST_AUTO_TEST_CASE(reads_messages_key_and_reports_missing_messages) {
   const ActionLoopDetectionEvaluator evaluator(config(R"({"name": "loops", "messages_key": "trace"})"));
   const krino::EvalResult missing = evaluate(evaluator, test_case(R"({"conversation": []})"));
-  BOOST_TEST(!missing.score.has_value());
+  BOOST_TEST(*missing.score == 0.0);
   BOOST_TEST(!missing.success);
   BOOST_TEST(missing.name == "loops");
-  BOOST_TEST(missing.reason == "actualOutputs has no 'trace'");
+  BOOST_TEST(missing.reason == "no messages to judge: actualOutputs has no 'trace'");
   BOOST_TEST(*evaluate(evaluator, test_case(R"({"trace": []})")).score == 1.0);
 }
 

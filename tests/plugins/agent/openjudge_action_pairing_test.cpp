@@ -102,13 +102,13 @@ BOOST_AUTO_TEST_CASE(messages_come_from_conversation_then_messages_or_the_config
   BOOST_TEST(defaults.find(krino::TestCase(both))->size() == 1u);
   const boost::json::object fallback = test_case(R"({"messages": [1, 2]})");
   BOOST_TEST(defaults.find(krino::TestCase(fallback))->size() == 2u);
-  const boost::json::object none = test_case(R"({"output": "x"})");
+  const boost::json::object none = test_case(R"({"output": "x", "conversation": null})");
   BOOST_TEST(defaults.find(krino::TestCase(none)) == nullptr);
-  BOOST_TEST(defaults.describe_missing() == "actualOutputs has neither 'conversation' nor 'messages'");
+  BOOST_TEST(defaults.describe_missing() == "no messages to judge: actualOutputs has neither 'conversation' nor 'messages'");
 
   const MessagesLocation configured(config(R"({"messages_key": "trace"})"));
   BOOST_TEST(configured.find(krino::TestCase(fallback)) == nullptr);
-  BOOST_TEST(configured.describe_missing() == "actualOutputs has no 'trace'");
+  BOOST_TEST(configured.describe_missing() == "no messages to judge: actualOutputs has no 'trace'");
   const boost::json::object wrong = test_case(R"({"trace": "text"})");
   BOOST_CHECK_EXCEPTION(configured.find(krino::TestCase(wrong)), krino::Error, invalid("actualOutputs.trace must be a list"));
 }

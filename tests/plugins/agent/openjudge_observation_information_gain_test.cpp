@@ -98,11 +98,12 @@ BOOST_AUTO_TEST_CASE(no_answered_call_scores_zero_and_is_not_evaluable) {
   BOOST_TEST(r.metadata.at("action_count").to_number<int>() == 0);
 }
 
-BOOST_AUTO_TEST_CASE(missing_messages_are_unscored_and_broken_pairing_is_an_error) {
+BOOST_AUTO_TEST_CASE(missing_messages_fail_and_broken_pairing_is_an_error) {
   const ObservationInformationGainEvaluator evaluator(config("{}"));
   const krino::EvalResult missing = evaluate(evaluator, test_case(R"({"output": "x"})"));
-  BOOST_TEST(!missing.score.has_value());
-  BOOST_TEST(missing.reason == "actualOutputs has neither 'conversation' nor 'messages'");
+  BOOST_TEST(*missing.score == 0.0);
+  BOOST_TEST(!missing.success);
+  BOOST_TEST(missing.reason == "no messages to judge: actualOutputs has neither 'conversation' nor 'messages'");
   const krino::EvalResult from_messages =
       evaluate(evaluator, test_case(R"({"messages": [{"role": "assistant", "tool_calls": [{"function": {"name": "look"}}]},
                                                       {"role": "tool", "content": "You see a red box."}]})"));

@@ -123,12 +123,15 @@ BOOST_AUTO_TEST_CASE(loose_step_by_step_uses_recall_or_precision) {
   BOOST_TEST(*match(R"({"strict_mode": false, "use_jaccard_similarity": false})", predicted, "[[]]").score == 1.0);
 }
 
-BOOST_AUTO_TEST_CASE(missing_inputs_are_unscored_and_malformed_references_are_errors) {
+BOOST_AUTO_TEST_CASE(missing_conversation_fails_and_missing_or_malformed_references_are_errors) {
   const ToolCallSequenceMatchEvaluator evaluator(config(R"({"reference_key": "calls"})"));
-  const krino::EvalResult no_reference = evaluate(evaluator, conversation_case("[]"));
-  BOOST_TEST(!no_reference.score.has_value());
-  BOOST_TEST(no_reference.reason == "expectedOutputs has no 'calls'");
-  BOOST_TEST(!evaluate(evaluator, test_case("{}", R"({"calls": []})")).score.has_value());
+  BOOST_CHECK_EXCEPTION(evaluate(evaluator, conversation_case("[]")), krino::Error,
+                        invalid("expectedOutputs has no 'calls'"));
+  BOOST_CHECK_EXCEPTION(evaluate(evaluator, conversation_case("[]", R"({"calls": null})")), krino::Error,
+                        invalid("expectedOutputs has no 'calls'"));
+  const krino::EvalResult no_conversation = evaluate(evaluator, test_case("{}", R"({"calls": []})"));
+  BOOST_TEST(*no_conversation.score == 0.0);
+  BOOST_TEST(!no_conversation.success);
   BOOST_CHECK_EXCEPTION(evaluate(evaluator, conversation_case("[]", R"({"calls": {"name": "f"}})")), krino::Error,
                         invalid("expectedOutputs.calls must be a list of steps"));
   BOOST_CHECK_EXCEPTION(evaluate(evaluator, conversation_case("[]", R"({"calls": ["f"]})")), krino::Error,

@@ -11,9 +11,11 @@ MessagesLocation::MessagesLocation(const Config& config)
 const boost::json::array* MessagesLocation::find(const TestCase& test_case) const {
   const boost::json::value* found = TestCase::lookup(test_case.actual_outputs(), key_);
   std::string used = key_;
+  if (found != nullptr && found->is_null()) found = nullptr;
   if (found == nullptr && falls_back_) {
     found = TestCase::lookup(test_case.actual_outputs(), kFallbackKey);
     used = kFallbackKey;
+    if (found != nullptr && found->is_null()) found = nullptr;
   }
   if (found == nullptr) return nullptr;
   if (!found->is_array()) throw invalid_argument("actualOutputs." + used + " must be a list of messages");
@@ -21,8 +23,9 @@ const boost::json::array* MessagesLocation::find(const TestCase& test_case) cons
 }
 
 std::string MessagesLocation::describe_missing() const {
-  if (falls_back_) return std::string("actualOutputs has neither '") + kDefaultKey + "' nor '" + kFallbackKey + "'";
-  return "actualOutputs has no '" + key_ + "'";
+  if (falls_back_)
+    return std::string("no messages to judge: actualOutputs has neither '") + kDefaultKey + "' nor '" + kFallbackKey + "'";
+  return "no messages to judge: actualOutputs has no '" + key_ + "'";
 }
 
 const boost::json::object& message_at(const boost::json::array& messages, std::size_t index) {

@@ -23,9 +23,10 @@ class MessagesLocation {
 
   explicit MessagesLocation(const Config& config);
 
-  // nullptr when the test case has no such key; a value that is not a list is an invalid argument.
+  // nullptr when the test case has no such key (or null there); a value that is not a list is an
+  // invalid argument.
   const boost::json::array* find(const TestCase& test_case) const;
-  // Says which keys were looked at, for the reason of an unscored result.
+  // Says which keys were looked at, for the reason of the failed result.
   std::string describe_missing() const;
 
  private:

@@ -53,7 +53,8 @@ ObservationInformationGainEvaluator::ObservationInformationGainEvaluator(const C
 
 EvalResult ObservationInformationGainEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const boost::json::array* messages = messages_.find(test_case);
-  if (messages == nullptr) return EvalResult::unscored(common_.name, common_.threshold, messages_.describe_missing());
+  // No conversation at all is the system under test's failure, scored like any other.
+  if (messages == nullptr) return EvalResult::scored(common_.name, 0.0, common_.threshold, messages_.describe_missing());
 
   const std::vector<ActionObservation> pairs = pair_actions_with_observations(*messages);
   if (pairs.empty()) {

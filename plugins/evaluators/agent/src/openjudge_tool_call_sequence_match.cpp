@@ -171,10 +171,13 @@ ToolCallSequenceMatchEvaluator::ToolCallSequenceMatchEvaluator(const Config& con
 
 EvalResult ToolCallSequenceMatchEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const boost::json::array* messages = messages_.find(test_case);
-  if (messages == nullptr) return EvalResult::unscored(common_.name, common_.threshold, messages_.describe_missing());
+  // No conversation at all is the system under test's failure, scored like any other.
+  if (messages == nullptr) return EvalResult::scored(common_.name, 0.0, common_.threshold, messages_.describe_missing());
   const boost::json::value* reference = TestCase::lookup(test_case.expected_outputs(), reference_key_);
-  if (reference == nullptr)
-    return EvalResult::unscored(common_.name, common_.threshold, "expectedOutputs has no '" + reference_key_ + "'");
+  // A missing reference is the dataset's mistake, not the agent's: an item error, not a score.
+  if (reference == nullptr || reference->is_null())
+    throw invalid_argument("expectedOutputs has no '" + reference_key_ +
+                           "': give the reference tool calls as a list of steps, each a list of calls");
 
   const CallSteps predicted = predicted_steps(*messages);
   const CallSteps expected = reference_steps(*reference, "expectedOutputs." + reference_key_);
