@@ -72,6 +72,7 @@ BOOST_AUTO_TEST_CASE(string_escapes_follow_python) {
   BOOST_TEST(repr_of(R"("\u0001\u007f")") == "'\\x01\\x7f'");
   BOOST_TEST(repr_of(R"("\u00a0\u2028")") == "'\\xa0\\u2028'");
   BOOST_TEST(repr_of(R"("café ☃ 😀")") == "'café ☃ 😀'");
+  BOOST_TEST(repr_of(R"("\ud834\udd73\ufeff")") == "'\\U0001d173\\ufeff'");
 }
 
 BOOST_AUTO_TEST_CASE(str_leaves_strings_bare) {

@@ -1,6 +1,7 @@
 #include "openjudge_action_loop_detection.h"
 
 #include "openjudge_action_pairing.h"
+#include "openjudge_argument_text.h"
 #include "openjudge_python_repr.h"
 #include "openjudge_text_similarity.h"
 #include "openjudge_unit_option.h"
@@ -40,10 +41,9 @@ std::optional<boost::json::object> argument_map(const boost::json::value* argume
   if (arguments == nullptr) return std::nullopt;
   if (arguments->is_object()) return arguments->get_object();
   if (!arguments->is_string()) return std::nullopt;
-  boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(arguments->get_string(), ec);
-  if (ec || !parsed.is_object()) return std::nullopt;
-  return std::move(parsed.get_object());
+  std::optional<boost::json::value> parsed = parse_argument_text(arguments->get_string());
+  if (!parsed || !parsed->is_object()) return std::nullopt;
+  return std::move(parsed->get_object());
 }
 
 }  // namespace

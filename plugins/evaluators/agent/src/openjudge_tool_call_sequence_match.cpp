@@ -1,9 +1,11 @@
 #include "openjudge_tool_call_sequence_match.h"
 
+#include "openjudge_argument_text.h"
 #include "openjudge_python_repr.h"
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -155,10 +157,9 @@ double loose_step_score(const std::vector<SequenceCall>& reference, const std::v
 boost::json::value call_parameters(const boost::json::value* arguments) {
   if (arguments == nullptr || arguments->is_null()) return boost::json::object();
   if (!arguments->is_string()) return *arguments;
-  boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(arguments->get_string(), ec);
-  if (ec) return boost::json::object();
-  return parsed;
+  std::optional<boost::json::value> parsed = parse_argument_text(arguments->get_string());
+  if (!parsed) return boost::json::object();
+  return std::move(*parsed);
 }
 
 ToolCallSequenceMatchEvaluator::ToolCallSequenceMatchEvaluator(const Config& config)
