@@ -9,12 +9,17 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <deque>
+
 using namespace krino::agent::openjudge;
 using namespace krino::agent::openjudge::testing;
 
 namespace {
+// Pairs point into the messages they were read from (as in the graders, which hold the test case
+// for the whole evaluation), so the parsed documents live as long as the test program.
 std::vector<ActionObservation> pairs_of(std::string_view messages) {
-  const boost::json::value parsed = boost::json::parse(messages);
+  static std::deque<boost::json::value> documents;
+  const boost::json::value& parsed = documents.emplace_back(boost::json::parse(messages));
   return pair_actions_with_observations(parsed.as_array());
 }
 }  // namespace
