@@ -1,0 +1,34 @@
+// tool_efficiency: how much of the agent's tool use was not repetition. Two calls are the same when
+// their names are equal and their arguments are equal by value (exact keys; numbers by value, so
+// 1 equals 1.0; see krino/agent/argument_matcher.hpp). A call is redundant when it is the same as
+// an earlier call; the distinct calls are the first occurrences.
+//   score = distinct calls / all calls; no calls scores 1.0
+// Calls that repeat their immediate predecessor are listed separately as a loop signal. Retries
+// that were needed also lower the score: read it as a signal, not a hard gate.
+#ifndef KRINO_AGENT_TOOL_EFFICIENCY_EVALUATOR_H
+#define KRINO_AGENT_TOOL_EFFICIENCY_EVALUATOR_H
+
+#include "evaluator_options.h"
+
+#include <krino/agent/argument_matcher.hpp>
+#include <krino/plugin.hpp>
+
+#include <string>
+
+namespace krino::agent {
+
+class ToolEfficiencyEvaluator {
+ public:
+  static const char* const kConfigSchema;
+  explicit ToolEfficiencyEvaluator(const Config& config);
+  EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
+
+ private:
+  CommonOptions common_;
+  std::string tool_calls_key_;
+  ToolCallMatcher same_call_;
+};
+
+}  // namespace krino::agent
+
+#endif  // KRINO_AGENT_TOOL_EFFICIENCY_EVALUATOR_H

@@ -1,0 +1,53 @@
+// tool_error: the share of the agent's tool calls that succeeded. A call failed when any rule
+// fires; the rules add up, and the configurable ones never switch the built-in ones off:
+//   no_result       the call has no result (absent); a JSON null result is the text "null",
+//                   which is something the tool returned, so it is not an error
+//   blank_result    the result is empty or only white space
+//   error_field     the result is a JSON object whose top-level "error" is present and neither
+//                   null nor false
+//   error_pattern   one of error_patterns (PCRE2) is found somewhere in the result
+//   error_pointer   the result is JSON and one of error_pointers leads to a value that is neither
+//                   null nor false
+// Score = succeeded calls / all calls; no calls scores 1.0. The calls are read from actualOutputs
+// only; a missing or null list means no calls.
+#ifndef KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
+#define KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
+
+#include "evaluator_options.h"
+#include "result_pattern.h"
+
+#include <krino/agent/tool_call.hpp>
+#include <krino/plugin.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace krino::agent {
+
+// Why a call failed: the first rule that fired, and for the configurable rules which pattern or
+// pointer it was.
+struct ToolCallFailure {
+  std::string rule;
+  std::string detail;
+};
+
+class ToolErrorEvaluator {
+ public:
+  static const char* const kConfigSchema;
+  explicit ToolErrorEvaluator(const Config& config);
+  EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
+
+  // nullopt when the call succeeded under every rule.
+  std::optional<ToolCallFailure> failure(const ToolCall& call) const;
+
+ private:
+  CommonOptions common_;
+  std::string tool_calls_key_;
+  std::vector<ResultPattern> error_patterns_;
+  std::vector<std::string> error_pointers_;
+};
+
+}  // namespace krino::agent
+
+#endif  // KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
