@@ -1,4 +1,4 @@
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -18,23 +18,23 @@ bool is_invalid(const krino::Error& e) { return e.code() == KRINO_INVALID_ARGUME
 BOOST_AUTO_TEST_SUITE(agent_evaluator_options)
 
 BOOST_AUTO_TEST_CASE(defaults_apply_when_options_are_absent) {
-  const auto options = krino::agent::read_common_options(config("{}"), "tool_trajectory", 1.0);
+  const auto options = krino::read_common_options(config("{}"), "tool_trajectory", 1.0);
   BOOST_TEST(options.name == "tool_trajectory");
   BOOST_TEST(options.threshold == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(threshold_outside_unit_interval_is_rejected) {
-  BOOST_CHECK_EXCEPTION(krino::agent::read_common_options(config(R"({"threshold":1.5})"), "x", 1.0), krino::Error,
+  BOOST_CHECK_EXCEPTION(krino::read_common_options(config(R"({"threshold":1.5})"), "x", 1.0), krino::Error,
                         is_invalid);
 }
 
 BOOST_AUTO_TEST_CASE(unknown_option_is_rejected) {
-  BOOST_CHECK_EXCEPTION(krino::agent::check_option_names(config(R"({"mdoe":"x"})"), kSchema), krino::Error, is_invalid);
+  BOOST_CHECK_EXCEPTION(krino::check_option_names(config(R"({"mdoe":"x"})"), kSchema), krino::Error, is_invalid);
 }
 
 BOOST_AUTO_TEST_CASE(choice_outside_the_list_is_rejected) {
-  BOOST_TEST(krino::agent::read_choice(config(R"({"mode":"b"})"), "mode", "a", {"a", "b"}) == "b");
-  BOOST_CHECK_EXCEPTION(krino::agent::read_choice(config(R"({"mode":"c"})"), "mode", "a", {"a", "b"}), krino::Error,
+  BOOST_TEST(krino::read_choice(config(R"({"mode":"b"})"), "mode", "a", {"a", "b"}) == "b");
+  BOOST_CHECK_EXCEPTION(krino::read_choice(config(R"({"mode":"c"})"), "mode", "a", {"a", "b"}), krino::Error,
                         is_invalid);
 }
 

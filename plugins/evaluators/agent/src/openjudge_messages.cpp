@@ -1,6 +1,6 @@
 #include "openjudge_messages.h"
 
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 #include "openjudge_python_repr.h"
 
 namespace krino::agent::openjudge {

@@ -3,7 +3,7 @@
 #ifndef KRINO_AGENT_OPENJUDGE_TOOL_CALL_SEQUENCE_MATCH_H
 #define KRINO_AGENT_OPENJUDGE_TOOL_CALL_SEQUENCE_MATCH_H
 
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 #include "openjudge_messages.h"
 
 #include <krino/plugin.hpp>

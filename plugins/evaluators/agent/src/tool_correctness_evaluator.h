@@ -8,7 +8,7 @@
 #ifndef KRINO_AGENT_TOOL_CORRECTNESS_EVALUATOR_H
 #define KRINO_AGENT_TOOL_CORRECTNESS_EVALUATOR_H
 
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 
 #include <krino/agent/argument_matcher.hpp>
 #include <krino/plugin.hpp>

@@ -13,7 +13,7 @@
 #ifndef KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
 #define KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
 
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 #include "result_pattern.h"
 
 #include <krino/agent/tool_call.hpp>

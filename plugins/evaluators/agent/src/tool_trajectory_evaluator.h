@@ -15,7 +15,7 @@
 #ifndef KRINO_AGENT_TOOL_TRAJECTORY_EVALUATOR_H
 #define KRINO_AGENT_TOOL_TRAJECTORY_EVALUATOR_H
 
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 
 #include <krino/agent/argument_matcher.hpp>
 #include <krino/plugin.hpp>

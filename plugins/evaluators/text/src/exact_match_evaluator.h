@@ -2,7 +2,7 @@
 #ifndef KRINO_TEXT_EXACT_MATCH_EVALUATOR_H
 #define KRINO_TEXT_EXACT_MATCH_EVALUATOR_H
 
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 
 #include <krino/plugin.hpp>
 

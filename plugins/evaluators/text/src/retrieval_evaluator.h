@@ -2,7 +2,7 @@
 #ifndef KRINO_TEXT_RETRIEVAL_EVALUATOR_H
 #define KRINO_TEXT_RETRIEVAL_EVALUATOR_H
 
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 #include "matching_strategy.h"
 
 #include <krino/plugin.hpp>

@@ -2,7 +2,7 @@
 #ifndef KRINO_TEXT_STRUCTURAL_MATCH_EVALUATOR_H
 #define KRINO_TEXT_STRUCTURAL_MATCH_EVALUATOR_H
 
-#include "evaluator_options.h"
+#include <krino/evaluator_options.hpp>
 #include "structural_matcher.h"
 
 #include <krino/plugin.hpp>
