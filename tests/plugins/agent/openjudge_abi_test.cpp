@@ -10,32 +10,19 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "evaluator_abi_call.hpp"
+
 #include <string>
 
 using namespace krino::agent::openjudge;
 
 namespace {
 
-struct Outcome {
-  krino_status status;
-  std::string result;
-  std::string error;
-};
+using Outcome = krino::test::AbiOutcome;
 
 template <class T>
 Outcome run(const std::string& config, const std::string& test_case) {
-  const krino_evaluator_vtable* vtable = krino::detail::EvaluatorTrampolines<T>::vtable();
-  krino::detail::StringSink create_error;
-  void* instance = nullptr;
-  const krino_status created = vtable->create(nullptr, config.data(), config.size(), &instance, &create_error.sink);
-  if (created != KRINO_OK) return {created, "", create_error.text};
-  krino_call_context ctx{};
-  ctx.struct_size = sizeof(ctx);
-  krino::detail::StringSink result;
-  krino::detail::StringSink error;
-  const krino_status status = vtable->evaluate(instance, &ctx, test_case.data(), test_case.size(), &result.sink, &error.sink);
-  vtable->destroy(instance);
-  return {status, result.text, error.text};
+  return krino::test::evaluate_through_abi<T>(config, test_case);
 }
 
 const std::string kSearchTwice = R"({"inputs": {}, "metadata": {}, "actualOutputs": {"messages": [
