@@ -50,24 +50,47 @@ struct ToolDefinition {
   }
 };
 
-inline ToolDefinition read_tool_definition(const boost::json::value& value, const std::string& where) {
+// A definition read in place: views into the JSON it came from, which must outlive it. For code
+// that looks tools up per test case and would rather not copy every schema.
+struct ToolDefinitionView {
+  std::string_view name;
+  std::string_view description;
+  const boost::json::object* parameters = nullptr;  // nullptr: the definition has no schema
+};
+
+inline ToolDefinitionView view_tool_definition(const boost::json::value& value, const std::string& where) {
   if (!value.is_object()) throw invalid_argument(where + ": a tool definition must be a JSON object");
   const boost::json::object* body = &value.get_object();
   if (const auto* function = body->if_contains("function"); function != nullptr && !body->contains("name")) {
     if (!function->is_object()) throw invalid_argument(where + ": 'function' must be an object");
     body = &function->get_object();
   }
-  ToolDefinition definition;
-  definition.name = detail::read_optional_string(*body, "name", where);
-  if (definition.name.empty()) throw invalid_argument(where + ": a tool definition needs a non-empty 'name'");
-  definition.description = detail::read_optional_string(*body, "description", where);
+  auto read_text = [&](std::string_view field) -> std::string_view {
+    const boost::json::value* text = body->if_contains(field);
+    if (text == nullptr || text->is_null()) return {};
+    if (!text->is_string()) throw invalid_argument(where + ": '" + std::string(field) + "' must be a string");
+    return text->get_string();
+  };
+  ToolDefinitionView view;
+  view.name = read_text("name");
+  if (view.name.empty()) throw invalid_argument(where + ": a tool definition needs a non-empty 'name'");
+  view.description = read_text("description");
   for (std::string_view field : {"parameters", "input_schema", "inputSchema"}) {
     const boost::json::value* schema = body->if_contains(field);
     if (schema == nullptr || schema->is_null()) continue;
     if (!schema->is_object()) throw invalid_argument(where + ": '" + std::string(field) + "' must be a JSON Schema object");
-    definition.parameters = schema->get_object();
+    view.parameters = &schema->get_object();
     break;
   }
+  return view;
+}
+
+inline ToolDefinition read_tool_definition(const boost::json::value& value, const std::string& where) {
+  const ToolDefinitionView view = view_tool_definition(value, where);
+  ToolDefinition definition;
+  definition.name = std::string(view.name);
+  definition.description = std::string(view.description);
+  if (view.parameters != nullptr) definition.parameters = *view.parameters;
   return definition;
 }
 

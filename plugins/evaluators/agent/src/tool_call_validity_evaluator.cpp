@@ -1,0 +1,131 @@
+#include "tool_call_validity_evaluator.h"
+
+#include "tool_argument_schema.h"
+
+#include <krino/agent/tool_call.hpp>
+#include <krino/agent/tool_definition.hpp>
+
+#include <boost/json.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace krino::agent {
+
+namespace {
+
+constexpr char kSchema[] = R"json({
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "tool_call_validity",
+  "description": "Share of the agent's tool calls that name an offered tool and whose arguments satisfy that tool's JSON Schema (required, types, enums, nested values; numbers by value, so 5.0 is an integer).",
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 1, "default": "tool_call_validity",
+             "description": "Name of the result; results are aggregated and gated by this name."},
+    "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
+                  "description": "The result succeeds when score >= threshold; the default 1.0 accepts no invalid call."},
+    "strict_mode": {"type": "boolean", "default": false,
+                    "description": "Reject arguments a tool's schema does not list, even when the schema does not say additionalProperties: false. Applies to schemas that list their properties."},
+    "tool_calls_key": {"type": "string", "minLength": 1, "default": "toolCalls",
+                       "description": "Key of the agent's tool calls in actualOutputs. A missing or null list means no calls."},
+    "tools_key": {"type": "string", "minLength": 1, "default": "tools",
+                  "description": "Key of the offered tool definitions in metadata (OpenAI, Anthropic or plain {name, description, parameters} form). Required."}
+  },
+  "additionalProperties": false
+})json";
+
+std::string count_of(std::size_t count, std::string_view noun) {
+  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
+// The offered tools by name. The first definition of a name wins; a repeated name is a broken
+// tool list only when the definitions differ, which is not this evaluator's to judge.
+struct OfferedTool {
+  std::string_view name;
+  const boost::json::object* parameters;
+};
+
+std::vector<OfferedTool> read_offered_tools(const TestCase& test_case, const std::string& key) {
+  const boost::json::value* list = TestCase::lookup(test_case.metadata(), key);
+  if (list == nullptr)
+    throw invalid_argument("metadata has no '" + key + "': give the tool definitions the agent was offered");
+  if (list->is_null())
+    throw invalid_argument("metadata['" + key + "'] is null: give the tool definitions the agent was offered");
+  if (!list->is_array()) throw invalid_argument("metadata['" + key + "'] must be a list of tool definitions");
+  std::vector<OfferedTool> tools;
+  tools.reserve(list->get_array().size());
+  std::size_t index = 0;
+  for (const boost::json::value& element : list->get_array()) {
+    const ToolDefinitionView view = view_tool_definition(element, detail::element_label("metadata." + key, index++));
+    tools.push_back({view.name, view.parameters});
+  }
+  return tools;
+}
+
+const OfferedTool* find_tool(const std::vector<OfferedTool>& tools, std::string_view name) {
+  for (const OfferedTool& tool : tools)
+    if (tool.name == name) return &tool;
+  return nullptr;
+}
+
+}  // namespace
+
+const char* const ToolCallValidityEvaluator::kConfigSchema = kSchema;
+
+ToolCallValidityEvaluator::ToolCallValidityEvaluator(const Config& config)
+    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_call_validity", 1.0)),
+      strict_mode_(config.get_bool("strict_mode", false)),
+      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
+      tools_key_(read_key_option(config, "tools_key", "tools")) {}
+
+EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
+  const std::vector<OfferedTool> tools = read_offered_tools(test_case, tools_key_);
+  std::vector<ToolCall> calls;
+  const boost::json::value* list = TestCase::lookup(test_case.actual_outputs(), tool_calls_key_);
+  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_);
+
+  // Compiled once per tool per evaluation (and cached across evaluations per thread).
+  std::vector<std::shared_ptr<const ToolArgumentSchema>> schemas(tools.size());
+
+  boost::json::array validation_results;
+  std::size_t valid = 0;
+  std::string first_problem;
+  for (ToolCall& call : calls) {
+    boost::json::array errors;
+    if (const OfferedTool* tool = find_tool(tools, call.name); tool == nullptr) {
+      errors.emplace_back("unknown tool '" + call.name + "': no definition in metadata." + tools_key_);
+    } else {
+      auto& schema = schemas[static_cast<std::size_t>(tool - tools.data())];
+      if (!schema) {
+        try {
+          schema = ToolArgumentSchema::compile(tool->parameters, strict_mode_);
+        } catch (const Error& e) {
+          throw invalid_argument("tool '" + std::string(tool->name) + "' in metadata." + tools_key_ + ": " + e.what());
+        }
+      }
+      for (std::string& problem : schema->validate(boost::json::value(std::move(call.arguments))))
+        errors.emplace_back(std::move(problem));
+    }
+    const bool call_valid = errors.empty();
+    if (call_valid) ++valid;
+    else if (first_problem.empty()) first_problem = call.name + ": " + std::string(errors.front().get_string());
+    validation_results.push_back(boost::json::object{{"toolName", call.name}, {"valid", call_valid}, {"errors", std::move(errors)}});
+  }
+
+  const double score = calls.empty() ? 1.0 : static_cast<double>(valid) / static_cast<double>(calls.size());
+  std::string reason = calls.empty() ? "no tool calls were made"
+                                     : std::to_string(valid) + " of " + count_of(calls.size(), "tool call") +
+                                           (calls.size() == 1 ? " was" : " were") + " valid";
+  if (!first_problem.empty()) reason += "; first problem: " + first_problem;
+
+  EvalResult result = EvalResult::scored(common_.name, score, common_.threshold, std::move(reason));
+  result.metadata["totalCalls"] = calls.size();
+  result.metadata["validCalls"] = valid;
+  result.metadata["validationResults"] = std::move(validation_results);
+  return result;
+}
+
+}  // namespace krino::agent
