@@ -99,6 +99,26 @@ inline std::vector<ToolCall> read_tool_calls(const boost::json::value& list, std
   return calls;
 }
 
+// The call as a JSON tool call that read_tool_call reads back: "name" and "arguments" always,
+// "id", "result" and "metadata" only when the call has them. A result is written as the text it
+// was stored as.
+inline boost::json::object write_tool_call(const ToolCall& call) {
+  boost::json::object object;
+  if (!call.id.empty()) object["id"] = call.id;
+  object["name"] = call.name;
+  object["arguments"] = call.arguments;
+  if (call.result) object["result"] = *call.result;
+  if (!call.metadata.empty()) object["metadata"] = call.metadata;
+  return object;
+}
+
+inline boost::json::array write_tool_calls(const std::vector<ToolCall>& calls) {
+  boost::json::array list;
+  list.reserve(calls.size());
+  for (const ToolCall& call : calls) list.push_back(write_tool_call(call));
+  return list;
+}
+
 inline std::vector<std::string> tool_names(const std::vector<ToolCall>& calls) {
   std::vector<std::string> names;
   names.reserve(calls.size());
