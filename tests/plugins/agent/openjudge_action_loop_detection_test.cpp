@@ -43,7 +43,7 @@ BOOST_AUTO_TEST_CASE(documented_example_two_identical_searches) {
   BOOST_TEST(boost::json::serialize(r.metadata.at("signatures")) == R"(["search: query: python","search: query: python"])");
   BOOST_TEST(boost::json::serialize(r.metadata.at("similar_pairs")) ==
              R"([["search: query: python","search: query: python",1E0]])");
-  BOOST_TEST(r.reason == "1 of 1 pairs of the 2 answered tool calls are alike (similarity_threshold 1.0)");
+  BOOST_TEST(r.reason == "1 of 1 pair of the 2 answered tool calls is alike (similarity_threshold 1.0)");
 }
 
 BOOST_AUTO_TEST_CASE(pairs_grow_quadratically) {

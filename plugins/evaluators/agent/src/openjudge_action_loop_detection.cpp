@@ -96,8 +96,10 @@ EvalResult ActionLoopDetectionEvaluator::evaluate(const TestCase& test_case, Cal
   }
   const double score =
       pair_count == 0 ? 1.0 : 1.0 - static_cast<double>(similar_count) / static_cast<double>(pair_count);
-  std::string reason = std::to_string(similar_count) + " of " + std::to_string(pair_count) + " pairs of the " +
-                       std::to_string(texts.size()) + " answered tool calls are alike (similarity_threshold " +
+  std::string reason = std::to_string(similar_count) + " of " + std::to_string(pair_count) +
+                       (pair_count == 1 ? " pair of the " : " pairs of the ") + std::to_string(texts.size()) +
+                       (similar_count == 1 ? " answered tool calls is alike" : " answered tool calls are alike") +
+                       " (similarity_threshold " +
                        json::to_compact_json(boost::json::value(similarity_threshold_)) + ")";
   if (pair_count == 0) reason = "fewer than two answered tool calls, so nothing can repeat";
 

@@ -86,7 +86,8 @@ EvalResult ObservationInformationGainEvaluator::evaluate(const TestCase& test_ca
   char average_text[32];
   std::snprintf(average_text, sizeof(average_text), "%.3f", average);
   std::string reason = "mean information gain " + std::string(average_text) + " over " +
-                       std::to_string(rewards.size()) + " of " + std::to_string(pairs.size()) + " observations";
+                       std::to_string(rewards.size()) + " of " + std::to_string(pairs.size()) +
+                       (pairs.size() == 1 ? " observation" : " observations");
   if (rewards.size() < pairs.size()) reason += " (the others are shorter than 10 characters)";
 
   EvalResult result = EvalResult::scored(common_.name, score, common_.threshold, std::move(reason));

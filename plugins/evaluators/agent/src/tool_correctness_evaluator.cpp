@@ -131,7 +131,8 @@ EvalResult ToolCorrectnessEvaluator::evaluate(const TestCase& test_case, CallCon
     const std::vector<MatchedPair> pairs = by_args ? unordered_pairing(actual.size(), expected.size(), can_match)
                                                    : ordered_pairing(actual.size(), expected.size(), can_match);
     const double score = pairs_over_longer(pairs.size(), actual.size(), expected.size());
-    std::string reason = std::to_string(pairs.size()) + (by_args ? " calls matched by name and arguments" : " calls in order") +
+    std::string reason = std::to_string(pairs.size()) + (pairs.size() == 1 ? " call" : " calls") +
+                         (by_args ? " matched by name and arguments" : " in order") +
                          " out of " + std::to_string(actual.size()) + " actual and " + std::to_string(expected.size()) +
                          " expected";
     if (by_args) reason += " (arguments: " + matcher_.default_matcher().describe() + ")";

@@ -62,7 +62,8 @@ EvalResult ToolEfficiencyEvaluator::evaluate(const TestCase& test_case, CallCont
       calls.empty() ? 1.0 : static_cast<double>(distinct.size()) / static_cast<double>(calls.size());
   std::string reason = calls.empty() ? "no tool calls were made"
                                      : std::to_string(distinct.size()) + " of " + std::to_string(calls.size()) +
-                                           " tool calls were distinct";
+                                           (calls.size() == 1 ? " tool call" : " tool calls") +
+                                           (distinct.size() == 1 ? " was distinct" : " were distinct");
   if (!consecutive.empty())
     reason += "; " + std::to_string(consecutive.size()) + " repeated the call just before (possible loop)";
 

@@ -119,7 +119,8 @@ EvalResult ToolErrorEvaluator::evaluate(const TestCase& test_case, CallContext&)
   const std::size_t succeeded = calls.size() - failed.size();
   const double score = calls.empty() ? 1.0 : static_cast<double>(succeeded) / static_cast<double>(calls.size());
   std::string reason = calls.empty() ? "no tool calls were made"
-                                     : std::to_string(succeeded) + " of " + std::to_string(calls.size()) + " tool calls succeeded";
+                                     : std::to_string(succeeded) + " of " + std::to_string(calls.size()) +
+                                           (calls.size() == 1 ? " tool call succeeded" : " tool calls succeeded");
   if (!failed_text.empty()) reason += "; failed: " + failed_text;
 
   EvalResult result = EvalResult::scored(common_.name, score, common_.threshold, std::move(reason));

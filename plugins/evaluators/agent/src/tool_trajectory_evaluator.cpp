@@ -71,27 +71,30 @@ struct Scored {
   std::string reason;
 };
 
-std::string of(std::size_t part, std::size_t whole, std::string_view what) {
-  return std::to_string(part) + " of " + std::to_string(whole) + " " + std::string(what);
+std::string of(std::size_t part, std::size_t whole, std::string_view kind, std::string_view verb_one,
+               std::string_view verb_many) {
+  return std::to_string(part) + " of " + std::to_string(whole) + " " + std::string(kind) +
+         (whole == 1 ? " call " : " calls ") + std::string(part == 1 ? verb_one : verb_many);
 }
 
 Scored score_pairs(TrajectoryMode mode, std::size_t matched, std::size_t actual, std::size_t expected) {
   switch (mode) {
     case TrajectoryMode::in_order:
-      return {fraction(matched, expected, actual), of(matched, expected, "expected calls appear in order")};
+      return {fraction(matched, expected, actual), of(matched, expected, "expected", "appears in order", "appear in order")};
     case TrajectoryMode::any_order: {
       const std::size_t longer = std::max(actual, expected);
       return {fraction(matched, longer, 0),
-              std::to_string(matched) + " calls paired in any order; the longer list has " + std::to_string(longer)};
+              std::to_string(matched) + (matched == 1 ? " call" : " calls") + " paired in any order; the longer list has " +
+                  std::to_string(longer)};
     }
     case TrajectoryMode::superset:
-      return {matched == expected ? 1.0 : 0.0, of(matched, expected, "expected calls were made")};
+      return {matched == expected ? 1.0 : 0.0, of(matched, expected, "expected", "was made", "were made")};
     case TrajectoryMode::subset:
-      return {matched == actual ? 1.0 : 0.0, of(matched, actual, "actual calls were expected")};
+      return {matched == actual ? 1.0 : 0.0, of(matched, actual, "actual", "was expected", "were expected")};
     case TrajectoryMode::precision:
-      return {fraction(matched, actual, expected), of(matched, actual, "actual calls were expected")};
+      return {fraction(matched, actual, expected), of(matched, actual, "actual", "was expected", "were expected")};
     case TrajectoryMode::recall:
-      return {fraction(matched, expected, actual), of(matched, expected, "expected calls were made")};
+      return {fraction(matched, expected, actual), of(matched, expected, "expected", "was made", "were made")};
     case TrajectoryMode::strict:
       break;
   }
@@ -125,12 +128,15 @@ EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallCont
     }
     const bool same = actual.size() == expected.size() && position == actual.size();
     if (same) {
-      scored = {1.0, "all " + std::to_string(actual.size()) + " calls match in order"};
+      scored = {1.0, actual.size() == 1 ? std::string("the 1 call matches in order")
+                                        : "all " + std::to_string(actual.size()) + " calls match in order"};
     } else {
       extra["firstMismatch"] = position;
       scored = {0.0, actual.size() != expected.size()
-                         ? std::to_string(actual.size()) + " actual calls but " + std::to_string(expected.size()) +
-                               " expected; the first " + std::to_string(position) + " match"
+                         ? std::to_string(actual.size()) + (actual.size() == 1 ? " actual call but " : " actual calls but ") +
+                               std::to_string(expected.size()) + " expected; " +
+                               (position == 1 ? std::string("the first matches")
+                                              : "the first " + std::to_string(position) + " match")
                          : "call " + std::to_string(position) + " does not match (expected " + expected[position].name +
                                ", got " + actual[position].name + ")"};
     }
