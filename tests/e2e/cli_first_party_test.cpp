@@ -77,6 +77,28 @@ BOOST_AUTO_TEST_CASE(the_csv_twin_gives_the_same_summary) {
   std::filesystem::remove(csv_out);
 }
 
+// The files resolver passes canonical-looking rows through after a key scan; the host's own
+// validation is the one that catches a syntax error inside a section, as a dataset error.
+BOOST_AUTO_TEST_CASE(a_canonical_looking_row_with_bad_json_is_a_dataset_error) {
+  const std::string data = temp_path("bad.jsonl");
+  const std::string out = temp_path("bad-out.jsonl");
+  write_file(data,
+             "{\"inputs\":{\"input\":\"a\"},\"expectedOutputs\":{\"output\":\"a\"},\"actualOutputs\":{\"output\":\"a\"},\"metadata\":{}}\n"
+             "{\"inputs\":{\"input\":tru},\"expectedOutputs\":{\"output\":\"a\"},\"actualOutputs\":{\"output\":\"a\"},\"metadata\":{}}\n");
+  const std::string experiment = temp_path("bad.yaml");
+  write_file(experiment, "name: bad\ndataset: " + data + "\ntask: replay\nevaluators: [exact_match]\nreporters: [{json: {path: " + out + "}}]\n");
+  ProcessResult r = run_process({krino_binary(), "run", experiment});
+  BOOST_TEST(r.exit_code == 1, r.out << r.err);
+  auto events = json_lines(out);
+  BOOST_REQUIRE(events.size() == 5u);  // run and experiment events around the two items
+  BOOST_TEST(events[1].at("success").as_bool());
+  const json::object& error = events[2].at("error").as_object();
+  BOOST_TEST(error.at("stage").as_string() == "dataset");
+  BOOST_TEST(error.at("code").as_string() == "INVALID_ARGUMENT");
+  BOOST_TEST(std::string(error.at("message").as_string()).find("the record is not valid JSON") == 0, error);
+  for (const auto& path : {data, out, experiment}) std::filesystem::remove(path);
+}
+
 BOOST_AUTO_TEST_CASE(sigint_flushes_the_json_reporter) {
   std::string out = temp_path("interrupted.jsonl");
   std::string exp = temp_path("slow.yaml");

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 #include <boost/json/basic_parser_impl.hpp>
+#include <krino/json_spans.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -47,59 +48,7 @@ struct ValidatingHandler {
   bool on_comment(string_view, error_code&) { return true; }
 };
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-// Index just past the string token that starts at `i` (at its opening quote). A quote ends the
-// string when an even number of backslashes precedes it.
-size_t skip_string(std::string_view t, size_t i) {
-  size_t from = i + 1;
-  while (from < t.size()) {
-    const void* hit = std::memchr(t.data() + from, '"', t.size() - from);
-    if (hit == nullptr) return t.size();
-    const size_t quote = static_cast<size_t>(static_cast<const char*>(hit) - t.data());
-    size_t backslashes = 0;
-    while (quote - backslashes > i + 1 && t[quote - backslashes - 1] == '\\') ++backslashes;
-    if (backslashes % 2 == 0) return quote + 1;
-    from = quote + 1;
-  }
-  return t.size();
-}
-
-// Bytes that matter when skipping a container: quotes and brackets.
-struct StructuralBytes {
-  bool table[256] = {};
-  constexpr StructuralBytes() {
-    for (unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
-  }
-};
-constexpr StructuralBytes kStructural;
-
-// Index just past the value that starts at `i`.
-size_t skip_value(std::string_view t, size_t i) {
-  if (i >= t.size()) return i;
-  const char first = t[i];
-  if (first == '"') return skip_string(t, i);
-  if (first == '{' || first == '[') {
-    int depth = 0;
-    while (i < t.size()) {
-      const char c = t[i];
-      if (!kStructural.table[static_cast<unsigned char>(c)]) {
-        ++i;
-      } else if (c == '"') {
-        i = skip_string(t, i);
-      } else if (c == '{' || c == '[') {
-        ++depth;
-        ++i;
-      } else {
-        ++i;
-        if (--depth == 0) return i;
-      }
-    }
-    return t.size();
-  }
-  while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']' && !is_space(t[i])) ++i;
-  return i;
-}
+bool is_space(char c) { return krino::json::detail::is_space(c); }
 
 }  // namespace
 
@@ -118,27 +67,10 @@ bool is_json_object(std::string_view text, size_t max_depth) {
 
 std::vector<JsonMember> top_level_members(std::string_view t) {
   std::vector<JsonMember> members;
-  size_t i = 0;
-  while (i < t.size() && t[i] != '{') ++i;
-  ++i;
-  while (i < t.size()) {
-    while (i < t.size() && (is_space(t[i]) || t[i] == ',')) ++i;
-    if (i >= t.size() || t[i] != '"') break;  // '}' ends the object
-    const size_t key_end = skip_string(t, i);
-    std::string_view key_token = t.substr(i, key_end - i);
-    JsonMember m;
-    if (key_token.find('\\') == std::string_view::npos) {
-      m.key.assign(key_token.substr(1, key_token.size() - 2));
-    } else {
-      m.key = boost::json::value_to<std::string>(boost::json::parse(key_token));
-    }
-    i = key_end;
-    while (i < t.size() && (is_space(t[i]) || t[i] == ':')) ++i;
-    const size_t value_end = skip_value(t, i);
-    m.value = t.substr(i, value_end - i);
-    members.push_back(std::move(m));
-    i = value_end;
-  }
+  krino::json::for_each_member(t, [&](std::string_view key_token, std::string_view value) {
+    members.push_back(JsonMember{krino::json::key_text(key_token), value});
+    return true;
+  });
   return members;
 }
 

@@ -67,7 +67,12 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     } else if (auto view = ExampleView::from_text(example_text)) {
       example = std::move(*view);
     } else {
-      error = ItemError{"dataset", "", KRINO_INTERNAL, "the resolver produced an example that is not a JSON object"};
+      // Resolvers may pass records through without parsing them; this validation is the one
+      // that counts, so it says what is wrong with the record.
+      boost::system::error_code ec;
+      const json::value parsed = json::parse(example_text, ec);
+      error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT,
+                        ec ? "the record is not valid JSON: " + ec.message() : "the record is not a JSON object"};
     }
   }
   const std::string_view inputs = example.section("inputs");

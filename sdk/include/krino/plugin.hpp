@@ -18,6 +18,7 @@
 #ifndef KRINO_PLUGIN_HPP
 #define KRINO_PLUGIN_HPP
 
+#include <krino/json_spans.hpp>
 #include <krino/json_text.hpp>
 #include <krino/plugin.h>
 
@@ -172,23 +173,192 @@ class Config {
 };
 
 // ----------------------------------------------------------------------------------------------
-// Test case (krino.testcase/1): a read-only view of the parsed document.
+// Test case (krino.testcase/1): a read-only view, parsed section by section on first use.
 // ----------------------------------------------------------------------------------------------
+
+// The four sections of a test case.
+enum class Section : int { inputs = 0, actual_outputs = 1, expected_outputs = 2, metadata = 3 };
+
+namespace detail {
+
+inline const char* section_key(Section section) {
+  static const char* const keys[] = {"inputs", "actualOutputs", "expectedOutputs", "metadata"};
+  return keys[static_cast<int>(section)];
+}
+
+// The test case text of a call, with each section parsed only when an evaluator first reads it.
+// A test case is mostly what evaluators do not read (an exact_match never looks at metadata, and
+// tool definitions there can be most of the bytes), so parsing on demand saves most of the work.
+//
+// Each document gets a fresh monotonic arena over a buffer reused by the thread: reusing one arena
+// through release() is not safe in Boost 1.81, whose arena keeps doubling its next block size
+// across releases until allocation fails.
+struct TestCaseDocument {
+  uint64_t serial = 0;
+  std::string_view text;  // the current call's bytes (the same bytes for every call of a serial)
+  bool scanned = false;
+  struct Span {
+    std::size_t offset = 0;
+    std::size_t size = 0;
+    bool present = false;
+  };
+  Span spans[4];
+  std::optional<boost::json::value> sections[4];
+  std::optional<boost::json::value> whole;
+  // Single members parsed on their own (an evaluator that reads actualOutputs.output need not
+  // parse the tool calls beside it). Slots, not a growing vector: handed-out pointers stay valid.
+  struct MemberSlot {
+    Section section = Section::inputs;
+    std::string key;
+    std::optional<boost::json::value> value;  // empty: the member is absent
+  };
+  static constexpr std::size_t kMemberSlots = 16;
+  MemberSlot members[kMemberSlots];
+  std::size_t member_count = 0;
+  alignas(std::max_align_t) unsigned char buffer[32 * 1024];
+  std::optional<boost::json::monotonic_resource> arena;
+
+  void reset(uint64_t new_serial, std::string_view new_text) {
+    for (auto& section : sections) section.reset();  // before their arena goes
+    for (std::size_t i = 0; i < member_count; ++i) members[i].value.reset();
+    member_count = 0;
+    whole.reset();
+    arena.emplace(buffer, sizeof(buffer));
+    serial = new_serial;
+    text = new_text;
+    scanned = false;
+    for (auto& span : spans) span = Span{};
+  }
+
+  void scan() {
+    if (scanned) return;
+    std::size_t i = 0;
+    while (i < text.size() && json::detail::is_space(text[i])) ++i;
+    if (i == text.size() || text[i] != '{') throw invalid_argument("test case must be a JSON object");
+    // The host sends validated JSON and sections are parsed (so checked) when read; this scan
+    // only has to notice a document cut short, which would otherwise look like missing sections.
+    std::size_t end_of_members = i + 1;
+    bool complete = true;
+    json::for_each_member(text, [&](std::string_view key_token, std::string_view value) {
+      if (value.empty()) {
+        complete = false;
+        return false;
+      }
+      for (int k = 0; k < 4; ++k) {
+        if (json::key_equals(key_token, section_key(static_cast<Section>(k))))
+          spans[k] = Span{static_cast<std::size_t>(value.data() - text.data()), value.size(), true};
+      }
+      end_of_members = static_cast<std::size_t>(value.data() + value.size() - text.data());
+      return true;
+    });
+    const std::size_t close = text.find_first_not_of(" \t\r\n", end_of_members);
+    if (!complete || close == std::string_view::npos || text[close] != '}' ||
+        text.find_first_not_of(" \t\r\n", close + 1) != std::string_view::npos)
+      throw invalid_argument("test case is not valid JSON: it ends before its closing brace");
+    scanned = true;
+  }
+
+  std::optional<std::string_view> raw(Section section) {
+    scan();
+    const Span& span = spans[static_cast<int>(section)];
+    if (!span.present) return std::nullopt;
+    return text.substr(span.offset, span.size);
+  }
+
+  const boost::json::object& section(Section section) {
+    static const boost::json::object empty;
+    auto& parsed = sections[static_cast<int>(section)];
+    if (!parsed) {
+      const std::optional<std::string_view> bytes = raw(section);
+      if (!bytes) return empty;
+      boost::system::error_code ec;
+      parsed.emplace(boost::json::parse(*bytes, ec, &*arena));
+      if (ec) throw invalid_argument(std::string("test case '") + section_key(section) + "' is not valid JSON: " + ec.message());
+    }
+    return parsed->is_object() ? parsed->get_object() : empty;
+  }
+
+  const boost::json::value* member(Section which, std::string_view key) {
+    if (sections[static_cast<int>(which)]) {
+      const boost::json::object& parsed = section(which);
+      const auto it = parsed.find(key);
+      return it == parsed.end() ? nullptr : &it->value();
+    }
+    for (std::size_t i = 0; i < member_count; ++i) {
+      MemberSlot& slot = members[i];
+      if (slot.section == which && slot.key == key) return slot.value ? &*slot.value : nullptr;
+    }
+    if (member_count == kMemberSlots) {  // an evaluator reading many members: parse the section
+      const boost::json::object& parsed = section(which);
+      const auto it = parsed.find(key);
+      return it == parsed.end() ? nullptr : &it->value();
+    }
+    MemberSlot& slot = members[member_count++];
+    slot.section = which;
+    slot.key.assign(key.data(), key.size());
+    const std::optional<std::string_view> bytes = raw(which);
+    if (!bytes || bytes->empty() || bytes->front() != '{') return nullptr;
+    const std::optional<std::string_view> value = json::find_member(*bytes, key);
+    if (!value) return nullptr;
+    boost::system::error_code ec;
+    slot.value.emplace(boost::json::parse(*value, ec, &*arena));
+    if (ec) {
+      slot.value.reset();
+      throw invalid_argument(std::string("test case '") + section_key(which) + "." + std::string(key) +
+                             "' is not valid JSON: " + ec.message());
+    }
+    return &*slot.value;
+  }
+
+  const boost::json::object& document() {
+    if (!whole) {
+      boost::system::error_code ec;
+      whole.emplace(boost::json::parse(text, ec, &*arena));
+      if (ec) throw invalid_argument("test case is not valid JSON: " + ec.message());
+      if (!whole->is_object()) throw invalid_argument("test case must be a JSON object");
+    }
+    return whole->get_object();
+  }
+};
+
+}  // namespace detail
 
 class TestCase {
  public:
+  // A test case over a document already built (tests, and evaluators that run other evaluators).
   explicit TestCase(const boost::json::object& document) : document_(&document) {}
+  // A test case over a call's text, parsed lazily (what the evaluator trampolines pass).
+  explicit TestCase(detail::TestCaseDocument& lazy) : lazy_(&lazy) {}
 
-  const boost::json::object& json() const { return *document_; }
-  const boost::json::object& inputs() const { return section("inputs"); }
-  const boost::json::object& actual_outputs() const { return section("actualOutputs"); }
-  const boost::json::object& expected_outputs() const { return section("expectedOutputs"); }
-  const boost::json::object& metadata() const { return section("metadata"); }
+  // The whole document. Parses everything; prefer the section accessors.
+  const boost::json::object& json() const { return lazy_ != nullptr ? lazy_->document() : *document_; }
+  const boost::json::object& inputs() const { return section(Section::inputs); }
+  const boost::json::object& actual_outputs() const { return section(Section::actual_outputs); }
+  const boost::json::object& expected_outputs() const { return section(Section::expected_outputs); }
+  const boost::json::object& metadata() const { return section(Section::metadata); }
+
+  // One member of a section, or nullptr when absent. Parses only that member: prefer this to
+  // looking a key up in a whole section.
+  const boost::json::value* find(Section which, std::string_view key) const {
+    if (lazy_ != nullptr) return lazy_->member(which, key);
+    return lookup(section(which), key);
+  }
 
   // The recognised shortcuts: nullptr when the key is absent.
-  const boost::json::value* input() const { return lookup(inputs(), "input"); }
-  const boost::json::value* actual_output() const { return lookup(actual_outputs(), "output"); }
-  const boost::json::value* expected_output() const { return lookup(expected_outputs(), "output"); }
+  const boost::json::value* input() const { return find(Section::inputs, "input"); }
+  const boost::json::value* actual_output() const { return find(Section::actual_outputs, "output"); }
+  const boost::json::value* expected_output() const { return find(Section::expected_outputs, "output"); }
+
+  // The exact JSON text of member `key` of a section, without parsing the section: for evaluators
+  // that cache work by content (compiled tool schemas, say) and can skip parsing what they have
+  // seen before. nullopt when the member is absent, or when this test case was not built from
+  // text (then read the parsed section instead).
+  std::optional<std::string_view> raw_member(Section section, std::string_view key) const {
+    if (lazy_ == nullptr) return std::nullopt;
+    const std::optional<std::string_view> bytes = lazy_->raw(section);
+    if (!bytes || bytes->empty() || bytes->front() != '{') return std::nullopt;
+    return json::find_member(*bytes, key);
+  }
 
   static const boost::json::value* lookup(const boost::json::object& map, std::string_view key) {
     auto it = map.find(key);
@@ -196,13 +366,15 @@ class TestCase {
   }
 
  private:
-  const boost::json::object& section(std::string_view key) const {
+  const boost::json::object& section(Section which) const {
+    if (lazy_ != nullptr) return lazy_->section(which);
     static const boost::json::object empty;
-    auto it = document_->find(key);
+    auto it = document_->find(detail::section_key(which));
     if (it == document_->end() || !it->value().is_object()) return empty;
     return it->value().get_object();
   }
-  const boost::json::object* document_;
+  const boost::json::object* document_ = nullptr;
+  detail::TestCaseDocument* lazy_ = nullptr;
 };
 
 // ----------------------------------------------------------------------------------------------
@@ -398,43 +570,28 @@ inline bool register_component(int32_t kind, const char* id, const char* name, c
   return true;
 }
 
-// The parsed test case behind a call, cached per thread under the host's document serial so every
-// evaluator of this plugin that sees the same document parses it once.
-//
-// Each document gets a fresh monotonic arena over a buffer reused by the thread: reusing one arena
-// through release() is not safe in Boost 1.81, whose arena keeps doubling its next block size
-// across releases until allocation fails.
+// The test case behind a call, cached per thread under the host's document serial so every
+// evaluator of this plugin that sees the same document scans it once and parses each section once.
 //
 // A call holds its document through the returned pointer. A call suspended inside host->judge()
 // therefore keeps its test case while the thread runs other calls meanwhile: those find the
-// thread's document still in use and parse into a new one instead of overwriting it.
-struct ParsedDocument {
-  uint64_t serial = 0;
-  alignas(std::max_align_t) unsigned char buffer[32 * 1024];
-  std::optional<boost::json::value> value;
-  std::optional<boost::json::monotonic_resource> arena;
-};
-
-inline std::shared_ptr<const ParsedDocument> parse_testcase(const krino_call_context* ctx, const char* data,
-                                                            size_t size) {
-  thread_local std::shared_ptr<ParsedDocument> cache;
+// thread's document still in use and start a new one instead of overwriting it.
+inline std::shared_ptr<TestCaseDocument> testcase_document(const krino_call_context* ctx, const char* data,
+                                                           size_t size) {
+  thread_local std::shared_ptr<TestCaseDocument> cache;
   const uint64_t serial = ctx != nullptr ? ctx->document_serial : 0;
-  if (serial != 0 && cache != nullptr && cache->serial == serial && cache->value) return cache;
+  const std::string_view text(data, size);
+  if (serial != 0 && cache != nullptr && cache->serial == serial && cache->text.size() == size) {
+    cache->text = text;  // the same bytes, possibly at another address
+    return cache;
+  }
   if (cache == nullptr || cache.use_count() > 1) {
-    cache = std::make_shared<ParsedDocument>();
+    cache = std::make_shared<TestCaseDocument>();
   } else {
     // Only this thread holds it now; pairs with the release of the last other holder.
     std::atomic_thread_fence(std::memory_order_acquire);
   }
-  cache->serial = 0;
-  cache->value.reset();  // before its arena goes
-  cache->arena.emplace(cache->buffer, sizeof(cache->buffer));
-  boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(std::string_view(data, size), ec, &*cache->arena);
-  if (ec) throw invalid_argument("test case is not valid JSON: " + ec.message());
-  if (!parsed.is_object()) throw invalid_argument("test case must be a JSON object");
-  cache->value.emplace(std::move(parsed));
-  cache->serial = serial;
+  cache->reset(serial, text);
   return cache;
 }
 
@@ -460,8 +617,8 @@ struct EvaluatorTrampolines {
                                krino_sink* result, krino_sink* error) {
     return guarded(error, [&] {
       auto* self = static_cast<EvaluatorInstance<T>*>(instance);
-      const std::shared_ptr<const ParsedDocument> document = parse_testcase(ctx, data, size);
-      TestCase test_case(document->value->get_object());
+      const std::shared_ptr<TestCaseDocument> document = testcase_document(ctx, data, size);
+      TestCase test_case(*document);
       CallContext call(self->host, ctx);
       EvalResult r = self->evaluator.evaluate(test_case, call);
       thread_local std::string text;

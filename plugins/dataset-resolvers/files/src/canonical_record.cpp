@@ -1,115 +1,48 @@
 #include "canonical_record.hpp"
 
-#include "json_record_parser.hpp"
+#include <krino/json_spans.hpp>
 
-#include <boost/json/basic_parser_impl.hpp>
-
-#include <cstdint>
-#include <string>
+#include <cstddef>
+#include <string_view>
 
 namespace krino::files {
-namespace {
 
-using boost::json::error_code;
-using boost::json::string_view;
+// A shape check by key scan, not a parse: the host validates every example's syntax itself (and
+// reports a record that is not valid JSON), so validating here too would read every record twice.
+// A record that does not look canonical goes to the normalising path, which parses it.
+bool is_canonical_record(std::string_view record) {
+  const std::size_t begin = record.find_first_not_of(" \t\r\n");
+  const std::size_t last = record.find_last_not_of(" \t\r\n");
+  if (begin == std::string_view::npos || record[begin] != '{' || record[last] != '}') return false;
+  const std::string_view object = record.substr(begin, last - begin + 1);
 
-// The kinds a top-level value may have, as far as the canonical shape cares.
-enum class Kind { object, array, string, empty_string, number, boolean, null };
-
-class CanonicalShapeHandler {
- public:
-  static constexpr std::size_t max_object_size = std::size_t(-1);
-  static constexpr std::size_t max_array_size = std::size_t(-1);
-  static constexpr std::size_t max_key_size = std::size_t(-1);
-  static constexpr std::size_t max_string_size = std::size_t(-1);
-
-  bool canonical() const { return canonical_ && root_is_object_ && (seen_ & kMapsMask) == kMapsMask; }
-
-  bool on_document_begin(error_code&) { return true; }
-  bool on_document_end(error_code&) { return true; }
-  bool on_object_begin(error_code& ec) {
-    if (depth_ == 0) root_is_object_ = true;
-    else if (depth_ == 1 && !top_value(Kind::object, ec)) return false;
-    ++depth_;
-    return true;
-  }
-  bool on_object_end(std::size_t, error_code&) {
-    --depth_;
-    return true;
-  }
-  bool on_array_begin(error_code& ec) {
-    if (depth_ == 1 && !top_value(Kind::array, ec)) return false;
-    ++depth_;
-    return true;
-  }
-  bool on_array_end(std::size_t, error_code&) {
-    --depth_;
-    return true;
-  }
-  bool on_key_part(string_view s, std::size_t, error_code&) {
-    if (depth_ == 1) key_.append(s.data(), s.size());
-    return true;
-  }
-  bool on_key(string_view s, std::size_t, error_code&) {
-    if (depth_ == 1) key_.append(s.data(), s.size());
-    return true;
-  }
-  bool on_string_part(string_view, std::size_t, error_code&) { return true; }
-  bool on_string(string_view, std::size_t n, error_code& ec) {
-    return depth_ != 1 || top_value(n == 0 ? Kind::empty_string : Kind::string, ec);
-  }
-  bool on_number_part(string_view, error_code&) { return true; }
-  bool on_int64(std::int64_t, string_view, error_code& ec) { return depth_ != 1 || top_value(Kind::number, ec); }
-  bool on_uint64(std::uint64_t, string_view, error_code& ec) { return depth_ != 1 || top_value(Kind::number, ec); }
-  bool on_double(double, string_view, error_code& ec) { return depth_ != 1 || top_value(Kind::number, ec); }
-  bool on_bool(bool, error_code& ec) { return depth_ != 1 || top_value(Kind::boolean, ec); }
-  bool on_null(error_code& ec) { return depth_ != 1 || top_value(Kind::null, ec); }
-  bool on_comment_part(string_view, error_code&) { return true; }
-  bool on_comment(string_view, error_code&) { return true; }
-
- private:
-  static constexpr unsigned kId = 1, kInputs = 2, kExpected = 4, kMetadata = 8, kActual = 16, kTrace = 32;
-  static constexpr unsigned kMapsMask = kInputs | kExpected | kMetadata;
-
-  // Checks the value of the top-level key just read. Returning false stops the parse early: the
-  // record is then not canonical, and the normalising path takes it from there.
-  bool top_value(Kind kind, error_code& ec) {
+  constexpr unsigned kId = 1, kInputs = 2, kExpected = 4, kMetadata = 8, kActual = 16, kTrace = 32;
+  constexpr unsigned kMapsMask = kInputs | kExpected | kMetadata;
+  unsigned seen = 0;
+  bool canonical = true;
+  std::size_t end_of_members = 1;  // just past the last member's value, relative to `object`
+  json::for_each_member(object, [&](std::string_view key, std::string_view value) {
     unsigned bit = 0;
     bool ok = false;
-    if (key_ == "inputs") bit = kInputs, ok = kind == Kind::object;
-    else if (key_ == "expectedOutputs") bit = kExpected, ok = kind == Kind::object;
-    else if (key_ == "metadata") bit = kMetadata, ok = kind == Kind::object;
-    else if (key_ == "actualOutputs") bit = kActual, ok = kind == Kind::object;
-    else if (key_ == "id") bit = kId, ok = kind == Kind::string;
-    else if (key_ == "trace") bit = kTrace, ok = kind != Kind::null;
-    key_.clear();
-    if (!ok || (seen_ & bit) != 0) {
-      canonical_ = false;
-      ec = boost::json::error::extra_data;  // any error: it only ends the scan
+    const char first = value.empty() ? '\0' : value.front();
+    if (json::key_equals(key, "inputs")) bit = kInputs, ok = first == '{';
+    else if (json::key_equals(key, "expectedOutputs")) bit = kExpected, ok = first == '{';
+    else if (json::key_equals(key, "metadata")) bit = kMetadata, ok = first == '{';
+    else if (json::key_equals(key, "actualOutputs")) bit = kActual, ok = first == '{';
+    else if (json::key_equals(key, "id")) bit = kId, ok = first == '"' && value.size() > 2;
+    else if (json::key_equals(key, "trace")) bit = kTrace, ok = !value.empty() && value != "null";
+    if (!ok || (seen & bit) != 0) {
+      canonical = false;
       return false;
     }
-    seen_ |= bit;
+    seen |= bit;
+    end_of_members = static_cast<std::size_t>(value.data() + value.size() - object.data());
     return true;
-  }
-
-  int depth_ = 0;
-  bool root_is_object_ = false;
-  bool canonical_ = true;
-  unsigned seen_ = 0;
-  std::string key_;
-};
-
-}  // namespace
-
-bool is_canonical_record(std::string_view record) {
-  boost::json::parse_options options;
-  options.max_depth = kMaxRecordDepth;
-  boost::json::basic_parser<CanonicalShapeHandler> parser(options);
-  error_code ec;
-  const std::size_t used = parser.write_some(false, record.data(), record.size(), ec);
-  if (ec || !parser.done() || !parser.handler().canonical()) return false;
-  // write_some stops after the value; anything but white space after it is trailing garbage.
-  return record.find_first_not_of(" \t\r\n", used) == std::string_view::npos;
+  });
+  if (!canonical || (seen & kMapsMask) != kMapsMask) return false;
+  // Only white space may follow the last member before the closing brace; anything else (a member
+  // the scan could not read) sends the record down the normalising path.
+  return object.find_first_not_of(" \t\r\n", end_of_members) == object.size() - 1;
 }
 
 }  // namespace krino::files

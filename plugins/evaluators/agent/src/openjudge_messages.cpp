@@ -9,11 +9,11 @@ MessagesLocation::MessagesLocation(const Config& config)
     : key_(read_key_option(config, "messages_key", kDefaultKey)), falls_back_(!config.has("messages_key")) {}
 
 const boost::json::array* MessagesLocation::find(const TestCase& test_case) const {
-  const boost::json::value* found = TestCase::lookup(test_case.actual_outputs(), key_);
+  const boost::json::value* found = test_case.find(Section::actual_outputs, key_);
   std::string used = key_;
   if (found != nullptr && found->is_null()) found = nullptr;
   if (found == nullptr && falls_back_) {
-    found = TestCase::lookup(test_case.actual_outputs(), kFallbackKey);
+    found = test_case.find(Section::actual_outputs, kFallbackKey);
     used = kFallbackKey;
     if (found != nullptr && found->is_null()) found = nullptr;
   }

@@ -174,7 +174,7 @@ EvalResult ToolCallSequenceMatchEvaluator::evaluate(const TestCase& test_case, C
   const boost::json::array* messages = messages_.find(test_case);
   // No conversation at all is the system under test's failure, scored like any other.
   if (messages == nullptr) return EvalResult::scored(common_.name, 0.0, common_.threshold, messages_.describe_missing());
-  const boost::json::value* reference = TestCase::lookup(test_case.expected_outputs(), reference_key_);
+  const boost::json::value* reference = test_case.find(Section::expected_outputs, reference_key_);
   // A missing reference is the dataset's mistake, not the agent's: an item error, not a score.
   if (reference == nullptr || reference->is_null())
     throw invalid_argument("expectedOutputs has no '" + reference_key_ +

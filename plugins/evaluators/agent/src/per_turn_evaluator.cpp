@@ -142,21 +142,21 @@ std::vector<std::vector<ToolCall>> read_expected_turns(const boost::json::value&
 }  // namespace
 
 EvalResult PerTurnEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
-  const boost::json::value* conversation_value = TestCase::lookup(test_case.actual_outputs(), conversation_key_);
+  const boost::json::value* conversation_value = test_case.find(Section::actual_outputs, conversation_key_);
   if (conversation_value == nullptr || conversation_value->is_null())
     throw invalid_argument("actualOutputs has no '" + conversation_key_ + "': give the conversation to score turn by turn");
   const std::vector<std::vector<ToolCall>> actual =
       read_conversation(*conversation_value, "actualOutputs." + conversation_key_).tool_calls_by_turn();
 
   std::vector<std::vector<ToolCall>> expected;
-  const boost::json::value* expected_value = TestCase::lookup(test_case.expected_outputs(), expected_key_);
+  const boost::json::value* expected_value = test_case.find(Section::expected_outputs, expected_key_);
   if (expected_value != nullptr && !expected_value->is_null())
     expected = read_expected_turns(*expected_value, "expectedOutputs." + expected_key_);
   else if (inner_->reads_expected_calls())
     throw invalid_argument("expectedOutputs has no '" + expected_key_ +
                            "': give the calls expected in each assistant turn, as a list of lists or as a conversation");
 
-  const boost::json::value* tools = TestCase::lookup(test_case.metadata(), tools_key_);
+  const boost::json::value* tools = test_case.find(Section::metadata, tools_key_);
   const std::size_t turn_count = std::max(actual.size(), expected.size());
   static const std::vector<ToolCall> kNoCalls;
 

@@ -31,7 +31,7 @@ double ToolChecks::score() const {
 }
 
 std::vector<ToolDefinition> read_required_tools(const TestCase& test_case, const std::string& key) {
-  const boost::json::value* list = TestCase::lookup(test_case.metadata(), key);
+  const boost::json::value* list = test_case.find(Section::metadata, key);
   if (list == nullptr)
     throw invalid_argument("metadata has no '" + key + "': give the definitions of the tools to check");
   if (list->is_null())

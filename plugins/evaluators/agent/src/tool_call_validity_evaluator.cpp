@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -41,31 +42,71 @@ std::string count_of(std::size_t count, std::string_view noun) {
   return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
 }
 
-// The offered tools by name. The first definition of a name wins; a repeated name is a broken
-// tool list only when the definitions differ, which is not this evaluator's to judge.
+// The offered tools, each with its compiled argument schema. A schema valijson cannot use is kept
+// as an error and reported only if a call needs that tool.
 struct OfferedTool {
-  std::string_view name;
-  const boost::json::object* parameters;
+  std::string name;
+  std::shared_ptr<const ToolArgumentSchema> schema;
+  std::string schema_error;
 };
+using OfferedTools = std::vector<OfferedTool>;
 
-std::vector<OfferedTool> read_offered_tools(const TestCase& test_case, const std::string& key) {
-  const boost::json::value* list = TestCase::lookup(test_case.metadata(), key);
-  if (list == nullptr)
-    throw invalid_argument("metadata has no '" + key + "': give the tool definitions the agent was offered");
-  if (list->is_null())
+OfferedTools compile_offered_tools(const boost::json::value& list, const std::string& key, bool strict_mode) {
+  if (list.is_null())
     throw invalid_argument("metadata['" + key + "'] is null: give the tool definitions the agent was offered");
-  if (!list->is_array()) throw invalid_argument("metadata['" + key + "'] must be a list of tool definitions");
-  std::vector<OfferedTool> tools;
-  tools.reserve(list->get_array().size());
+  if (!list.is_array()) throw invalid_argument("metadata['" + key + "'] must be a list of tool definitions");
+  OfferedTools tools;
+  tools.reserve(list.get_array().size());
   std::size_t index = 0;
-  for (const boost::json::value& element : list->get_array()) {
+  for (const boost::json::value& element : list.get_array()) {
     const ToolDefinitionView view = view_tool_definition(element, detail::element_label("metadata." + key, index++));
-    tools.push_back({view.name, view.parameters});
+    OfferedTool tool{std::string(view.name), nullptr, {}};
+    try {
+      tool.schema = ToolArgumentSchema::compile(view.parameters, strict_mode);
+    } catch (const Error& e) {
+      tool.schema_error = e.what();
+    }
+    tools.push_back(std::move(tool));
   }
   return tools;
 }
 
-const OfferedTool* find_tool(const std::vector<OfferedTool>& tools, std::string_view name) {
+// Agent datasets offer the same tools on every row, so the compiled tool list is kept per thread
+// under the exact text of the list: a row whose list is byte-identical to a recent one skips
+// parsing it altogether. Test cases built in memory (no text) are compiled every time.
+std::shared_ptr<const OfferedTools> offered_tools(const TestCase& test_case, const std::string& key, bool strict_mode) {
+  const std::optional<std::string_view> raw = test_case.raw_member(Section::metadata, key);
+  if (raw && !raw->empty() && raw->front() == '[') {
+    struct Entry {
+      std::string text;
+      std::shared_ptr<const OfferedTools> tools;
+    };
+    constexpr std::size_t kEntries = 8;
+    thread_local std::vector<Entry> recent;
+    thread_local std::size_t next_victim = 0;
+    std::string cache_key(1, strict_mode ? 'S' : 'L');
+    cache_key += *raw;
+    for (const Entry& entry : recent)
+      if (entry.text == cache_key) return entry.tools;
+    boost::system::error_code ec;
+    const boost::json::value list = boost::json::parse(*raw, ec);
+    if (ec) throw invalid_argument("metadata['" + key + "'] is not valid JSON: " + ec.message());
+    auto tools = std::make_shared<const OfferedTools>(compile_offered_tools(list, key, strict_mode));
+    if (recent.size() < kEntries) {
+      recent.push_back({std::move(cache_key), tools});
+    } else {
+      recent[next_victim] = {std::move(cache_key), tools};
+      next_victim = (next_victim + 1) % kEntries;
+    }
+    return tools;
+  }
+  const boost::json::value* list = test_case.find(Section::metadata, key);
+  if (list == nullptr)
+    throw invalid_argument("metadata has no '" + key + "': give the tool definitions the agent was offered");
+  return std::make_shared<const OfferedTools>(compile_offered_tools(*list, key, strict_mode));
+}
+
+const OfferedTool* find_tool(const OfferedTools& tools, std::string_view name) {
   for (const OfferedTool& tool : tools)
     if (tool.name == name) return &tool;
   return nullptr;
@@ -82,31 +123,23 @@ ToolCallValidityEvaluator::ToolCallValidityEvaluator(const Config& config)
       tools_key_(read_key_option(config, "tools_key", "tools")) {}
 
 EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
-  const std::vector<OfferedTool> tools = read_offered_tools(test_case, tools_key_);
+  const std::shared_ptr<const OfferedTools> tools = offered_tools(test_case, tools_key_, strict_mode_);
   std::vector<ToolCall> calls;
-  const boost::json::value* list = TestCase::lookup(test_case.actual_outputs(), tool_calls_key_);
+  const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
   if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_);
 
-  // Compiled once per tool per evaluation (and cached across evaluations per thread).
-  std::vector<std::shared_ptr<const ToolArgumentSchema>> schemas(tools.size());
-
   boost::json::array validation_results;
+  validation_results.reserve(calls.size());
   std::size_t valid = 0;
   std::string first_problem;
   for (ToolCall& call : calls) {
     boost::json::array errors;
-    if (const OfferedTool* tool = find_tool(tools, call.name); tool == nullptr) {
+    if (const OfferedTool* tool = find_tool(*tools, call.name); tool == nullptr) {
       errors.emplace_back("unknown tool '" + call.name + "': no definition in metadata." + tools_key_);
+    } else if (!tool->schema) {
+      throw invalid_argument("tool '" + tool->name + "' in metadata." + tools_key_ + ": " + tool->schema_error);
     } else {
-      auto& schema = schemas[static_cast<std::size_t>(tool - tools.data())];
-      if (!schema) {
-        try {
-          schema = ToolArgumentSchema::compile(tool->parameters, strict_mode_);
-        } catch (const Error& e) {
-          throw invalid_argument("tool '" + std::string(tool->name) + "' in metadata." + tools_key_ + ": " + e.what());
-        }
-      }
-      for (std::string& problem : schema->validate(boost::json::value(std::move(call.arguments))))
+      for (std::string& problem : tool->schema->validate(boost::json::value(std::move(call.arguments))))
         errors.emplace_back(std::move(problem));
     }
     const bool call_valid = errors.empty();

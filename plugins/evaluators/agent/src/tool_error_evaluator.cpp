@@ -100,7 +100,7 @@ std::optional<ToolCallFailure> ToolErrorEvaluator::failure(const ToolCall& call)
 
 EvalResult ToolErrorEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   std::vector<ToolCall> calls;
-  const boost::json::value* list = TestCase::lookup(test_case.actual_outputs(), tool_calls_key_);
+  const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
   if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_);
 
   boost::json::array failed;

@@ -49,7 +49,7 @@ double read_secondary_score(const Config& config) {
 }
 
 std::string read_expected(const TestCase& test_case, const std::string& key) {
-  const boost::json::value* value = TestCase::lookup(test_case.expected_outputs(), key);
+  const boost::json::value* value = test_case.find(Section::expected_outputs, key);
   if (value == nullptr || value->is_null())
     throw invalid_argument("expectedOutputs has no '" + key + "': give the tool the agent should call, or the no-call marker");
   if (!value->is_string() || value->get_string().empty())
@@ -59,7 +59,7 @@ std::string read_expected(const TestCase& test_case, const std::string& key) {
 
 std::vector<std::string> read_secondary(const TestCase& test_case, const std::string& key) {
   std::vector<std::string> names;
-  const boost::json::value* value = TestCase::lookup(test_case.expected_outputs(), key);
+  const boost::json::value* value = test_case.find(Section::expected_outputs, key);
   if (value == nullptr || value->is_null()) return names;
   if (!value->is_array()) throw invalid_argument("expectedOutputs." + key + " must be a list of tool names");
   for (const boost::json::value& entry : value->get_array()) {
@@ -102,7 +102,7 @@ EvalResult ToolSelectionEvaluator::evaluate(const TestCase& test_case, CallConte
 
   std::optional<std::string> actual;
   std::string source;
-  if (const boost::json::value* chosen = TestCase::lookup(test_case.actual_outputs(), actual_tool_key_)) {
+  if (const boost::json::value* chosen = test_case.find(Section::actual_outputs, actual_tool_key_)) {
     source = actual_tool_key_;
     if (!chosen->is_null()) {
       if (!chosen->is_string() || chosen->get_string().empty())
@@ -111,7 +111,7 @@ EvalResult ToolSelectionEvaluator::evaluate(const TestCase& test_case, CallConte
     }
   } else {
     source = tool_calls_key_;
-    const boost::json::value* list = TestCase::lookup(test_case.actual_outputs(), tool_calls_key_);
+    const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
     if (list != nullptr && !list->is_null()) {
       const std::vector<ToolCall> calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_);
       if (!calls.empty()) actual = calls.front().name;

@@ -5,11 +5,11 @@
 namespace krino::text {
 
 const boost::json::value* find_actual(const TestCase& test_case, std::string_view key) {
-  return TestCase::lookup(test_case.actual_outputs(), key);
+  return test_case.find(Section::actual_outputs, key);
 }
 
 const boost::json::value& require_expected(const TestCase& test_case, std::string_view key) {
-  const boost::json::value* expected = TestCase::lookup(test_case.expected_outputs(), key);
+  const boost::json::value* expected = test_case.find(Section::expected_outputs, key);
   if (expected == nullptr)
     throw invalid_argument("the test case has no expected output '" + std::string(key) +
                            "' (expectedOutputs." + std::string(key) + ")");

@@ -1,0 +1,127 @@
+// Finding values inside JSON text without building a document. Header-only, C++17.
+//
+// For text already known to be valid JSON (the host validates every example and builds every test
+// case from validated bytes): the scanner tracks only strings and nesting, so it runs at memchr
+// speed. On text that is not valid JSON it never reads out of bounds, but what it finds is
+// unspecified; parse a span before trusting its contents.
+#ifndef KRINO_JSON_SPANS_HPP
+#define KRINO_JSON_SPANS_HPP
+
+#include <boost/json.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace krino::json {
+
+namespace detail {
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Index just past the string token that starts at `i` (its opening quote). A quote ends the string
+// when an even number of backslashes precedes it.
+inline std::size_t skip_string(std::string_view t, std::size_t i) {
+  std::size_t from = i + 1;
+  while (from < t.size()) {
+    const void* hit = std::memchr(t.data() + from, '"', t.size() - from);
+    if (hit == nullptr) return t.size();
+    const std::size_t quote = static_cast<std::size_t>(static_cast<const char*>(hit) - t.data());
+    std::size_t backslashes = 0;
+    while (quote - backslashes > i + 1 && t[quote - backslashes - 1] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) return quote + 1;
+    from = quote + 1;
+  }
+  return t.size();
+}
+
+// Bytes that matter when skipping a container: quotes and brackets.
+struct StructuralBytes {
+  bool table[256] = {};
+  constexpr StructuralBytes() {
+    for (unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
+  }
+};
+inline constexpr StructuralBytes kStructural{};
+
+// Index just past the value that starts at `i`.
+inline std::size_t skip_value(std::string_view t, std::size_t i) {
+  if (i >= t.size()) return i;
+  const char first = t[i];
+  if (first == '"') return skip_string(t, i);
+  if (first == '{' || first == '[') {
+    int depth = 0;
+    while (i < t.size()) {
+      const char c = t[i];
+      if (!kStructural.table[static_cast<unsigned char>(c)]) {
+        ++i;
+      } else if (c == '"') {
+        i = skip_string(t, i);
+      } else if (c == '{' || c == '[') {
+        ++depth;
+        ++i;
+      } else {
+        ++i;
+        if (--depth == 0) return i;
+      }
+    }
+    return t.size();
+  }
+  while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']' && !is_space(t[i])) ++i;
+  return i;
+}
+
+}  // namespace detail
+
+// Calls visit(key_token, value) for each top-level member of the object in `object_text`, in
+// order, until visit returns false. `key_token` is the key's raw string token, quotes included
+// (use key_equals to compare it); `value` is the exact bytes of the value.
+template <class Visit>
+void for_each_member(std::string_view t, Visit&& visit) {
+  std::size_t i = 0;
+  while (i < t.size() && t[i] != '{') ++i;
+  ++i;
+  while (i < t.size()) {
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ',')) ++i;
+    if (i >= t.size() || t[i] != '"') return;  // '}' ends the object
+    const std::size_t key_end = detail::skip_string(t, i);
+    const std::string_view key_token = t.substr(i, key_end - i);
+    i = key_end;
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ':')) ++i;
+    const std::size_t value_end = detail::skip_value(t, i);
+    if (!visit(key_token, t.substr(i, value_end - i))) return;
+    i = value_end;
+  }
+}
+
+// The key a raw string token spells, escapes decoded.
+inline std::string key_text(std::string_view key_token) {
+  if (key_token.size() < 2) return {};
+  if (key_token.find('\\') == std::string_view::npos) return std::string(key_token.substr(1, key_token.size() - 2));
+  boost::system::error_code ec;
+  const boost::json::value decoded = boost::json::parse(key_token, ec);
+  return !ec && decoded.is_string() ? std::string(decoded.get_string()) : std::string();
+}
+
+inline bool key_equals(std::string_view key_token, std::string_view key) {
+  if (key_token.find('\\') == std::string_view::npos)
+    return key_token.size() == key.size() + 2 && key_token.substr(1, key.size()) == key;
+  return key_text(key_token) == key;
+}
+
+// The bytes of member `key` of the object in `object_text`: the last one when the key repeats, as
+// a JSON parser keeps it. nullopt when absent.
+inline std::optional<std::string_view> find_member(std::string_view object_text, std::string_view key) {
+  std::optional<std::string_view> found;
+  for_each_member(object_text, [&](std::string_view key_token, std::string_view value) {
+    if (key_equals(key_token, key)) found = value;
+    return true;
+  });
+  return found;
+}
+
+}  // namespace krino::json
+
+#endif  // KRINO_JSON_SPANS_HPP

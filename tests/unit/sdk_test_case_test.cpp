@@ -1,0 +1,115 @@
+// The SDK's reading of test case text: the span scanner (krino/json_spans.hpp) and the lazily
+// parsed TestCase the evaluator trampolines hand to evaluators (krino/plugin.hpp).
+#include <krino/json_spans.hpp>
+#include <krino/plugin.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+using krino::Section;
+using krino::TestCase;
+using krino::detail::TestCaseDocument;
+
+namespace {
+
+constexpr std::string_view kCase =
+    R"({"inputs":{"input":"q"},"actualOutputs":{"output":"a","toolCalls":[{"name":"x","arguments":{"s":"}\"]"}}]},)"
+    R"("expectedOutputs":{"output":{"k":[1,2]}},"metadata":{"tools":[{"name":"x"}] , "n":1}})";
+
+std::vector<std::string> keys_of(std::string_view text) {
+  std::vector<std::string> keys;
+  krino::json::for_each_member(text, [&](std::string_view key, std::string_view) {
+    keys.push_back(krino::json::key_text(key));
+    return true;
+  });
+  return keys;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sdk_json_spans)
+
+BOOST_AUTO_TEST_CASE(members_are_found_past_strings_that_look_like_structure) {
+  BOOST_TEST(keys_of(kCase) == (std::vector<std::string>{"inputs", "actualOutputs", "expectedOutputs", "metadata"}));
+  const auto metadata = krino::json::find_member(kCase, "metadata");
+  BOOST_REQUIRE(metadata.has_value());
+  BOOST_TEST(*metadata == R"({"tools":[{"name":"x"}] , "n":1})");
+  BOOST_TEST(*krino::json::find_member(*metadata, "tools") == R"([{"name":"x"}])");
+  BOOST_TEST(*krino::json::find_member(*metadata, "n") == "1");
+  BOOST_TEST(!krino::json::find_member(*metadata, "missing").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(escaped_keys_and_repeated_keys) {
+  BOOST_TEST(*krino::json::find_member(R"({"t\u006fols":1})", "tools") == "1");
+  BOOST_TEST(*krino::json::find_member(R"({"a":1,"a":2})", "a") == "2");  // the last one, as parsers keep
+  BOOST_TEST(krino::json::key_equals(R"("a\"b")", "a\"b"));
+  BOOST_TEST(!krino::json::key_equals(R"("ab")", "a"));
+}
+
+BOOST_AUTO_TEST_CASE(garbage_never_reads_out_of_bounds) {
+  for (std::string_view text : {"", "{", "{\"", "{\"a", "{\"a\":", "{\"a\":\"x", "{\"a\":[{", "}}}", "{\"a\\"}) {
+    std::size_t visits = 0;
+    krino::json::for_each_member(text, [&](std::string_view, std::string_view value) {
+      BOOST_TEST(value.data() + value.size() <= text.data() + text.size());
+      ++visits;
+      return true;
+    });
+    BOOST_TEST(visits <= 1u);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(sdk_lazy_test_case)
+
+BOOST_AUTO_TEST_CASE(members_parse_alone_and_agree_with_sections) {
+  auto document = std::make_unique<TestCaseDocument>();
+  document->reset(7, kCase);
+  const TestCase test_case(*document);
+  BOOST_TEST(test_case.actual_output()->as_string() == "a");
+  BOOST_TEST(!document->sections[static_cast<int>(Section::actual_outputs)].has_value());  // only the member
+  BOOST_TEST(test_case.expected_output()->at("k").as_array().size() == 2u);
+  BOOST_TEST(test_case.find(Section::metadata, "absent") == nullptr);
+  BOOST_TEST(test_case.find(Section::inputs, "input")->as_string() == "q");
+  // The whole section afterwards, and members from it once it is parsed.
+  BOOST_TEST(test_case.actual_outputs().at("toolCalls").as_array()[0].at("arguments").at("s").as_string() == "}\"]");
+  BOOST_TEST(test_case.find(Section::actual_outputs, "output")->as_string() == "a");
+  BOOST_TEST(test_case.json().size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(raw_members_are_the_exact_bytes) {
+  auto document = std::make_unique<TestCaseDocument>();
+  document->reset(1, kCase);
+  const TestCase test_case(*document);
+  BOOST_TEST(*test_case.raw_member(Section::metadata, "tools") == R"([{"name":"x"}])");
+  BOOST_TEST(!test_case.raw_member(Section::metadata, "nope").has_value());
+  const boost::json::object built = boost::json::parse(kCase).as_object();
+  BOOST_TEST(!TestCase(built).raw_member(Section::metadata, "tools").has_value());  // no text: parse instead
+  BOOST_TEST(TestCase(built).find(Section::metadata, "n")->as_int64() == 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_cut_short_document_is_an_error_not_missing_sections) {
+  auto document = std::make_unique<TestCaseDocument>();
+  document->reset(1, R"({"inputs":{"input":"q"},"actualOutputs":)");
+  const TestCase test_case(*document);
+  BOOST_CHECK_THROW(test_case.actual_output(), krino::Error);
+  document->reset(2, R"({"inputs":{"input":"q"}})");
+  BOOST_CHECK_NO_THROW(TestCase(*document).input());
+  document->reset(3, R"([1,2])");
+  BOOST_CHECK_THROW(TestCase(*document).input(), krino::Error);
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_member_is_reported_with_its_path) {
+  auto document = std::make_unique<TestCaseDocument>();
+  document->reset(1, R"({"actualOutputs":{"output":tru}})");
+  try {
+    (void)TestCase(*document).actual_output();
+    BOOST_FAIL("expected an error");
+  } catch (const krino::Error& e) {
+    BOOST_TEST(std::string(e.what()).find("'actualOutputs.output' is not valid JSON") != std::string::npos, e.what());
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
