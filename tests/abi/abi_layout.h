@@ -60,7 +60,10 @@ static_assert(KRINO_ABI_MAJOR == 1, "this test describes ABI major 1");
 KRINO_CHECK_SIZE(krino_sink, 24);
 KRINO_CHECK_OFFSET(krino_sink, host_data, 8);
 KRINO_CHECK_OFFSET(krino_sink, write, 16);
-KRINO_CHECK_SIZE(krino_call_context, 56);
+/* ABI 1.0 ended at 56 bytes; 1.1 appended testcase_sections there. A 1.0 host sends struct_size 56. */
+KRINO_CHECK_SIZE(krino_call_context, 120);
+KRINO_CHECK_OFFSET(krino_call_context, testcase_sections, 56);
+KRINO_CHECK_SIZE(krino_span, 16);
 KRINO_CHECK_OFFSET(krino_call_context, seed, 8);
 KRINO_CHECK_OFFSET(krino_call_context, deadline_unix_ms, 16);
 KRINO_CHECK_OFFSET(krino_call_context, run_index, 24);

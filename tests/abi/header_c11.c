@@ -243,7 +243,7 @@ static int failures;
 int main(void) {
   krino_host host = {sizeof(krino_host), NULL, host_log, host_is_cancelled, host_judge, host_get_extension};
   krino_host_info info = {sizeof(krino_host_info), KRINO_ABI_MAJOR, KRINO_ABI_MINOR, "krino", "0.0.0-test", &host};
-  krino_call_context ctx = {sizeof(krino_call_context), 42u, 0, 0u, 7u, 1u, &host};
+  krino_call_context ctx = {sizeof(krino_call_context), 42u, 0, 0u, 7u, 1u, &host, {{0u, 0u}, {0u, 0u}, {0u, 0u}, {0u, 0u}}};
   krino_log_level level = KRINO_LOG_WARNING;
   krino_component_kind kind = KRINO_KIND_EVALUATOR;
   krino_next_outcome end = KRINO_NEXT_END;

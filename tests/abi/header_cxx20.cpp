@@ -104,7 +104,7 @@ int main() {
     void* instance = nullptr;
     Buffer result;
     const krino_call_context ctx{.struct_size = sizeof(krino_call_context), .seed = 1, .deadline_unix_ms = 0,
-                                 .run_index = 0, .item_index = 0, .document_serial = 1, .host_handle = nullptr};
+                                 .run_index = 0, .item_index = 0, .document_serial = 1, .host_handle = nullptr, .testcase_sections = {}};
     if (v->create(nullptr, "{}", 2, &instance, &error.sink) != KRINO_OK) ++failures;
     if (v->evaluate(instance, &ctx, "{}", 2, &result.sink, &error.sink) != KRINO_OK) ++failures;
     if (v->evaluate(instance, nullptr, "{}", 2, &result.sink, &error.sink) != KRINO_FAILED_PRECONDITION) ++failures;

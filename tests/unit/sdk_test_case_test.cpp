@@ -112,4 +112,37 @@ BOOST_AUTO_TEST_CASE(a_bad_member_is_reported_with_its_path) {
   }
 }
 
+// ABI 1.1: the host says where the sections are, and the plugin believes it when it is plausible.
+BOOST_AUTO_TEST_CASE(host_section_spans_replace_the_scan) {
+  const std::string text = R"({"inputs":{"input":"q"},"actualOutputs":{"output":"a"},"expectedOutputs":{},"metadata":{}})";
+  krino_call_context ctx{};
+  ctx.struct_size = sizeof(ctx);
+  ctx.document_serial = 41;
+  // Deliberately point actualOutputs at inputs: proof that the spans, not a scan, were used.
+  ctx.testcase_sections[0] = {10, 13};
+  ctx.testcase_sections[1] = {10, 13};
+  auto document = krino::detail::testcase_document(&ctx, text.data(), text.size());
+  BOOST_TEST(document->scanned);
+  BOOST_TEST(TestCase(*document).find(Section::actual_outputs, "input")->as_string() == "q");
+  BOOST_TEST(TestCase(*document).find(Section::metadata, "x") == nullptr);  // size 0: absent
+
+  // Out of range, or not where a value starts: ignored, and the document is scanned instead.
+  ctx.document_serial = 42;
+  ctx.testcase_sections[1] = {50, 500};
+  document = krino::detail::testcase_document(&ctx, text.data(), text.size());
+  BOOST_TEST(!document->scanned);
+  BOOST_TEST(TestCase(*document).actual_output()->as_string() == "a");
+  ctx.document_serial = 43;
+  ctx.testcase_sections[1] = {9, 14};
+  document = krino::detail::testcase_document(&ctx, text.data(), text.size());
+  BOOST_TEST(!document->scanned);
+
+  // A 1.0 host's smaller context is never read past its end.
+  ctx.document_serial = 44;
+  ctx.struct_size = offsetof(krino_call_context, testcase_sections);
+  ctx.testcase_sections[1] = {10, 13};
+  document = krino::detail::testcase_document(&ctx, text.data(), text.size());
+  BOOST_TEST(TestCase(*document).actual_output()->as_string() == "a");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -93,14 +93,17 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     // Assembled once from the example's own bytes; every evaluator gets these bytes.
     std::string testcase;
     testcase.reserve(inputs.size() + output->actual_outputs.size() + expected.size() + metadata.size() + 80);
-    testcase += "{\"inputs\":";
-    testcase += inputs;
-    testcase += ",\"actualOutputs\":";
-    testcase += output->actual_outputs;
-    testcase += ",\"expectedOutputs\":";
-    testcase += expected;
-    testcase += ",\"metadata\":";
-    testcase += metadata;
+    // Each section's place is recorded as it is appended, so plugins need not look for it.
+    auto append_section = [&](const char* key, std::string_view value, krino_span& span) {
+      testcase += key;
+      span.offset = testcase.size();
+      span.size = value.size();
+      testcase += value;
+    };
+    append_section("{\"inputs\":", inputs, ctx.testcase_sections[0]);
+    append_section(",\"actualOutputs\":", output->actual_outputs, ctx.testcase_sections[1]);
+    append_section(",\"expectedOutputs\":", expected, ctx.testcase_sections[2]);
+    append_section(",\"metadata\":", metadata, ctx.testcase_sections[3]);
     testcase += '}';
     ctx.document_serial = host_.next_document_serial();
     for (const auto& evaluator : evaluators_) {

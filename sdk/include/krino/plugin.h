@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define KRINO_ABI_MAJOR 1
-#define KRINO_ABI_MINOR 0
+#define KRINO_ABI_MINOR 1
 
 #if defined(_WIN32)
 #define KRINO_EXPORT __declspec(dllexport)
@@ -88,6 +88,12 @@ typedef struct krino_sink {
 /* ------------------------------------------------------------------------------------------------
  * Per-call context: what the host knows about the item being processed.
  * ---------------------------------------------------------------------------------------------- */
+/* A byte range: `offset` bytes from the start of a buffer, `size` bytes long. */
+typedef struct krino_span {
+  uint64_t offset;
+  uint64_t size;
+} krino_span;
+
 typedef struct krino_call_context {
   uint32_t struct_size;
   /* Deterministic seed for this call; plugins derive any randomness from it. */
@@ -102,6 +108,12 @@ typedef struct krino_call_context {
   uint64_t document_serial;
   /* The host's handle for cancellation and attribution; pass it back unchanged. */
   const void *host_handle;
+  /* Since ABI 1.1 (read it only when struct_size covers it). In evaluator calls, where the four
+   * sections of the test case lie in its bytes, in the order inputs, actualOutputs,
+   * expectedOutputs, metadata; a size of 0 means the section is absent. The host builds the test
+   * case and knows these for free; a plugin that uses them need not scan the document. All zero in
+   * other calls. */
+  krino_span testcase_sections[4];
 } krino_call_context;
 
 /* ------------------------------------------------------------------------------------------------

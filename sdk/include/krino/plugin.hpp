@@ -230,6 +230,27 @@ struct TestCaseDocument {
     for (auto& span : spans) span = Span{};
   }
 
+  // Section spans the host sent with the call (ABI 1.1), used instead of a scan when they are
+  // plausible: inside the text and each starting where a JSON value can.
+  void use_host_sections(const krino_call_context* ctx) {
+    if (ctx == nullptr || ctx->struct_size < offsetof(krino_call_context, testcase_sections) + sizeof(ctx->testcase_sections))
+      return;
+    Span found[4];
+    bool any = false;
+    for (int k = 0; k < 4; ++k) {
+      const krino_span& span = ctx->testcase_sections[k];
+      if (span.size == 0) continue;
+      if (span.offset >= text.size() || span.size > text.size() - span.offset) return;
+      const char first = text[static_cast<std::size_t>(span.offset)];
+      if (first == ' ' || first == ',' || first == ':' || first == '}' || first == ']') return;
+      found[k] = Span{static_cast<std::size_t>(span.offset), static_cast<std::size_t>(span.size), true};
+      any = true;
+    }
+    if (!any) return;
+    for (int k = 0; k < 4; ++k) spans[k] = found[k];
+    scanned = true;
+  }
+
   void scan() {
     if (scanned) return;
     std::size_t i = 0;
@@ -592,6 +613,7 @@ inline std::shared_ptr<TestCaseDocument> testcase_document(const krino_call_cont
     std::atomic_thread_fence(std::memory_order_acquire);
   }
   cache->reset(serial, text);
+  cache->use_host_sections(ctx);
   return cache;
 }
 

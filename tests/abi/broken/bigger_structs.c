@@ -1,5 +1,5 @@
 /*
- * Not broken: a plugin from a newer minor (abi_minor 1, min_host_abi_minor 0) whose descriptor,
+ * Not broken: a plugin from a newer minor (abi_minor one above the host's, min_host_abi_minor 0) whose descriptor,
  * component and evaluator vtable are LARGER than the host knows, with extra trailing fields. The
  * host must read only the prefix it knows, never reject a larger struct, load the plugin and run
  * its evaluator "bigger_structs" (score 1, success) normally.
@@ -47,7 +47,7 @@ static const component_v1_1 components[] = {
 };
 
 static const descriptor_v1_1 descriptor = {
-    {sizeof(descriptor_v1_1), KRINO_ABI_MAJOR, 1, 0, 0, "test.bigger_structs", "bigger_structs", "1.1.0",
+    {sizeof(descriptor_v1_1), KRINO_ABI_MAJOR, KRINO_ABI_MINOR + 1, 0, 0, "test.bigger_structs", "bigger_structs", "1.1.0",
      "krino tests", "Apache-2.0", "structs larger than the host knows", 2, &components[0].v1_0, NULL, NULL},
     "https://krino.dev",
     {1u, 2u, 3u, 4u}};

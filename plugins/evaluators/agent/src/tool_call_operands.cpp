@@ -12,9 +12,9 @@ ToolCallOperands read_tool_call_operands(const TestCase& test_case, std::string_
   if (expected->is_null())
     throw invalid_argument("expectedOutputs['" + name + "'] is null: give the list of tool calls the agent should make");
   ToolCallOperands operands;
-  operands.expected = read_tool_calls(*expected, "expectedOutputs." + name);
+  operands.expected = read_tool_calls(*expected, "expectedOutputs." + name, expected->storage());
   const boost::json::value* actual = test_case.find(Section::actual_outputs, key);
-  if (actual != nullptr && !actual->is_null()) operands.actual = read_tool_calls(*actual, "actualOutputs." + name);
+  if (actual != nullptr && !actual->is_null()) operands.actual = read_tool_calls(*actual, "actualOutputs." + name, actual->storage());
   return operands;
 }
 

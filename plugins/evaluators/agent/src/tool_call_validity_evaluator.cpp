@@ -126,7 +126,7 @@ EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallCo
   const std::shared_ptr<const OfferedTools> tools = offered_tools(test_case, tools_key_, strict_mode_);
   std::vector<ToolCall> calls;
   const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
-  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_);
+  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_, list->storage());
 
   boost::json::array validation_results;
   validation_results.reserve(calls.size());

@@ -40,7 +40,7 @@ ToolEfficiencyEvaluator::ToolEfficiencyEvaluator(const Config& config)
 EvalResult ToolEfficiencyEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   std::vector<ToolCall> calls;
   const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
-  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_);
+  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_, list->storage());
 
   std::vector<std::size_t> distinct;  // indices of first occurrences
   boost::json::array redundant;

@@ -101,7 +101,7 @@ std::optional<ToolCallFailure> ToolErrorEvaluator::failure(const ToolCall& call)
 EvalResult ToolErrorEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   std::vector<ToolCall> calls;
   const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
-  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_);
+  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_, list->storage());
 
   boost::json::array failed;
   std::string failed_text;

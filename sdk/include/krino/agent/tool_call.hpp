@@ -38,15 +38,16 @@ inline std::string element_label(std::string_view key, std::size_t index) {
   return "'" + std::string(key) + "'[" + std::to_string(index) + "]";
 }
 
-inline boost::json::object read_arguments(const boost::json::value* value, const std::string& where) {
-  if (value == nullptr || value->is_null()) return {};
-  if (value->is_object()) return value->get_object();
+inline boost::json::object read_arguments(const boost::json::value* value, const std::string& where,
+                                          const boost::json::storage_ptr& storage = {}) {
+  if (value == nullptr || value->is_null()) return boost::json::object(storage);
+  if (value->is_object()) return boost::json::object(value->get_object(), storage);
   if (value->is_string()) {
     const std::string_view text = value->get_string();
     // Some providers send "" for a call without arguments.
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return {};
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return boost::json::object(storage);
     boost::system::error_code ec;
-    boost::json::value parsed = boost::json::parse(text, ec);
+    boost::json::value parsed = boost::json::parse(text, ec, storage);
     if (ec) throw invalid_argument(where + ": 'arguments' is a string that is not valid JSON: " + ec.message());
     if (!parsed.is_object()) throw invalid_argument(where + ": 'arguments' is a JSON string that does not hold an object");
     return std::move(parsed.get_object());
@@ -65,7 +66,13 @@ inline std::string read_optional_string(const boost::json::object& object, std::
 }  // namespace detail
 
 // One call; `where` names it in error messages (such as "'toolCalls'[2]").
-inline ToolCall read_tool_call(const boost::json::value& value, const std::string& where) {
+//
+// `storage` is where the call's arguments and metadata are allocated. The default (the global
+// heap) gives calls that live on their own; passing the storage of the list they come from (as
+// evaluators do, `list.storage()`, which is the test case's arena) makes reading them nearly free
+// of allocation, and such calls must not outlive the test case.
+inline ToolCall read_tool_call(const boost::json::value& value, const std::string& where,
+                               const boost::json::storage_ptr& storage = {}) {
   if (!value.is_object()) throw invalid_argument(where + ": a tool call must be a JSON object");
   const boost::json::object& object = value.get_object();
   // The OpenAI form nests name and arguments under "function".
@@ -74,28 +81,32 @@ inline ToolCall read_tool_call(const boost::json::value& value, const std::strin
     if (!function->is_object()) throw invalid_argument(where + ": 'function' must be an object");
     body = &function->get_object();
   }
-  ToolCall call;
-  call.id = detail::read_optional_string(object, "id", where);
-  call.name = detail::read_optional_string(*body, "name", where);
-  if (call.name.empty()) throw invalid_argument(where + ": a tool call needs a non-empty 'name'");
-  call.arguments = detail::read_arguments(body->if_contains("arguments"), where);
-  if (const boost::json::value* result = object.if_contains("result"))
-    call.result = result->is_string() ? std::string(result->get_string()) : json::to_compact_json(*result);
-  if (const boost::json::value* metadata = object.if_contains("metadata"); metadata != nullptr && !metadata->is_null()) {
-    if (!metadata->is_object()) throw invalid_argument(where + ": 'metadata' must be an object");
-    call.metadata = metadata->get_object();
-  }
+  std::string name = detail::read_optional_string(*body, "name", where);
+  if (name.empty()) throw invalid_argument(where + ": a tool call needs a non-empty 'name'");
+  std::optional<std::string> result;
+  if (const boost::json::value* text = object.if_contains("result"))
+    result = text->is_string() ? std::string(text->get_string()) : json::to_compact_json(*text);
+  const boost::json::value* metadata = object.if_contains("metadata");
+  if (metadata != nullptr && !metadata->is_null() && !metadata->is_object())
+    throw invalid_argument(where + ": 'metadata' must be an object");
+  // Built in one piece: the JSON members are initialised straight from objects that already use
+  // `storage` (assigning them would copy into the member's own storage instead).
+  ToolCall call{detail::read_optional_string(object, "id", where), std::move(name),
+                detail::read_arguments(body->if_contains("arguments"), where, storage), std::move(result),
+                metadata != nullptr && metadata->is_object() ? boost::json::object(metadata->get_object(), storage)
+                                                             : boost::json::object(storage)};
   return call;
 }
 
-// A list of calls stored under `key` (used only in error messages).
-inline std::vector<ToolCall> read_tool_calls(const boost::json::value& list, std::string_view key) {
+// A list of calls stored under `key` (used only in error messages). See read_tool_call for `storage`.
+inline std::vector<ToolCall> read_tool_calls(const boost::json::value& list, std::string_view key,
+                                             const boost::json::storage_ptr& storage = {}) {
   if (!list.is_array()) throw invalid_argument("'" + std::string(key) + "' must be a list of tool calls");
   std::vector<ToolCall> calls;
   calls.reserve(list.get_array().size());
   std::size_t index = 0;
   for (const boost::json::value& element : list.get_array())
-    calls.push_back(read_tool_call(element, detail::element_label(key, index++)));
+    calls.push_back(read_tool_call(element, detail::element_label(key, index++), storage));
   return calls;
 }
 
