@@ -51,3 +51,42 @@ BOOST_AUTO_TEST_CASE(example_view_sections_default_to_empty_objects) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(example_view_shape)
+
+bool canonical(std::string_view text) {
+  auto view = ExampleView::from_text(text);
+  return view && view->is_canonical();
+}
+
+BOOST_AUTO_TEST_CASE(canonical_examples_are_recognised) {
+  BOOST_TEST(canonical(R"({"inputs":{},"expectedOutputs":{},"metadata":{}})"));
+  BOOST_TEST(canonical(R"({"id":"a","inputs":{"q":1},"expectedOutputs":{},"metadata":{},"actualOutputs":{},"trace":[1]})"));
+  BOOST_TEST(canonical(R"( {"metadata":{},"inp\u0075ts":{},"expectedOutputs":{}} )"));
+}
+
+BOOST_AUTO_TEST_CASE(everything_else_needs_decoding) {
+  BOOST_TEST(!canonical(R"({"input":"q","expectedOutput":"a"})"));
+  BOOST_TEST(!canonical(R"({"inputs":{},"expectedOutputs":{}})"));
+  BOOST_TEST(!canonical(R"({"inputs":{},"expectedOutputs":{},"metadata":{},"x":1})"));
+  BOOST_TEST(!canonical(R"({"inputs":{},"inputs":{},"expectedOutputs":{},"metadata":{}})"));
+  BOOST_TEST(!canonical(R"({"id":"","inputs":{},"expectedOutputs":{},"metadata":{}})"));
+  BOOST_TEST(!canonical(R"({"id":7,"inputs":{},"expectedOutputs":{},"metadata":{}})"));
+  BOOST_TEST(!canonical(R"({"inputs":[],"expectedOutputs":{},"metadata":{}})"));
+  BOOST_TEST(!canonical(R"({"inputs":{},"expectedOutputs":{},"metadata":{},"trace":null})"));
+  BOOST_TEST(!canonical(R"({"inputs":{"a":tru},"expectedOutputs":{},"metadata":{}})"));  // not even JSON
+}
+
+BOOST_AUTO_TEST_CASE(a_rebased_view_reads_the_copy) {
+  const std::string original = R"({"id":"x","inputs":{"q":1},"expectedOutputs":{},"metadata":{}})";
+  const auto view = ExampleView::from_text(original);
+  BOOST_REQUIRE(view.has_value());
+  const std::string copy = original;
+  const ExampleView rebased = view->rebased(original, copy);
+  BOOST_TEST(rebased.section("inputs") == R"({"q":1})");
+  const auto at = static_cast<std::size_t>(rebased.section("inputs").data() - copy.data());
+  BOOST_TEST(at == original.find(R"({"q":1})"));  // inside the copy, not the original
+  BOOST_TEST(*rebased.id_token() == R"("x")");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -136,6 +136,8 @@ DatasetRecord DatasetStream::next() {
   return r;
 }
 
+bool DatasetStream::passes_examples() const { return resolver_.has(KRINO_CAP_PASSES_EXAMPLES); }
+
 bool DatasetStream::decode(const std::string& record, std::string& example, std::string& error) const {
   if (resolver_.resolver().decode == nullptr) {
     example = record;

@@ -58,8 +58,14 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   // 1. The example: validated once, then read through spans (no document is built).
   std::string example_text;
   ExampleView example = ExampleView::empty();
+  std::optional<ExampleView> view_of_record;
   if (record.kind == DatasetRecord::Kind::bad) {
     error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT, record.error};
+  } else if (dataset_.passes_examples() && (view_of_record = ExampleView::from_text(record.bytes)) &&
+             view_of_record->is_canonical()) {
+    // Already an example: validated and scanned once, here, and used as it is.
+    example_text = record.bytes;
+    example = view_of_record->rebased(record.bytes, example_text);
   } else {
     std::string decode_error;
     if (!dataset_.decode(record.bytes, example_text, decode_error)) {

@@ -11,9 +11,36 @@ std::optional<ExampleView> ExampleView::from_text(std::string_view text) {
 
 ExampleView ExampleView::empty() { return ExampleView(); }
 
+ExampleView ExampleView::rebased(std::string_view from, std::string_view to) const {
+  ExampleView view;
+  view.members_.reserve(members_.size());
+  for (const JsonMember& m : members_)
+    view.members_.push_back(JsonMember{m.key, to.substr(static_cast<std::size_t>(m.value.data() - from.data()), m.value.size())});
+  return view;
+}
+
 std::string_view ExampleView::section(std::string_view key) const {
   auto value = raw(key);
   return value && is_object_span(*value) ? *value : std::string_view("{}");
+}
+
+bool ExampleView::is_canonical() const {
+  constexpr unsigned kId = 1, kInputs = 2, kExpected = 4, kMetadata = 8, kActual = 16, kTrace = 32;
+  constexpr unsigned kMaps = kInputs | kExpected | kMetadata;
+  unsigned seen = 0;
+  for (const JsonMember& m : members_) {
+    unsigned bit = 0;
+    bool ok = false;
+    if (m.key == "inputs") bit = kInputs, ok = is_object_span(m.value);
+    else if (m.key == "expectedOutputs") bit = kExpected, ok = is_object_span(m.value);
+    else if (m.key == "metadata") bit = kMetadata, ok = is_object_span(m.value);
+    else if (m.key == "actualOutputs") bit = kActual, ok = is_object_span(m.value);
+    else if (m.key == "id") bit = kId, ok = is_string_span(m.value) && m.value.size() > 2;
+    else if (m.key == "trace") bit = kTrace, ok = m.value != "null";
+    if (!ok || (seen & bit) != 0) return false;
+    seen |= bit;
+  }
+  return (seen & kMaps) == kMaps;
 }
 
 std::optional<std::string_view> ExampleView::id_token() const {

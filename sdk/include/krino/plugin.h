@@ -181,6 +181,10 @@ typedef enum krino_component_kind {
 #define KRINO_CAP_CANCELLABLE ((uint64_t)1 << 3)   /* polls host->is_cancelled */
 #define KRINO_CAP_BATCH ((uint64_t)1 << 4)         /* implements evaluate_batch */
 #define KRINO_CAP_NEEDS_NETWORK ((uint64_t)1 << 5) /* reaches the network itself */
+/* A resolver whose records may already be krino.example/1 documents (ABI 1.1). The host passes
+ * such a record through after its own validation and calls decode only for the others; decode
+ * must still accept canonical records, as a 1.0 host sends them all. */
+#define KRINO_CAP_PASSES_EXAMPLES ((uint64_t)1 << 6)
 
 /* --- Evaluator -------------------------------------------------------------------------------
  * Scores one test case (krino.testcase/1) and writes one eval result (krino.evalresult/1):

@@ -799,7 +799,10 @@ struct ResolverTrampolines {
 // the record already is a canonical krino.example/1 document, which is then passed on unchanged.
 #define KRINO_DATASET_RESOLVER(T, id, name, version, description, schemes, extensions, schema)             \
   static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
-      KRINO_KIND_DATASET_RESOLVER, id, name, version, description, KRINO_CAP_DETERMINISTIC, schema,        \
+      KRINO_KIND_DATASET_RESOLVER, id, name, version, description,                                        \
+      KRINO_CAP_DETERMINISTIC |                                                                            \
+          (::krino::detail::has_record_is_example<T>::value ? KRINO_CAP_PASSES_EXAMPLES : uint64_t{0}),     \
+      schema,                                                                                              \
       ::krino::detail::ResolverTrampolines<T>::vtable(schemes, extensions))
 
 // Defines the plugin's entry point. Use exactly once per plugin.

@@ -44,6 +44,9 @@ class DatasetStream {
   // [thread-safe] The example JSON for a record, or the reason it is malformed.
   bool decode(const std::string& record, std::string& example, std::string& error) const;
 
+  // Whether records may already be examples the host can pass through (KRINO_CAP_PASSES_EXAMPLES).
+  bool passes_examples() const;
+
  private:
   const Component& resolver_;
   void* stream_ = nullptr;

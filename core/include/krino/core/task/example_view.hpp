@@ -15,12 +15,22 @@ class ExampleView {
   static std::optional<ExampleView> from_text(std::string_view text);
   static ExampleView empty();
 
+  // The same view over a copy of its text: `to` must hold the bytes of `from`, the text this view
+  // was made from.
+  ExampleView rebased(std::string_view from, std::string_view to) const;
+
   // The raw value of a top-level member, if present.
   std::optional<std::string_view> raw(std::string_view key) const { return member(members_, key); }
 
   // An object-valued section ("inputs", "expectedOutputs", "metadata"): its bytes, or "{}" when
   // absent or not an object.
   std::string_view section(std::string_view key) const;
+
+  // Whether the document already has the canonical krino.example/1 shape: keys only id (a
+  // non-empty string), inputs, expectedOutputs, metadata (objects, all three present),
+  // actualOutputs (an object) and trace (not null), each at most once. Such a record from a
+  // resolver that declares KRINO_CAP_PASSES_EXAMPLES needs no decoding.
+  bool is_canonical() const;
 
   // The "id" as a JSON string token (with its quotes), if the example has a string id.
   std::optional<std::string_view> id_token() const;
