@@ -150,15 +150,8 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   append_key(e, "error");
   if (error) krino::json::append_compact_json(e, error->to_json());
   else e += "null";
-  append_key(e, "inputs");
-  e += inputs;
-  append_key(e, "expectedOutputs");
-  e += expected;
-  append_key(e, "actualOutputs");
-  if (output) e += output->actual_outputs;
-  else e += "null";
-  append_key(e, "metadata");
-  e += metadata;
+  // What a reporter reads first (verdict, results, timing) comes before the example's own
+  // sections, which are most of the bytes, so a reader can stop early.
   append_key(e, "results");
   e += '[';
   for (size_t i = 0; i < results.size(); ++i) {
@@ -173,6 +166,15 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   const double duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   krino::json::append_double(e, std::round(duration_ms * 1000.0) / 1000.0);
+  append_key(e, "inputs");
+  e += inputs;
+  append_key(e, "expectedOutputs");
+  e += expected;
+  append_key(e, "actualOutputs");
+  if (output) e += output->actual_outputs;
+  else e += "null";
+  append_key(e, "metadata");
+  e += metadata;
   e += '}';
   return item;
 }

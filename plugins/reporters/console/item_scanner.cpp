@@ -56,8 +56,9 @@ class ItemHandler {
   static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
   static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
 
-  // Set when parsing stopped on purpose: the event is not an item, or a pass is certain.
-  enum class Stop { no, not_an_item, passed };
+  // Set when parsing stopped on purpose: the event is not an item, a pass is certain, or every
+  // field the report needs has been read (the host writes results before the example's sections).
+  enum class Stop { no, not_an_item, passed, complete };
   Stop stop = Stop::no;
 
   ItemReport item;
@@ -108,9 +109,12 @@ class ItemHandler {
     if (depth_ == 2 && top_ == TopField::results) in_results_ = true;
     return true;
   }
-  bool on_array_end(std::size_t, boost::system::error_code&) {
+  bool on_array_end(std::size_t, boost::system::error_code& ec) {
+    const bool results_closed = depth_ == 2 && in_results_;
     if (depth_ == 2) in_results_ = false;
     --depth_;
+    if (results_closed && is_item && success_seen && error_seen && index_seen && run_index_seen)
+      return halt(Stop::complete, ec);
     return true;
   }
 
@@ -275,7 +279,7 @@ std::optional<ItemReport> scan_item_finished(std::string_view event) {
   parser.write_some(false, event.data(), event.size(), ec);
   ItemHandler& h = parser.handler();
   if (h.stop == ItemHandler::Stop::not_an_item) return std::nullopt;
-  if (ec && h.stop != ItemHandler::Stop::passed) return std::nullopt;
+  if (ec && h.stop != ItemHandler::Stop::passed && h.stop != ItemHandler::Stop::complete) return std::nullopt;
   if (!h.is_item) return std::nullopt;
 
   ItemReport item = std::move(h.item);

@@ -28,6 +28,20 @@ BOOST_AUTO_TEST_CASE(reads_identity_verdict_and_failing_results) {
   BOOST_TEST(!item->failed_checks[1].threshold.has_value());
 }
 
+// The host writes results before the example's sections: once they are read, the rest of a failing
+// item is not. The bytes after the results here are not even JSON, and the item still reads.
+BOOST_AUTO_TEST_CASE(stops_after_the_results_of_a_failing_item) {
+  const std::string event =
+      R"({"event":"item_finished","schema":"krino.event/1","run_index":0,"index":3,"id":"q","location":null,)"
+      R"("success":false,"error":null,"results":[{"name":"exact_match","score":0.0,"success":false,"threshold":1.0,)"
+      R"("reason":"differs","metadata":{}}],"inputs":{"never": read)";
+  const auto item = scan_item_finished(event);
+  BOOST_REQUIRE(item.has_value());
+  BOOST_TEST((item->verdict == Verdict::fail));
+  BOOST_REQUIRE(item->failed_checks.size() == 1u);
+  BOOST_TEST(item->failed_checks[0].reason == "differs");
+}
+
 BOOST_AUTO_TEST_CASE(reads_an_item_error) {
   const auto item = scan_item_finished(
       t::errored_item(0, 7, std::nullopt, "data.jsonl:8", "dataset", "jsonl", "INVALID_ARGUMENT", "not JSON"));
