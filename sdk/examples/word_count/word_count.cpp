@@ -46,7 +46,7 @@ class WordCount {
 
   // Called on worker threads, possibly concurrently (KRINO_CAP_THREAD_SAFE): it only reads members.
   krino::EvalResult evaluate(const krino::TestCase& test_case, krino::CallContext&) const {
-    const boost::json::value* output = krino::TestCase::lookup(test_case.actual_outputs(), output_key_);
+    const boost::json::value* output = test_case.find(krino::Section::actual_outputs, output_key_);
     // A missing or non-text output means the evaluator cannot do its job: an item error, not a score.
     if (output == nullptr) throw krino::invalid_argument("actualOutputs has no '" + output_key_ + "'");
     if (!output->is_string()) throw krino::invalid_argument("actualOutputs." + output_key_ + " is not a string");

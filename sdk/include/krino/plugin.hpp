@@ -801,7 +801,9 @@ struct ResolverTrampolines {
   static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
       KRINO_KIND_DATASET_RESOLVER, id, name, version, description,                                        \
       KRINO_CAP_DETERMINISTIC |                                                                            \
-          (::krino::detail::has_record_is_example<T>::value ? KRINO_CAP_PASSES_EXAMPLES : uint64_t{0}),     \
+          (::krino::detail::has_record_is_example<T>::value && ::krino::detail::has_decode<T>::value       \
+               ? KRINO_CAP_PASSES_EXAMPLES                                                                 \
+               : uint64_t{0}),                                                                             \
       schema,                                                                                              \
       ::krino::detail::ResolverTrampolines<T>::vtable(schemes, extensions))
 
