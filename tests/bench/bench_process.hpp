@@ -25,6 +25,7 @@ inline Measured run_measured(const std::vector<std::string>& argv, bool quiet = 
     if (quiet) {
       int null = open("/dev/null", O_WRONLY);
       dup2(null, 1);
+      dup2(null, 2);  // per-item failure lines too: the figure is krino's, not the terminal's
     }
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));

@@ -7,6 +7,8 @@ cmake --build --preset release -j "$(nproc)"
 bin=build/release/bin
 echo "== (a)+(c) pipeline throughput and peak RSS  [>= 150000 cases/s, <= 64 MB at any size]"
 "$bin/krino_pipeline_bench" "$@"
+echo "== agent workload (issue 3)  [>= 150000 cases/s, < 64 MB]"
+"$bin/krino_agent_pipeline_bench"
 echo "== (b) ABI overhead  [<= 10 % for a microsecond-scale evaluator]"
 "$bin/krino_abi_overhead_bench"
 echo "== (d) start-up  [<= 30 ms]"
