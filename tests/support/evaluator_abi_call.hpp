@@ -13,9 +13,10 @@ struct AbiOutcome {
   std::string error;
 };
 
-template <class T>
-AbiOutcome evaluate_through_abi(const std::string& config, const std::string& test_case) {
-  const krino_evaluator_vtable* vtable = krino::detail::EvaluatorTrampolines<T>::vtable();
+// Create, evaluate one test case, destroy: through any evaluator vtable (one from a class's
+// trampolines, or one a loaded module registered).
+inline AbiOutcome evaluate_with_vtable(const krino_evaluator_vtable* vtable, const std::string& config,
+                                       const std::string& test_case) {
   krino::detail::StringSink create_error;
   void* instance = nullptr;
   const krino_status created = vtable->create(nullptr, config.data(), config.size(), &instance, &create_error.sink);
@@ -28,6 +29,11 @@ AbiOutcome evaluate_through_abi(const std::string& config, const std::string& te
       vtable->evaluate(instance, &ctx, test_case.data(), test_case.size(), &result.sink, &error.sink);
   vtable->destroy(instance);
   return {status, result.text, error.text};
+}
+
+template <class T>
+AbiOutcome evaluate_through_abi(const std::string& config, const std::string& test_case) {
+  return evaluate_with_vtable(krino::detail::EvaluatorTrampolines<T>::vtable(), config, test_case);
 }
 
 }  // namespace krino::test

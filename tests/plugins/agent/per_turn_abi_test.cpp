@@ -9,8 +9,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "evaluator_abi_call.hpp"
-
-#include <dlfcn.h>
+#include "loaded_module.hpp"
 
 #include <string>
 
@@ -31,47 +30,6 @@ const std::string kTripCase = R"({"inputs":{},"metadata":{"tools":[{"name":"get_
     [{"name":"get_weather","arguments":{"city":"Paris"}}],
     [],
     [{"name":"book_hotel","arguments":{"city":"Paris","nights":2}}]]}})";
-
-// The evaluator vtable the built module registers under `name`, through its entry point.
-const krino_evaluator_vtable* module_evaluator(void* library, const std::string& name) {
-  auto entry = reinterpret_cast<krino_plugin_entry_fn>(dlsym(library, KRINO_PLUGIN_ENTRY_SYMBOL));
-  if (entry == nullptr) return nullptr;
-  krino_host host{};
-  host.struct_size = sizeof(host);
-  krino_host_info info{};
-  info.struct_size = sizeof(info);
-  info.abi_major = KRINO_ABI_MAJOR;
-  info.abi_minor = KRINO_ABI_MINOR;
-  info.host_name = "test";
-  info.host_version = "0";
-  info.host = &host;
-  krino::detail::StringSink error;
-  const krino_plugin_descriptor* descriptor = entry(&info, &error.sink);
-  if (descriptor == nullptr) return nullptr;
-  for (size_t i = 0; i < descriptor->component_count; ++i) {
-    const krino_component& component = descriptor->components[i];
-    if (component.kind != KRINO_KIND_EVALUATOR || name != component.name) continue;
-    BOOST_TEST(std::string(component.id) == "krino.per_turn");
-    BOOST_TEST(component.capabilities == (KRINO_CAP_THREAD_SAFE | KRINO_CAP_DETERMINISTIC));
-    BOOST_TEST(boost::json::parse(component.config_schema).at("title").as_string() == "per_turn");
-    return static_cast<const krino_evaluator_vtable*>(component.vtable);
-  }
-  return nullptr;
-}
-
-Outcome run_vtable(const krino_evaluator_vtable* vtable, const std::string& config, const std::string& test_case) {
-  krino::detail::StringSink create_error;
-  void* instance = nullptr;
-  const krino_status created = vtable->create(nullptr, config.data(), config.size(), &instance, &create_error.sink);
-  if (created != KRINO_OK) return {created, "", create_error.text};
-  krino_call_context ctx{};
-  ctx.struct_size = sizeof(ctx);
-  krino::detail::StringSink result;
-  krino::detail::StringSink error;
-  const krino_status status = vtable->evaluate(instance, &ctx, test_case.data(), test_case.size(), &result.sink, &error.sink);
-  vtable->destroy(instance);
-  return {status, result.text, error.text};
-}
 
 }  // namespace
 
@@ -118,13 +76,14 @@ BOOST_AUTO_TEST_CASE(the_schema_describes_every_option) {
 
 // Needs the module built (ninja krino_plugin_agent, which a full build does before ctest runs).
 BOOST_AUTO_TEST_CASE(the_built_module_runs_per_turn) {
-  const std::string path = std::string(KRINO_PLUGIN_BUILD_DIR) + "/krino-agent.so";
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  BOOST_TEST_REQUIRE(library != nullptr, "dlopen failed: " << dlerror());
-  const krino_evaluator_vtable* vtable = module_evaluator(library, "per_turn");
-  BOOST_TEST_REQUIRE(vtable != nullptr, "krino-agent.so registers no per_turn evaluator");
+  const krino::test::LoadedModule module(std::string(KRINO_PLUGIN_BUILD_DIR) + "/krino-agent.so");
+  const krino_component* component = module.component("per_turn");
+  BOOST_TEST_REQUIRE(component != nullptr, "krino-agent.so registers no per_turn evaluator");
+  BOOST_TEST(std::string(component->id) == "krino.per_turn");
+  BOOST_TEST(component->capabilities == (KRINO_CAP_THREAD_SAFE | KRINO_CAP_DETERMINISTIC));
+  BOOST_TEST(boost::json::parse(component->config_schema).at("title").as_string() == "per_turn");
 
-  const Outcome o = run_vtable(vtable, R"({"evaluator":"tool_trajectory","aggregate":"mean","name":"trip_turns"})", kTripCase);
+  const Outcome o = module.evaluate("per_turn", R"({"evaluator":"tool_trajectory","aggregate":"mean","name":"trip_turns"})", kTripCase);
   BOOST_TEST(o.status == KRINO_OK, o.error);
   const boost::json::value r = boost::json::parse(o.result);
   BOOST_TEST(r.at("name").as_string() == "trip_turns");
@@ -132,10 +91,9 @@ BOOST_AUTO_TEST_CASE(the_built_module_runs_per_turn) {
   BOOST_TEST(r.at("metadata").at("turnCount").to_number<int>() == 3);
   BOOST_TEST(r.at("metadata").at("turns").at(1).at("reason").is_string());
 
-  const Outcome bad = run_vtable(vtable, R"({"evaluator":"tool_correctness","options":{"tool_calls_key":"calls"}})", kTripCase);
+  const Outcome bad = module.evaluate("per_turn", R"({"evaluator":"tool_correctness","options":{"tool_calls_key":"calls"}})", kTripCase);
   BOOST_TEST(bad.status == KRINO_INVALID_ARGUMENT);
   BOOST_TEST(bad.error.find("options.tool_calls_key") != std::string::npos, bad.error);
-  dlclose(library);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -10,79 +10,21 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
-#include <dlfcn.h>
+#include "loaded_module.hpp"
 
 #include <string>
 
 namespace {
 
-struct Outcome {
-  krino_status status;
-  std::string result;
-  std::string error;
-};
+using Outcome = krino::test::AbiOutcome;
 
 // The built module, loaded for one test and unloaded after it.
-class LoadedAgentPlugin {
+class LoadedAgentPlugin : public krino::test::LoadedModule {
  public:
-  LoadedAgentPlugin() {
-    const std::string path = std::string(KRINO_PLUGIN_BUILD_DIR) + "/krino-agent.so";
-    library_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    BOOST_TEST_REQUIRE(library_ != nullptr, "dlopen " << path << " failed: " << dlerror());
-    auto entry = reinterpret_cast<krino_plugin_entry_fn>(dlsym(library_, KRINO_PLUGIN_ENTRY_SYMBOL));
-    BOOST_TEST_REQUIRE(entry != nullptr);
-    host_.struct_size = sizeof(host_);
-    info_.struct_size = sizeof(info_);
-    info_.abi_major = KRINO_ABI_MAJOR;
-    info_.abi_minor = KRINO_ABI_MINOR;
-    info_.host_name = "test";
-    info_.host_version = "0";
-    info_.host = &host_;
-    krino::detail::StringSink error;
-    descriptor_ = entry(&info_, &error.sink);
-    BOOST_TEST_REQUIRE(descriptor_ != nullptr, error.text);
-  }
-  ~LoadedAgentPlugin() {
-    if (descriptor_ != nullptr && descriptor_->deinit != nullptr) descriptor_->deinit();
-    if (library_ != nullptr) dlclose(library_);
-  }
-  LoadedAgentPlugin(const LoadedAgentPlugin&) = delete;
-  LoadedAgentPlugin& operator=(const LoadedAgentPlugin&) = delete;
-
-  // The component with this short name, stepping by the module's own element size.
-  const krino_component* component(const std::string& name) const {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(descriptor_->components);
-    const std::size_t stride = descriptor_->components[0].struct_size;
-    for (std::size_t i = 0; i < descriptor_->component_count; ++i) {
-      const auto* c = reinterpret_cast<const krino_component*>(bytes + i * stride);
-      if (name == c->name) return c;
-    }
-    return nullptr;
-  }
-
+  LoadedAgentPlugin() : LoadedModule(std::string(KRINO_PLUGIN_BUILD_DIR) + "/krino-agent.so") {}
   Outcome run(const std::string& name, const std::string& config, const std::string& test_case) const {
-    const krino_component* c = component(name);
-    BOOST_TEST_REQUIRE(c != nullptr, "no component " << name);
-    const auto* vtable = static_cast<const krino_evaluator_vtable*>(c->vtable);
-    krino::detail::StringSink create_error;
-    void* instance = nullptr;
-    const krino_status created = vtable->create(nullptr, config.data(), config.size(), &instance, &create_error.sink);
-    if (created != KRINO_OK) return {created, "", create_error.text};
-    krino_call_context ctx{};
-    ctx.struct_size = sizeof(ctx);
-    krino::detail::StringSink result;
-    krino::detail::StringSink error;
-    const krino_status status =
-        vtable->evaluate(instance, &ctx, test_case.data(), test_case.size(), &result.sink, &error.sink);
-    vtable->destroy(instance);
-    return {status, result.text, error.text};
+    return evaluate(name, config, test_case);
   }
-
- private:
-  void* library_ = nullptr;
-  krino_host host_{};
-  krino_host_info info_{};
-  const krino_plugin_descriptor* descriptor_ = nullptr;
 };
 
 const char* const kTools = R"({"inputs":{},"actualOutputs":{},"expectedOutputs":{},"metadata":{"tools":[
