@@ -5,6 +5,7 @@ find_package(Threads REQUIRED)
 find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(fmt REQUIRED)
+find_package(OpenSSL REQUIRED)  # SHA-256 for the judge cache key; TLS for judge calls
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 find_path(VALIJSON_INCLUDE_DIR valijson/validator.hpp REQUIRED)
