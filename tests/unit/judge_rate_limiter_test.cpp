@@ -65,6 +65,13 @@ BOOST_AUTO_TEST_CASE(settling_gives_back_an_overestimate) {
   BOOST_TEST(limiter.try_acquire(kStart, 1000).go);
 }
 
+BOOST_AUTO_TEST_CASE(settling_never_fills_beyond_a_full_bucket) {
+  RateLimiter limiter({std::nullopt, 6000.0}, kStart);
+  BOOST_TEST(limiter.try_acquire(kStart, 1000).go);
+  limiter.settle(kStart + 10s, 1000, 0);  // refilled to full by then; the refund has nowhere to go
+  BOOST_TEST(*limiter.available_tokens(kStart + 10s) == 6000.0);
+}
+
 BOOST_AUTO_TEST_CASE(settling_an_underestimate_is_debt) {
   RateLimiter limiter({std::nullopt, 6000.0}, kStart);
   BOOST_TEST(limiter.try_acquire(kStart, 1000).go);
