@@ -1,0 +1,49 @@
+#include "krino/core/judge/judge_transport.hpp"
+
+namespace krino::core {
+namespace {
+
+JudgeAttempt to_attempt(const JudgeProvider& provider, HttpResult result) {
+  JudgeAttempt attempt;
+  switch (result.outcome) {
+    case HttpOutcome::timeout:
+      attempt.outcome = JudgeOutcome::timeout;
+      attempt.error = provider.redact(provider.label() + ": " + result.error);
+      return attempt;
+    case HttpOutcome::connection_error:
+      attempt.outcome = JudgeOutcome::connection_error;
+      attempt.error = provider.redact(provider.label() + ": " + result.error);
+      return attempt;
+    case HttpOutcome::response: break;
+  }
+  const auto& response = result.response;
+  attempt.http_status = response.status;
+  attempt.retry_after = response.retry_after();
+  if (response.status < 200 || response.status > 299) {
+    attempt.outcome = JudgeOutcome::http_error;
+    attempt.error = provider.describe_http_error(response.status, response.body);
+    return attempt;
+  }
+  try {
+    attempt.reply = provider.parse_reply(response.body);
+    attempt.outcome = JudgeOutcome::reply;
+  } catch (const InvalidProviderReply& error) {
+    attempt.outcome = JudgeOutcome::invalid_reply;
+    attempt.error = error.what();
+  }
+  return attempt;
+}
+
+}  // namespace
+
+JudgeTransport::JudgeTransport(HttpClient& http, JudgeConfig config)
+    : http_(http), provider_(make_judge_provider(std::move(config))) {}
+
+void JudgeTransport::send(const boost::json::object& judge_request, Callback done) const {
+  ProviderHttpRequest request = provider_->build_request(judge_request);  // before any I/O
+  auto timeout = std::chrono::milliseconds(provider_->config().timeout_ms);
+  http_.post(request.url, std::move(request.headers), std::move(request.body), timeout,
+             [provider = provider_, done = std::move(done)](HttpResult result) { done(to_attempt(*provider, std::move(result))); });
+}
+
+}  // namespace krino::core
