@@ -15,11 +15,12 @@ struct AbiOutcome {
 
 // Create, evaluate one test case, destroy: through any evaluator vtable (one from a class's
 // trampolines, or one a loaded module registered).
-inline AbiOutcome evaluate_with_vtable(const krino_evaluator_vtable* vtable, const std::string& config,
-                                       const std::string& test_case) {
+// `host` is what create() receives (nullptr: no host services, so no judge).
+inline AbiOutcome evaluate_with_vtable(const krino_evaluator_vtable* vtable, const krino_host* host,
+                                       const std::string& config, const std::string& test_case) {
   krino::detail::StringSink create_error;
   void* instance = nullptr;
-  const krino_status created = vtable->create(nullptr, config.data(), config.size(), &instance, &create_error.sink);
+  const krino_status created = vtable->create(host, config.data(), config.size(), &instance, &create_error.sink);
   if (created != KRINO_OK) return {created, "", create_error.text};
   krino_call_context ctx{};
   ctx.struct_size = sizeof(ctx);
@@ -29,6 +30,11 @@ inline AbiOutcome evaluate_with_vtable(const krino_evaluator_vtable* vtable, con
       vtable->evaluate(instance, &ctx, test_case.data(), test_case.size(), &result.sink, &error.sink);
   vtable->destroy(instance);
   return {status, result.text, error.text};
+}
+
+inline AbiOutcome evaluate_with_vtable(const krino_evaluator_vtable* vtable, const std::string& config,
+                                       const std::string& test_case) {
+  return evaluate_with_vtable(vtable, nullptr, config, test_case);
 }
 
 template <class T>
