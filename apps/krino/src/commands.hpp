@@ -11,6 +11,7 @@ struct RunArguments {
   std::string experiment;
   std::vector<std::string> overrides;
   PluginOptions plugins;
+  bool no_cache = false;  // --no-cache: the judge cache is neither read nor written
 };
 
 struct EvalArguments {

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
       ->type_name("KEY=VALUE")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run_cmd->add_flag("--no-cache", run.no_cache, "Ask the LLM judges again instead of reusing cached replies");
   run.plugins.add_to(*run_cmd);
 
   EvalArguments eval;

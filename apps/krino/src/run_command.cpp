@@ -3,6 +3,7 @@
 #include "signal_watcher.hpp"
 
 #include "krino/core/experiment/experiment_config.hpp"
+#include "krino/core/judge/judge_setup.hpp"
 #include "krino/core/runner/experiment_runner.hpp"
 
 #include <cstdio>
@@ -16,6 +17,10 @@ int run_command(const RunArguments& args) {
   core::HostServices host(cancellation, stderr, args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG
                                                 : args.plugins.verbosity == 1 ? KRINO_LOG_INFO
                                                                               : KRINO_LOG_WARNING);
+  // Declared before the registry: it must outlive every plugin call, and it is stopped last.
+  const std::unique_ptr<core::JudgeService> judges =
+      core::make_judge_service(config, core::JudgeSetupOptions{args.no_cache, core::process_environment()});
+  host.set_judge_service(judges.get());
   core::PluginRegistry registry;
   args.plugins.load(registry, host);
 

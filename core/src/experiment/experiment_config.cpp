@@ -141,7 +141,7 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
   const auto& root = document.get_object();
   static const std::set<std::string, std::less<>> known = {
       "name", "description", "metadata", "dataset", "task", "evaluators", "reporters",
-      "runs", "parallelism", "min_pass_rate", "seed"};
+      "runs", "parallelism", "min_pass_rate", "seed", "judges", "default_judge", "judge_cache", "prices"};
   for (const auto& [key, value] : root) {
     if (known.count(key) == 0) {
       std::string message = "unknown key '" + std::string(key) + "'; known keys:";
@@ -178,6 +178,18 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
 
   config.evaluators = parse_uses(root, "evaluators");
   if (config.evaluators.empty()) throw config_error("evaluators: at least one evaluator is required");
+  config.judges = optional_object(root, "judges", "experiment");
+  for (const auto& [name, judge] : config.judges)
+    if (!judge.is_object()) throw config_error("judges." + std::string(name) + ": expected a mapping of judge options");
+  config.default_judge = optional_string(root, "default_judge", "experiment");
+  if (!config.default_judge.empty() && !config.judges.contains(config.default_judge))
+    throw config_error("default_judge: no judge named '" + config.default_judge + "' under judges");
+  if (auto it = root.find("judge_cache"); it != root.end()) {
+    if (!it->value().is_bool() && !(it->value().is_string() && !it->value().get_string().empty()))
+      throw config_error("judge_cache: expected true, false or a directory");
+    config.judge_cache = it->value();
+  }
+  config.prices = optional_object(root, "prices", "experiment");
   config.reporters = parse_uses(root, "reporters");
   if (root.find("reporters") == root.end()) config.reporters.push_back({"console", {}});
 

@@ -1,5 +1,7 @@
 #include "krino/core/host/host_services.hpp"
 
+#include "krino/core/judge/judge_service.hpp"
+
 #include "krino/core/version.hpp"
 
 #include <string_view>
@@ -58,11 +60,24 @@ int32_t HostServices::is_cancelled_entry(const krino_host* host, const krino_cal
   return self(host).cancellation_.requested() ? 1 : 0;
 }
 
-krino_status HostServices::judge_entry(const krino_host*, const krino_call_context*, const char*, size_t, krino_sink*,
-                                       krino_sink* error) {
-  constexpr std::string_view message = "no LLM judge is configured in this host";
-  if (error != nullptr && error->write != nullptr) error->write(error, message.data(), message.size());
-  return KRINO_UNAVAILABLE;
+krino_status HostServices::judge_entry(const krino_host* host, const krino_call_context* ctx, const char* request,
+                                       size_t request_size, krino_sink* response, krino_sink* error) {
+  auto write = [](krino_sink* sink, std::string_view text) {
+    if (sink != nullptr && sink->write != nullptr) sink->write(sink, text.data(), text.size());
+  };
+  JudgeService* service = self(host).judge_;
+  if (service == nullptr) {
+    write(error, "no LLM judge is configured in this host (add a 'judges' section to the experiment)");
+    return KRINO_UNAVAILABLE;
+  }
+  if (request == nullptr) {
+    write(error, "the judge request is empty");
+    return KRINO_INVALID_ARGUMENT;
+  }
+  const uint64_t seed = ctx != nullptr ? ctx->seed : 0;
+  JudgeCallOutcome outcome = service->call(std::string_view(request, request_size), seed);
+  write(outcome.status == KRINO_OK ? response : error, outcome.text);
+  return outcome.status;
 }
 
 const void* HostServices::get_extension_entry(const krino_host*, const char*) { return nullptr; }

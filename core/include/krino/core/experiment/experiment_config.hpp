@@ -39,6 +39,12 @@ struct ExperimentConfig {
   uint32_t parallelism = 1;
   double min_pass_rate = 1.0;  // below it, `krino run` exits with "evaluation failed"
   uint64_t seed = 0;
+  // LLM judges (docs/judges.md): name -> judge options, in file order; read into JudgeConfigs
+  // (and their API keys from the environment) only when the run starts.
+  boost::json::object judges;
+  std::string default_judge;      // empty: the judge named "default", else the first
+  boost::json::value judge_cache = true;  // true, false, or a directory
+  boost::json::object prices;     // model -> {input_per_million, output_per_million}
 };
 
 // Rewrites the shorthands of the evaluators/reporters/task/dataset entries into their explicit

@@ -23,6 +23,10 @@ class HostServices {
   const krino_host_info* host_info() const noexcept { return &info_; }
   void set_min_log_level(krino_log_level level) noexcept { min_level_ = level; }
 
+  // The judge service host->judge() uses; without one, judge calls answer UNAVAILABLE. Set before
+  // any plugin call; the service must outlive every call.
+  void set_judge_service(class JudgeService* service) noexcept { judge_ = service; }
+
   // The host's own diagnostics go through the same channel as plugins' logs.
   void log(krino_log_level level, const char* source, const char* message, size_t size) const;
 
@@ -46,6 +50,7 @@ class HostServices {
   mutable std::mutex log_mutex_;
   krino_host host_{};
   krino_host_info info_{};
+  class JudgeService* judge_ = nullptr;
 };
 
 }  // namespace krino::core

@@ -1,0 +1,381 @@
+#include "krino/core/judge/judge_service.hpp"
+
+#include "krino/core/common/error.hpp"
+#include "krino/core/judge/concurrency_limiter.hpp"
+#include "krino/core/judge/http_client.hpp"
+#include "krino/core/judge/judge_cache.hpp"
+#include "krino/core/judge/judge_request.hpp"
+#include "krino/core/judge/judge_transport.hpp"
+#include "krino/core/judge/rate_limiter.hpp"
+#include "krino/core/judge/reply_parsing.hpp"
+
+#include <krino/json_text.hpp>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/json.hpp>
+#include <tbb/task.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <unordered_map>
+
+namespace krino::core {
+
+namespace json = boost::json;
+using Clock = std::chrono::steady_clock;
+
+// One configured judge and the limits it enforces across every call to it.
+struct JudgeLane {
+  JudgeConfig config;
+  JudgeTransport transport;
+  RateLimiter rate;
+  ConcurrencyLimiter window;
+
+  JudgeLane(HttpClient& http, JudgeConfig c)
+      : config(c),
+        transport(http, std::move(c)),
+        rate(RateLimits{to_rate(config.requests_per_minute), to_rate(config.tokens_per_minute)}, Clock::now()),
+        window(static_cast<int>(config.max_concurrency)) {}
+
+  static std::optional<double> to_rate(const std::optional<std::int64_t>& per_minute) {
+    if (!per_minute) return std::nullopt;
+    return static_cast<double>(*per_minute);
+  }
+};
+
+struct JudgeService::Impl {
+  JudgeServiceOptions options;
+  boost::asio::io_context io;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
+  std::unique_ptr<HttpClient> http;
+  std::vector<std::unique_ptr<JudgeLane>> lanes;
+  std::vector<std::string> names;
+  std::optional<JudgeCache> cache;
+  std::vector<std::thread> threads;
+
+  mutable std::mutex stats_mutex;
+  JudgeServiceStats stats;
+  CostRollup cost;
+
+  JudgeLane* lane(const std::string& name) {
+    for (auto& l : lanes)
+      if (l->config.name == name) return l.get();
+    return nullptr;
+  }
+
+  void count(void (*update)(JudgeServiceStats&)) {
+    std::lock_guard lock(stats_mutex);
+    update(stats);
+  }
+};
+
+namespace {
+
+// Rough tokens of a request before the provider counts them: a quarter of the characters of the
+// messages, plus the reply budget. Only the rate limiter's estimate; settled with real usage.
+std::int64_t estimate_tokens(const json::object& request, const JudgeConfig& config) {
+  std::size_t characters = 0;
+  if (const auto* messages = request.if_contains("messages"); messages != nullptr && messages->is_array())
+    for (const auto& m : messages->get_array())
+      if (m.is_object())
+        if (const auto* content = m.get_object().if_contains("content"); content != nullptr && content->is_string())
+          characters += content->get_string().size();
+  const std::int64_t reply = request.contains("max_tokens") && request.at("max_tokens").is_int64()
+                                 ? request.at("max_tokens").get_int64()
+                                 : config.max_tokens.value_or(512);
+  return static_cast<std::int64_t>(characters / 4 + 1) + reply;
+}
+
+krino_status give_up_status(const JudgeAttempt& attempt) {
+  switch (attempt.outcome) {
+    case JudgeOutcome::timeout: return KRINO_DEADLINE_EXCEEDED;
+    case JudgeOutcome::connection_error: return KRINO_UNAVAILABLE;
+    case JudgeOutcome::invalid_reply: return KRINO_UNAVAILABLE;
+    case JudgeOutcome::reply: return KRINO_INTERNAL;
+    case JudgeOutcome::http_error: break;
+  }
+  if (attempt.http_status == 429) return KRINO_RESOURCE_EXHAUSTED;
+  if (attempt.http_status == 401 || attempt.http_status == 403) return KRINO_PERMISSION_DENIED;
+  if (attempt.http_status >= 500) return KRINO_UNAVAILABLE;
+  return KRINO_INVALID_ARGUMENT;
+}
+
+AttemptFailure failure_of(const JudgeAttempt& attempt) {
+  switch (attempt.outcome) {
+    case JudgeOutcome::timeout: return AttemptFailure::timed_out();
+    case JudgeOutcome::connection_error: return AttemptFailure::connection_failed();
+    // A 2xx the provider's format does not explain (a proxy's page, a cut body) is treated like
+    // a bad gateway: worth another try, and still bounded by max_retries.
+    case JudgeOutcome::invalid_reply: return AttemptFailure::status(502);
+    default: return AttemptFailure::status(static_cast<int>(attempt.http_status));
+  }
+}
+
+std::string excerpt(std::string_view text) {
+  constexpr std::size_t kMax = 200;
+  return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
+}
+
+std::string response_document(const std::string& content, const std::string& model, std::optional<std::int64_t> in,
+                              std::optional<std::int64_t> out, std::optional<double> cost, bool cached, int attempts) {
+  json::object usage{{"tokensIn", in ? json::value(*in) : json::value(nullptr)},
+                     {"tokensOut", out ? json::value(*out) : json::value(nullptr)}};
+  json::object response{{"content", content},
+                        {"model", model},
+                        {"usage", std::move(usage)},
+                        {"costUsd", cost ? json::value(*cost) : json::value(nullptr)},
+                        {"cached", cached},
+                        {"attempts", attempts}};
+  return ::krino::json::to_compact_json(response);
+}
+
+// One logical call, alive until its completion runs: the attempts, their timers and the repair.
+class Call : public std::enable_shared_from_this<Call> {
+ public:
+  using Done = std::function<void(JudgeCallOutcome)>;
+
+  Call(JudgeService::Impl& service, JudgeLane& lane, json::object request, std::optional<JudgeCacheKey> key,
+       bool json_reply, uint64_t seed, Done done)
+      : service_(service),
+        lane_(lane),
+        request_(std::move(request)),
+        key_(std::move(key)),
+        json_reply_(json_reply),
+        rng_(seed),
+        done_(std::move(done)) {
+    estimated_tokens_ = estimate_tokens(request_, lane_.config);
+  }
+
+  void start() {
+    boost::asio::post(service_.io, [self = shared_from_this()] { self->admit(); });
+  }
+
+ private:
+  void admit() {
+    const RateAdmission admission = lane_.rate.try_acquire(Clock::now(), estimated_tokens_);
+    if (!admission.go) {
+      auto timer = std::make_shared<boost::asio::steady_timer>(service_.io, admission.not_before);
+      timer->async_wait([self = shared_from_this(), timer](const boost::system::error_code&) { self->admit(); });
+      return;
+    }
+    lane_.window.acquire([self = shared_from_this()](ConcurrencySlot slot) {
+      self->slot_ = slot;
+      boost::asio::post(self->service_.io, [self] { self->send(); });
+    });
+  }
+
+  void send() {
+    ++attempts_;
+    service_.count([](JudgeServiceStats& s) { ++s.http_attempts; });
+    lane_.transport.send(request_, [self = shared_from_this()](JudgeAttempt attempt) { self->on_attempt(std::move(attempt)); });
+  }
+
+  void on_attempt(JudgeAttempt attempt) {
+    const SlotOutcome slot_outcome = attempt.outcome == JudgeOutcome::reply ? SlotOutcome::success
+                                     : attempt.http_status == 429          ? SlotOutcome::rate_limited
+                                                                           : SlotOutcome::other;
+    lane_.window.release(slot_, slot_outcome);
+    if (attempt.outcome == JudgeOutcome::reply) return on_reply(std::move(attempt.reply));
+
+    const RetryPolicy policy = [&] {
+      RetryPolicy p = service_.options.retry;
+      p.max_attempts = static_cast<int>(lane_.config.max_retries) + 1;
+      return p;
+    }();
+    std::optional<std::string_view> retry_after;
+    if (attempt.retry_after) retry_after = *attempt.retry_after;
+    const RetryDecision decision =
+        decide_retry(policy, failed_attempts_ + 1, failure_of(attempt), retry_after, std::chrono::system_clock::now(), rng_);
+    ++failed_attempts_;
+    if (const auto* wait = std::get_if<RetryAfterDelay>(&decision)) {
+      service_.count([](JudgeServiceStats& s) { ++s.retries; });
+      auto timer = std::make_shared<boost::asio::steady_timer>(service_.io, wait->delay);
+      timer->async_wait([self = shared_from_this(), timer](const boost::system::error_code&) { self->admit(); });
+      return;
+    }
+    fail(give_up_status(attempt),
+         "judge '" + lane_.config.name + "': " + std::get<GiveUp>(decision).reason +
+             (attempt.error.empty() ? std::string() : " (" + attempt.error + ")"));
+  }
+
+  void on_reply(ProviderReply reply) {
+    const std::int64_t in = reply.tokens_in ? static_cast<std::int64_t>(*reply.tokens_in) : 0;
+    const std::int64_t out = reply.tokens_out ? static_cast<std::int64_t>(*reply.tokens_out) : 0;
+    lane_.rate.settle(Clock::now(), estimated_tokens_,
+                      reply.tokens_in || reply.tokens_out ? in + out : estimated_tokens_);
+    if (reply.tokens_in) tokens_in_ = tokens_in_.value_or(0) + in;
+    if (reply.tokens_out) tokens_out_ = tokens_out_.value_or(0) + out;
+
+    std::string content = std::move(reply.content);
+    if (json_reply_) {
+      JsonExtraction extraction = extract_json(content, JsonShape::object_or_array);
+      if (!extraction.value) {
+        if (repaired_) {
+          return fail(KRINO_INTERNAL, "judge '" + lane_.config.name + "' replied with no usable JSON, even when asked again: " +
+                                          extraction.failure + "; reply begins: " + excerpt(content));
+        }
+        // One repair round: show the model its reply and ask again for the JSON alone.
+        repaired_ = true;
+        service_.count([](JudgeServiceStats& s) { ++s.repairs; });
+        json::array& messages = request_["messages"].as_array();
+        messages.push_back(json::object{{"role", "assistant"}, {"content", content}});
+        messages.push_back(json::object{{"role", "user"}, {"content", repair_instruction(extraction.failure, JsonShape::object_or_array)}});
+        return admit();
+      }
+      content = ::krino::json::to_compact_json(*extraction.value);
+    }
+    succeed(std::move(content), reply.model.empty() ? lane_.config.model : reply.model);
+  }
+
+  void succeed(std::string content, const std::string& model) {
+    const std::optional<double> cost = service_.options.prices.cost_usd(model, tokens_in_, tokens_out_);
+    if (service_.cache && key_) {
+      JudgeCacheEntry entry{content, model, tokens_in_, tokens_out_, {}};
+      service_.cache->store(*key_, entry, std::chrono::system_clock::now());  // a failed store is only a lost hit
+    }
+    {
+      std::lock_guard lock(service_.stats_mutex);
+      service_.stats.tokens_in += static_cast<uint64_t>(tokens_in_.value_or(0));
+      service_.stats.tokens_out += static_cast<uint64_t>(tokens_out_.value_or(0));
+      service_.cost.add(tokens_in_, tokens_out_, cost);
+    }
+    done_(JudgeCallOutcome{KRINO_OK, response_document(content, model, tokens_in_, tokens_out_, cost, false, attempts_)});
+  }
+
+  void fail(krino_status status, std::string message) {
+    service_.count([](JudgeServiceStats& s) { ++s.failures; });
+    done_(JudgeCallOutcome{status, lane_.config.api_key.redact(message)});
+  }
+
+  JudgeService::Impl& service_;
+  JudgeLane& lane_;
+  json::object request_;
+  std::optional<JudgeCacheKey> key_;
+  bool json_reply_;
+  std::mt19937_64 rng_;
+  Done done_;
+  std::int64_t estimated_tokens_ = 0;
+  ConcurrencySlot slot_{};
+  int attempts_ = 0;
+  int failed_attempts_ = 0;
+  bool repaired_ = false;
+  std::optional<std::int64_t> tokens_in_;
+  std::optional<std::int64_t> tokens_out_;
+};
+
+}  // namespace
+
+JudgeService::JudgeService(JudgeServiceOptions options) : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  if (options.judges.empty()) throw config_error("judges: at least one judge is needed");
+  HttpClientOptions http;
+  http.extra_ca_pem = options.extra_ca_pem;
+  std::int64_t widest = 1;
+  for (const auto& j : options.judges) widest = std::max(widest, j.max_concurrency);
+  http.max_idle_per_origin = static_cast<std::size_t>(widest);
+  s.http = std::make_unique<HttpClient>(s.io, http);
+  for (const auto& j : options.judges) {
+    for (const auto& name : s.names)
+      if (name == j.name) throw config_error("judges: the name '" + j.name + "' is used twice");
+    s.names.push_back(j.name);
+    s.lanes.push_back(std::make_unique<JudgeLane>(*s.http, j));
+  }
+  if (options.default_judge.empty()) options.default_judge = options.judges.front().name;
+  if (s.lane(options.default_judge) == nullptr)
+    throw config_error("default judge '" + options.default_judge + "' is not among the configured judges");
+  if (options.cache_dir) s.cache.emplace(*options.cache_dir);
+  const int threads = std::max(1, options.io_threads);
+  s.options = std::move(options);
+  for (int i = 0; i < threads; ++i) s.threads.emplace_back([&io = s.io] { io.run(); });
+}
+
+JudgeService::~JudgeService() {
+  impl_->work.reset();
+  impl_->io.stop();
+  for (auto& t : impl_->threads) t.join();
+}
+
+const std::vector<std::string>& JudgeService::judge_names() const { return impl_->names; }
+
+JudgeServiceStats JudgeService::stats() const {
+  std::lock_guard lock(impl_->stats_mutex);
+  JudgeServiceStats copy = impl_->stats;
+  copy.cost_usd = impl_->cost.total();
+  return copy;
+}
+
+JudgeCallOutcome JudgeService::call(std::string_view request_json, uint64_t seed) {
+  Impl& s = *impl_;
+  s.count([](JudgeServiceStats& st) { ++st.calls; });
+  boost::system::error_code ec;
+  json::value parsed = json::parse(request_json, ec);
+  if (ec || !parsed.is_object()) return {KRINO_INVALID_ARGUMENT, "the judge request is not a JSON object"};
+  json::object request = std::move(parsed.get_object());
+
+  std::string name = s.options.default_judge;
+  if (const auto* named = request.if_contains("judge")) {
+    if (!named->is_string()) return {KRINO_INVALID_ARGUMENT, "the judge request's 'judge' must be a string"};
+    name = std::string(named->get_string());
+  }
+  JudgeLane* lane = s.lane(name);
+  if (lane == nullptr) {
+    std::string known;
+    for (const auto& n : s.names) known += (known.empty() ? "" : ", ") + n;
+    return {KRINO_INVALID_ARGUMENT, "no judge named '" + name + "' (configured: " + known + ")"};
+  }
+  request.erase("judge");
+  // What decides the answer is written into the request, so the cache key and the wire agree.
+  if (!request.contains("seed")) {
+    if (lane->config.seed) request["seed"] = *lane->config.seed;
+    else request["seed"] = static_cast<std::int64_t>(seed & 0x7fffffffffffffffULL);
+  }
+  bool json_reply = false;
+  try {
+    const JudgeRequest resolved = resolve_judge_request(request, lane->config);
+    json_reply = resolved.json_reply;
+    request["temperature"] = resolved.temperature;
+    if (resolved.max_tokens) request["max_tokens"] = *resolved.max_tokens;
+  } catch (const InvalidJudgeRequest& e) {
+    return {KRINO_INVALID_ARGUMENT, e.what()};
+  }
+
+  std::optional<JudgeCacheKey> key;
+  if (s.cache) {
+    key = make_judge_cache_key(JudgeCallIdentity{std::string(provider_name(lane->config.provider)),
+                                                 lane->config.base_url.origin() + lane->config.base_url.target,
+                                                 lane->config.model, request});
+    if (auto hit = s.cache->lookup(*key)) {
+      s.count([](JudgeServiceStats& st) { ++st.cache_hits; });
+      return {KRINO_OK, response_document(hit->content, hit->model, hit->tokens_in, hit->tokens_out, 0.0, true, 0)};
+    }
+  }
+
+  JudgeCallOutcome outcome;
+  auto start = [&](Call::Done done) {
+    std::make_shared<Call>(s, *lane, std::move(request), std::move(key), json_reply, seed, std::move(done))->start();
+  };
+  if (tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized) {
+    // Inside the scheduler: give the thread back to other tasks until the reply is in.
+    tbb::task::suspend([&](tbb::task::suspend_point point) {
+      start([&outcome, point](JudgeCallOutcome o) {
+        outcome = std::move(o);
+        tbb::task::resume(point);
+      });
+    });
+  } else {
+    std::promise<JudgeCallOutcome> promise;
+    std::future<JudgeCallOutcome> future = promise.get_future();
+    start([&promise](JudgeCallOutcome o) { promise.set_value(std::move(o)); });
+    outcome = future.get();
+  }
+  return outcome;
+}
+
+}  // namespace krino::core

@@ -1,0 +1,212 @@
+// The judge service end to end against the fake LLM server: replies, JSON extraction and the
+// repair round, retries, the cache, concurrency through suspended TBB tasks, and the API key.
+#include "krino/core/judge/judge_service.hpp"
+
+#include "fake_llm_server.hpp"
+#include "judge_test_support.hpp"
+#include "script.hpp"
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+using namespace krino::core;
+namespace fake = krino::fake_llm;
+namespace json = boost::json;
+
+namespace {
+
+constexpr const char* kKey = "sk-test-4f9c1d2e-never-print-me";
+
+struct Fixture {
+  fake::FakeLlmServer server;
+  std::filesystem::path cache = std::filesystem::temp_directory_path() /
+                                ("krino-judge-cache-" + std::to_string(::getpid()) + "-" +
+                                 std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+
+  explicit Fixture(const std::string& script, std::uint32_t latency_ms = 0)
+      : server([&] {
+          fake::ServerOptions o;
+          o.script = fake::parse_script(script);
+          o.latency_ms = latency_ms;
+          o.required_key = kKey;
+          return o;
+        }()) {}
+  ~Fixture() { std::filesystem::remove_all(cache); }
+
+  JudgeConfig judge(const std::string& extra = "{}") const {
+    json::object o{{"provider", "openai"}, {"base_url", server.base_url() + "/v1"}, {"model", "judge-mini"},
+                   {"api_key_env", "KRINO_TEST_KEY"}, {"max_retries", 2}};
+    const json::value overrides = json::parse(extra);
+    for (const auto& [k, v] : overrides.as_object()) o[k] = v;
+    return parse_judge_config(o, "default", test::fake_environment("KRINO_TEST_KEY", kKey));
+  }
+
+  JudgeServiceOptions options(const std::string& extra = "{}", bool with_cache = false) const {
+    JudgeServiceOptions o;
+    o.judges.push_back(judge(extra));
+    o.retry.base_delay = std::chrono::milliseconds(1);
+    o.retry.max_delay = std::chrono::milliseconds(5);
+    if (with_cache) o.cache_dir = cache;
+    o.prices = PriceTable::from_json(json::parse(R"({"judge-mini":{"input_per_million":1.0,"output_per_million":2.0}})").as_object());
+    return o;
+  }
+};
+
+std::string ask(const std::string& prompt, bool json_reply = true, const std::string& extra = "") {
+  return R"({"messages":[{"role":"user","content":")" + prompt + R"("}])" +
+         (json_reply ? R"(,"response_format":"json")" : "") + extra + "}";
+}
+
+json::object response_of(const JudgeCallOutcome& outcome) {
+  BOOST_TEST_REQUIRE(outcome.status == KRINO_OK, outcome.text);
+  return json::parse(outcome.text).as_object();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(judge_service)
+
+BOOST_AUTO_TEST_CASE(a_reply_with_usage_and_cost) {
+  Fixture f(R"({"default":{"content":"plain words","usage":{"input_tokens":1000,"output_tokens":500}}})");
+  JudgeService service(f.options());
+  const json::object r = response_of(service.call(ask("hello", false), 42));
+  BOOST_TEST(r.at("content").as_string() == "plain words");
+  BOOST_TEST(r.at("model").as_string() == "judge-mini");
+  BOOST_TEST(r.at("usage").at("tokensIn").as_int64() == 1000);
+  BOOST_TEST(r.at("usage").at("tokensOut").as_int64() == 500);
+  BOOST_TEST(r.at("costUsd").as_double() == 0.002);  // (1000 * 1 + 500 * 2) / 1e6
+  BOOST_TEST(r.at("cached").as_bool() == false);
+  // The seed from the call context and the judge's temperature reach the wire.
+  const json::value sent = json::parse(f.server.recent_requests().back().body);
+  BOOST_TEST(sent.at("seed").to_number<std::int64_t>() == 42);
+  BOOST_TEST(sent.at("temperature").to_number<double>() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(json_replies_are_extracted_from_prose_and_fences) {
+  Fixture f(R"({"default":{"content":"Sure! Here it is:\n```json\n{\"score\": 4, \"reason\": \"ok\"}\n```\nHope that helps."}})");
+  JudgeService service(f.options());
+  const json::object r = response_of(service.call(ask("grade"), 1));
+  BOOST_TEST(json::parse(r.at("content").as_string()) == json::parse(R"({"score":4,"reason":"ok"})"));
+}
+
+BOOST_AUTO_TEST_CASE(an_unparseable_reply_gets_one_repair_round) {
+  Fixture f(R"({"rules":[{"match":{"contains":"could not read your last reply"},"reply":{"content":"{\"score\":1}"}}],
+                "default":{"content":"I think it is good."}})");
+  JudgeService service(f.options());
+  const json::object r = response_of(service.call(ask("grade"), 1));
+  BOOST_TEST(r.at("content").as_string() == R"({"score":1})");
+  BOOST_TEST(service.stats().repairs == 1u);
+  const auto requests = f.server.recent_requests();
+  BOOST_REQUIRE(requests.size() == 2u);
+  BOOST_TEST(requests[1].prompt.find("I think it is good.") != std::string::npos);  // the reply is shown back
+}
+
+BOOST_AUTO_TEST_CASE(a_reply_that_never_parses_is_an_error_not_a_zero) {
+  Fixture f(R"({"default":{"content":"no json here at all"}})");
+  JudgeService service(f.options());
+  const JudgeCallOutcome o = service.call(ask("grade"), 1);
+  BOOST_TEST(o.status == KRINO_INTERNAL);
+  BOOST_TEST(o.text.find("no usable JSON") != std::string::npos, o.text);
+  BOOST_TEST(o.text.find("no json here at all") != std::string::npos, o.text);
+  BOOST_TEST(f.server.recent_requests().size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(rate_limits_and_server_errors_are_retried) {
+  Fixture f(R"({"rules":[{"times":2,"reply":{"fault":{"kind":"status","status":429,"retry_after":"0"}}}],
+                "default":{"content":"{\"ok\":true}"}})");
+  JudgeService service(f.options());
+  const json::object r = response_of(service.call(ask("x"), 1));
+  BOOST_TEST(r.at("attempts").as_int64() == 3);
+  const JudgeServiceStats s = service.stats();
+  BOOST_TEST(s.retries == 2u);
+  BOOST_TEST(s.http_attempts == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(giving_up_names_the_cause) {
+  Fixture f(R"({"default":{"fault":{"kind":"status","status":503,"message":"overloaded"}}})");
+  JudgeService service(f.options());  // max_retries 2: three attempts
+  const JudgeCallOutcome o = service.call(ask("x"), 1);
+  BOOST_TEST(o.status == KRINO_UNAVAILABLE);
+  BOOST_TEST(o.text.find("judge 'default'") != std::string::npos, o.text);
+  BOOST_TEST(f.server.recent_requests().size() == 3u);
+  BOOST_TEST(service.stats().failures == 1u);
+
+  Fixture bad_request(R"({"default":{"fault":{"kind":"status","status":400,"message":"bad"}}})");
+  JudgeService strict(bad_request.options());
+  BOOST_TEST(strict.call(ask("x"), 1).status == KRINO_INVALID_ARGUMENT);
+  BOOST_TEST(bad_request.server.recent_requests().size() == 1u);  // a 400 is not retried
+}
+
+BOOST_AUTO_TEST_CASE(the_cache_answers_identical_calls_and_misses_changed_ones) {
+  Fixture f(R"({"default":{"content":"{\"score\":1}","usage":{"input_tokens":10,"output_tokens":5}}})");
+  {
+    JudgeService service(f.options("{}", true));
+    BOOST_TEST(response_of(service.call(ask("same"), 7)).at("cached").as_bool() == false);
+  }
+  JudgeService again(f.options("{}", true));
+  const json::object hit = response_of(again.call(ask("same"), 7));
+  BOOST_TEST(hit.at("cached").as_bool() == true);
+  BOOST_TEST(hit.at("costUsd").as_double() == 0.0);
+  BOOST_TEST(f.server.recent_requests().size() == 1u);
+  BOOST_TEST(again.stats().cache_hits == 1u);
+  // A different temperature, model or seed is a different question.
+  BOOST_TEST(response_of(again.call(ask("same", true, R"(,"temperature":0.7)"), 7)).at("cached").as_bool() == false);
+  BOOST_TEST(response_of(again.call(ask("same"), 8)).at("cached").as_bool() == false);
+  JudgeService other_model(f.options(R"({"model":"judge-large"})", true));
+  BOOST_TEST(response_of(other_model.call(ask("same"), 7)).at("cached").as_bool() == false);
+  BOOST_TEST(f.server.recent_requests().size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(errors_are_never_cached) {
+  Fixture f(R"({"rules":[{"times":1,"reply":{"fault":{"kind":"status","status":400}}}],"default":{"content":"{\"a\":1}"}})");
+  JudgeService service(f.options("{}", true));
+  BOOST_TEST(service.call(ask("q"), 1).status == KRINO_INVALID_ARGUMENT);
+  BOOST_TEST(response_of(service.call(ask("q"), 1)).at("cached").as_bool() == false);
+}
+
+// 200 calls at 100 ms each, 200 allowed at once, from a 2-thread arena: suspended tasks, not
+// parked threads, so the whole batch takes about one latency, not a hundred.
+BOOST_AUTO_TEST_CASE(calls_from_tbb_tasks_suspend_instead_of_blocking_threads) {
+  Fixture f(R"({"default":{"content":"{\"ok\":1}"}})", 100);
+  JudgeService service(f.options(R"({"max_concurrency":200})"));
+  std::atomic<int> ok{0};
+  tbb::task_arena arena(2);
+  const auto started = std::chrono::steady_clock::now();
+  arena.execute([&] {
+    tbb::parallel_for(0, 200, [&](int i) {
+      if (service.call(ask("n" + std::to_string(i)), static_cast<uint64_t>(i)).status == KRINO_OK) ++ok;
+    });
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  BOOST_TEST(ok.load() == 200);
+  BOOST_TEST(seconds < 3.0, "200 calls of 100 ms took " << seconds << " s");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_judges_and_bad_requests_are_invalid_arguments) {
+  Fixture f(R"({"default":{"content":"x"}})");
+  JudgeService service(f.options());
+  const JudgeCallOutcome unknown = service.call(R"({"judge":"strict","messages":[{"role":"user","content":"x"}]})", 1);
+  BOOST_TEST(unknown.status == KRINO_INVALID_ARGUMENT);
+  BOOST_TEST(unknown.text.find("no judge named 'strict' (configured: default)") != std::string::npos, unknown.text);
+  BOOST_TEST(service.call("not json", 1).status == KRINO_INVALID_ARGUMENT);
+  BOOST_TEST(service.call(R"({"messages":[]})", 1).status == KRINO_INVALID_ARGUMENT);
+  BOOST_TEST(f.server.recent_requests().empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_api_key_never_appears_in_what_the_service_says) {
+  Fixture f(R"({"default":{"fault":{"kind":"status","status":401,"message":"invalid key sk-test-4f9c1d2e-never-print-me"}}})");
+  JudgeService service(f.options());
+  const JudgeCallOutcome o = service.call(ask("x"), 1);
+  BOOST_TEST(o.status == KRINO_PERMISSION_DENIED);
+  BOOST_TEST(o.text.find(kKey) == std::string::npos, o.text);
+  BOOST_TEST(f.server.recent_requests().back().api_key == kKey);  // it was sent, though
+}
+
+BOOST_AUTO_TEST_SUITE_END()
