@@ -1,0 +1,154 @@
+// `krino run` with an LLM judge, end to end: the real binary, the judge plugin, the judge service
+// and the fake OpenAI-compatible server (in this process), over real HTTP.
+#include "process.hpp"
+
+#include "fake_llm_server.hpp"
+#include "script.hpp"
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace krino::test;
+namespace json = boost::json;
+namespace fake = krino::fake_llm;
+
+namespace {
+
+constexpr const char* kKey = "sk-e2e-7d1e5c-must-not-leak";
+
+std::vector<json::object> json_lines(const std::string& path) {
+  std::vector<json::object> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
+  return out;
+}
+
+struct JudgeRun {
+  fake::FakeLlmServer server;
+  std::string dir = temp_path("judge-run");
+  std::string data = dir + "/cases.jsonl";
+  std::string experiment = dir + "/judged.yaml";
+  std::string results = dir + "/results.jsonl";
+
+  explicit JudgeRun(const std::string& script)
+      : server([&] {
+          fake::ServerOptions o;
+          o.script = fake::parse_script(script);
+          o.required_key = kKey;
+          return o;
+        }()) {
+    std::filesystem::create_directories(dir);
+    std::string rows;
+    for (int i = 0; i < 6; ++i)
+      rows += R"({"id":"q)" + std::to_string(i) + R"(","inputs":{"input":"question )" + std::to_string(i) +
+              R"("},"expectedOutputs":{},"actualOutputs":{"output":"answer )" + std::to_string(i) + R"("},"metadata":{}})" + "\n";
+    write_file(data, rows);
+    write_file(experiment, "name: judged\ndataset: cases.jsonl\ntask: replay\n"
+                           "judges:\n  default:\n    provider: openai\n    base_url: " + server.base_url() + "/v1\n"
+                           "    model: judge-mini\n    api_key_env: KRINO_E2E_KEY\n    max_retries: 3\n"
+                           "judge_cache: " + dir + "/cache\n"
+                           "prices: {judge-mini: {input_per_million: 1.0, output_per_million: 2.0}}\n"
+                           "evaluators:\n  - llm_judge: {criteria: 'Is the answer responsive?', score_range: [1, 5], threshold: 0.5}\n"
+                           "reporters: [console, {json: {path: " + results + "}}]\nmin_pass_rate: 0\nparallelism: 4\n");
+  }
+  ~JudgeRun() { std::filesystem::remove_all(dir); }
+
+  ProcessResult run(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> argv = {krino_binary(), "run", experiment};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    ProcessOptions options;
+    options.environment = {std::string("KRINO_E2E_KEY=") + kKey};
+    return run_process(argv, options);
+  }
+
+  std::vector<json::object> items() const {
+    std::vector<json::object> out;
+    for (auto& e : json_lines(results))
+      if (e.at("event").as_string() == "item_finished") out.push_back(e);
+    return out;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cli_judge)
+
+BOOST_AUTO_TEST_CASE(a_judged_run_scores_caches_and_never_prints_the_key) {
+  JudgeRun r(R"({"rules":[{"match":{"contains":"question 3"},"reply":{"content":"{\"score\": 2, \"reason\": \"thin\"}"}}],
+                 "default":{"content":"```json\n{\"score\": 5, \"reason\": \"good\"}\n```","usage":{"input_tokens":100,"output_tokens":20}}})");
+  const ProcessResult first = r.run();
+  BOOST_TEST(first.exit_code == 0, first.out << first.err);
+  auto items = r.items();
+  BOOST_REQUIRE(items.size() == 6u);
+  for (const auto& item : items) {
+    const json::object& result = item.at("results").as_array().at(0).as_object();
+    const bool thin = item.at("id").as_string() == "q3";
+    BOOST_TEST(result.at("score").to_number<double>() == (thin ? 0.25 : 1.0));  // (raw - 1) / 4
+    BOOST_TEST(result.at("success").as_bool() == !thin);
+  }
+  BOOST_TEST(r.server.recent_requests().size() == 6u);
+  for (const auto& request : r.server.recent_requests()) BOOST_TEST(request.api_key == kKey);
+
+  // The same run again: every reply from the cache, not one HTTP request, the same results.
+  const auto before = json::serialize(json::value_from(items.size()));
+  const ProcessResult second = r.run();
+  BOOST_TEST(second.exit_code == 0, second.err);
+  BOOST_TEST(r.server.recent_requests().size() == 6u);
+  auto again = r.items();
+  BOOST_REQUIRE(again.size() == 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    const json::object& a = items[i].at("results").as_array().at(0).as_object();
+    const json::object& b = again[i].at("results").as_array().at(0).as_object();
+    BOOST_TEST(a.at("score") == b.at("score"));
+    BOOST_TEST(a.at("reason") == b.at("reason"));
+  }
+  // --no-cache asks again.
+  BOOST_TEST(r.run({"--no-cache"}).exit_code == 0);
+  BOOST_TEST(r.server.recent_requests().size() == 12u);
+
+  // The key is in no output, no report, no cache entry.
+  for (const auto* text : {&first.out, &first.err, &second.out, &second.err})
+    BOOST_TEST(text->find(kKey) == std::string::npos);
+  BOOST_TEST(read_file(r.results).find(kKey) == std::string::npos);
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(r.dir + "/cache"))
+    if (entry.is_regular_file()) BOOST_TEST(read_file(entry.path().string()).find(kKey) == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(faults_end_as_scores_or_item_errors_never_as_silent_zeros) {
+  JudgeRun r(R"({"rules":[
+     {"match":{"contains":"question 1"},"times":2,"reply":{"fault":{"kind":"status","status":429,"retry_after":"0"}}},
+     {"match":{"contains":"question 2"},"times":1,"reply":{"fault":{"kind":"status","status":500}}},
+     {"match":{"contains":"question 4"},"reply":{"content":"I would rather not say."}},
+     {"match":{"contains":"question 5"},"reply":{"fault":{"kind":"status","status":400,"message":"context too long"}}}],
+   "default":{"content":"{\"score\": 4, \"reason\": \"fine\"}"}})");
+  const ProcessResult result = r.run({"--no-cache"});
+  BOOST_TEST(result.exit_code == 0, result.out << result.err);
+  auto items = r.items();
+  BOOST_REQUIRE(items.size() == 6u);
+  for (const char* id : {"q0", "q1", "q2", "q3"}) {
+    const auto& item = *std::find_if(items.begin(), items.end(), [&](const json::object& o) { return o.at("id").as_string() == id; });
+    BOOST_TEST(item.at("error").is_null(), id);
+    BOOST_TEST(item.at("results").as_array().at(0).at("score").to_number<double>() == 0.75, id);
+  }
+  const auto error_of = [&](const char* id) {
+    return std::find_if(items.begin(), items.end(), [&](const json::object& o) { return o.at("id").as_string() == id; })
+        ->at("error");
+  };
+  BOOST_TEST(error_of("q4").at("code").as_string() == "INTERNAL");
+  BOOST_TEST(std::string(error_of("q4").at("message").as_string()).find("no usable JSON") != std::string::npos);
+  BOOST_TEST(error_of("q5").at("code").as_string() == "INVALID_ARGUMENT");
+  BOOST_TEST(std::string(error_of("q5").at("message").as_string()).find("context too long") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_key_variable_is_a_configuration_error_naming_it) {
+  JudgeRun r(R"({"default":{"content":"{}"}})");
+  const ProcessResult result = run_process({krino_binary(), "run", r.experiment});
+  BOOST_TEST(result.exit_code == 2, result.err);
+  BOOST_TEST(result.err.find("KRINO_E2E_KEY") != std::string::npos, result.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
