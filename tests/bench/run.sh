@@ -9,6 +9,8 @@ echo "== (a)+(c) pipeline throughput and peak RSS  [>= 150000 cases/s, <= 64 MB 
 "$bin/krino_pipeline_bench" "$@"
 echo "== agent workload (issue 3)  [>= 150000 cases/s, < 64 MB]"
 "$bin/krino_agent_pipeline_bench"
+echo "== judge concurrency (issue 4)  [within 1.2x of calls x latency / concurrency]"
+"$bin/krino_judge_bench"
 echo "== (b) ABI overhead  [<= 10 % for a microsecond-scale evaluator]"
 "$bin/krino_abi_overhead_bench"
 echo "== (d) start-up  [<= 30 ms]"

@@ -80,6 +80,8 @@ krino_status HostServices::judge_entry(const krino_host* host, const krino_call_
   return outcome.status;
 }
 
+size_t HostServices::judge_capacity() const noexcept { return judge_ != nullptr ? judge_->capacity() : 0; }
+
 const void* HostServices::get_extension_entry(const krino_host*, const char*) { return nullptr; }
 
 }  // namespace krino::core

@@ -304,6 +304,12 @@ JudgeService::~JudgeService() {
 
 const std::vector<std::string>& JudgeService::judge_names() const { return impl_->names; }
 
+size_t JudgeService::capacity() const noexcept {
+  size_t total = 0;
+  for (const auto& lane : impl_->lanes) total += static_cast<size_t>(std::max<std::int64_t>(1, lane->config.max_concurrency));
+  return total;
+}
+
 JudgeServiceStats JudgeService::stats() const {
   std::lock_guard lock(impl_->stats_mutex);
   JudgeServiceStats copy = impl_->stats;

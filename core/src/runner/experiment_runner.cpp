@@ -11,6 +11,7 @@
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 #include <tbb/info.h>
+#include <algorithm>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
@@ -68,6 +69,12 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
   // every worker busy while the output stage restores dataset order.
   window_ = task_->calls_out() ? config.parallelism
                                : std::max<size_t>(config.parallelism, 4 * workers);
+  // An item waiting for a judge holds no thread (its task is suspended), so with judge evaluators
+  // enough items are admitted to keep every judge's concurrency busy: an item makes one judge call
+  // at a time.
+  const bool judged = std::any_of(evaluators_.begin(), evaluators_.end(),
+                                  [](const auto& e) { return e->component().has(KRINO_CAP_NEEDS_JUDGE); });
+  if (judged && !task_->calls_out()) window_ = std::max(window_, host.judge_capacity());
 }
 
 ExperimentRunner::~ExperimentRunner() = default;

@@ -26,6 +26,8 @@ class HostServices {
   // The judge service host->judge() uses; without one, judge calls answer UNAVAILABLE. Set before
   // any plugin call; the service must outlive every call.
   void set_judge_service(class JudgeService* service) noexcept { judge_ = service; }
+  // How many judge calls may be in flight at once (every judge's max_concurrency); 0 without judges.
+  size_t judge_capacity() const noexcept;
 
   // The host's own diagnostics go through the same channel as plugins' logs.
   void log(krino_log_level level, const char* source, const char* message, size_t size) const;

@@ -62,6 +62,8 @@ class JudgeService {
   JudgeCallOutcome call(std::string_view request_json, uint64_t seed);
 
   JudgeServiceStats stats() const;
+  // The sum of every judge's max_concurrency: how many calls can usefully be in flight.
+  size_t capacity() const noexcept;
   const std::vector<std::string>& judge_names() const;
 
   struct Impl;
