@@ -246,12 +246,14 @@ class Call : public std::enable_shared_from_this<Call> {
       service_.stats.tokens_out += static_cast<uint64_t>(tokens_out_.value_or(0));
       service_.cost.add(tokens_in_, tokens_out_, cost);
     }
-    done_(JudgeCallOutcome{KRINO_OK, response_document(content, model, tokens_in_, tokens_out_, cost, false, attempts_)});
+    done_(JudgeCallOutcome{KRINO_OK, response_document(content, model, tokens_in_, tokens_out_, cost, false, attempts_),
+                           JudgeCallRecord{true, false, attempts_, repaired_, tokens_in_, tokens_out_, cost}});
   }
 
   void fail(krino_status status, std::string message) {
     service_.count([](JudgeServiceStats& s) { ++s.failures; });
-    done_(JudgeCallOutcome{status, lane_.config.api_key.redact(message)});
+    done_(JudgeCallOutcome{status, lane_.config.api_key.redact(message),
+                           JudgeCallRecord{false, false, attempts_, repaired_, tokens_in_, tokens_out_, std::nullopt}});
   }
 
   JudgeService::Impl& service_;
@@ -322,19 +324,19 @@ JudgeCallOutcome JudgeService::call(std::string_view request_json, uint64_t seed
   s.count([](JudgeServiceStats& st) { ++st.calls; });
   boost::system::error_code ec;
   json::value parsed = json::parse(request_json, ec);
-  if (ec || !parsed.is_object()) return {KRINO_INVALID_ARGUMENT, "the judge request is not a JSON object"};
+  if (ec || !parsed.is_object()) return {KRINO_INVALID_ARGUMENT, "the judge request is not a JSON object", {}};
   json::object request = std::move(parsed.get_object());
 
   std::string name = s.options.default_judge;
   if (const auto* named = request.if_contains("judge")) {
-    if (!named->is_string()) return {KRINO_INVALID_ARGUMENT, "the judge request's 'judge' must be a string"};
+    if (!named->is_string()) return {KRINO_INVALID_ARGUMENT, "the judge request's 'judge' must be a string", {}};
     name = std::string(named->get_string());
   }
   JudgeLane* lane = s.lane(name);
   if (lane == nullptr) {
     std::string known;
     for (const auto& n : s.names) known += (known.empty() ? "" : ", ") + n;
-    return {KRINO_INVALID_ARGUMENT, "no judge named '" + name + "' (configured: " + known + ")"};
+    return {KRINO_INVALID_ARGUMENT, "no judge named '" + name + "' (configured: " + known + ")", {}};
   }
   request.erase("judge");
   // What decides the answer is written into the request, so the cache key and the wire agree.
@@ -349,7 +351,7 @@ JudgeCallOutcome JudgeService::call(std::string_view request_json, uint64_t seed
     request["temperature"] = resolved.temperature;
     if (resolved.max_tokens) request["max_tokens"] = *resolved.max_tokens;
   } catch (const InvalidJudgeRequest& e) {
-    return {KRINO_INVALID_ARGUMENT, e.what()};
+    return {KRINO_INVALID_ARGUMENT, e.what(), {}};
   }
 
   std::optional<JudgeCacheKey> key;
@@ -359,7 +361,8 @@ JudgeCallOutcome JudgeService::call(std::string_view request_json, uint64_t seed
                                                  lane->config.model, request});
     if (auto hit = s.cache->lookup(*key)) {
       s.count([](JudgeServiceStats& st) { ++st.cache_hits; });
-      return {KRINO_OK, response_document(hit->content, hit->model, hit->tokens_in, hit->tokens_out, 0.0, true, 0)};
+      return {KRINO_OK, response_document(hit->content, hit->model, hit->tokens_in, hit->tokens_out, 0.0, true, 0),
+              JudgeCallRecord{true, true, 0, false, hit->tokens_in, hit->tokens_out, 0.0}};
     }
   }
 

@@ -155,6 +155,7 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
                                          }) &
           tbb::make_filter<SlotPtr, void>(tbb::filter_mode::serial_in_order, [&](SlotPtr owned) {
             run_stats.add_item(owned->item.success, owned->item.error, owned->item.scores);
+            run_stats.add_judge(owned->item.judge, owned->item.judge_by_evaluator);
             emit(owned->item.event);
           }));
 

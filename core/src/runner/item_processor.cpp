@@ -1,5 +1,7 @@
 #include "krino/core/runner/item_processor.hpp"
 
+#include "krino/core/judge/judge_usage.hpp"
+
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
@@ -48,12 +50,17 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   std::optional<TaskOutput> output;
   std::vector<CheckedResult> results;
   results.reserve(evaluators_.size());
+  FinishedItem item;
 
   krino_call_context ctx{};
   ctx.struct_size = sizeof(ctx);
   ctx.run_index = run_index;
   ctx.item_index = index;
   ctx.seed = item_seed(seed_, run_index, index);
+  // Judge calls made for this item are counted here (HostServices::judge_entry).
+  CallAttribution attribution;
+  ctx.host_handle = &attribution;
+  json::object judge_by_evaluator;
 
   // 1. The example: validated once, then read through spans (no document is built).
   std::string example_text;
@@ -113,7 +120,13 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     testcase += '}';
     ctx.document_serial = host_.next_document_serial();
     for (const auto& evaluator : evaluators_) {
+      const JudgeUsage before = attribution.usage();
       auto evaluated = evaluator->evaluate(ctx, testcase);
+      const JudgeUsage spent = attribution.usage().minus(before);
+      if (!spent.empty()) {
+        item.judge_by_evaluator.emplace_back(evaluator->name(), spent);
+        judge_by_evaluator[evaluator->name()] = spent.to_json();
+      }
       if (auto* e = std::get_if<ItemError>(&evaluated)) {
         error = std::move(*e);
         results.clear();  // one broken evaluator discards the item's other results (spec §17.1)
@@ -123,7 +136,6 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     }
   }
 
-  FinishedItem item;
   item.error = error.has_value();
   item.success = !error;
   item.scores.reserve(results.size());
@@ -162,6 +174,14 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   append_key(e, "metrics");
   if (output && output->metrics) krino::json::append_compact_json(e, output->metrics->to_json());
   else e += "null";
+  item.judge = attribution.usage();
+  if (!item.judge.empty()) {
+    // Present only when the item asked a judge: what it cost, in all and per evaluator.
+    json::object judge = item.judge.to_json();
+    judge["byEvaluator"] = std::move(judge_by_evaluator);
+    append_key(e, "judge");
+    krino::json::append_compact_json(e, judge);
+  }
   append_key(e, "durationMs");
   const double duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

@@ -11,6 +11,7 @@ ExperimentStatistics::ExperimentStatistics(std::vector<std::string> evaluator_na
 
 void ExperimentStatistics::add_run(const RunStatistics& run) {
   runs_.push_back(RunRecord{run.total(), run.passed(), run.errors(), run.evaluators()});
+  judge_.merge(run.judge());
   for (const auto& e : run.evaluators()) {
     bool known = false;
     for (const auto& n : names_) known = known || n == e.name;
@@ -102,6 +103,7 @@ boost::json::object ExperimentStatistics::summary() const {
     evaluators[name] = std::move(o);
   }
   s["evaluators"] = std::move(evaluators);
+  if (!judge_.empty()) s["judge"] = judge_.to_json();
   return s;
 }
 

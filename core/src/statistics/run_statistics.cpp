@@ -79,6 +79,7 @@ boost::json::object RunStatistics::summary() const {
     evaluators[e.name] = std::move(o);
   }
   s["evaluators"] = std::move(evaluators);
+  if (!judge_.empty()) s["judge"] = judge_.to_json();
   return s;
 }
 

@@ -5,6 +5,7 @@
 // cache store. All I/O runs on the service's own Asio threads; the calling TBB task is suspended
 // meanwhile (oneTBB resumable tasks), so a thousand calls in flight park no thread.
 #include "krino/core/judge/judge_config.hpp"
+#include "krino/core/judge/judge_usage.hpp"
 #include "krino/core/judge/price_table.hpp"
 #include "krino/core/judge/retry_policy.hpp"
 
@@ -46,6 +47,7 @@ struct JudgeServiceStats {
 struct JudgeCallOutcome {
   krino_status status = KRINO_OK;
   std::string text;  // the krino.judgeresponse/1 document on success, else the reason
+  JudgeCallRecord record;  // what the call cost, for attribution to its item and evaluator
 };
 
 class JudgeService {

@@ -2,6 +2,7 @@
 // Turns one dataset record into one finished item: decode, task, evaluators, and the serialized
 // item_finished event. Pure with respect to the run: safe to call from many threads at once.
 #include "krino/core/host/host_services.hpp"
+#include "krino/core/judge/judge_usage.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
@@ -19,6 +20,8 @@ struct FinishedItem {
   bool success = false;
   bool error = false;
   std::vector<ScoreRecord> scores;  // what the run statistics need of the results
+  JudgeUsage judge;                 // judge calls the item made (empty without judges)
+  std::vector<std::pair<std::string, JudgeUsage>> judge_by_evaluator;
 };
 
 class ItemProcessor {

@@ -40,6 +40,7 @@ class ExperimentStatistics {
 
   std::vector<std::string> names_;
   std::vector<RunRecord> runs_;  // one small record per run, never per item
+  JudgeTotals judge_;            // summed over runs: calls and cost add up, they are not averaged
 };
 
 }  // namespace krino::core

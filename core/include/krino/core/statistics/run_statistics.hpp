@@ -1,5 +1,7 @@
 #pragma once
 // Aggregates of one run, accumulated item by item in constant memory (Welford for the spread).
+#include "krino/core/statistics/judge_totals.hpp"
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
@@ -53,6 +55,12 @@ class RunStatistics {
   double pass_rate() const { return total_ > 0 ? static_cast<double>(passed_) / static_cast<double>(total_) : 0.0; }
   const std::vector<EvaluatorRunStatistics>& evaluators() const { return evaluators_; }
 
+  // The judge calls one finished item made (nothing happens for an item without any).
+  void add_judge(const JudgeUsage& item, const std::vector<std::pair<std::string, JudgeUsage>>& by_evaluator) {
+    judge_.add_item(item, by_evaluator);
+  }
+  const JudgeTotals& judge() const { return judge_; }
+
   // The "summary" of a run_finished event (docs/payloads.md).
   boost::json::object summary() const;
 
@@ -63,6 +71,7 @@ class RunStatistics {
   uint64_t passed_ = 0;
   uint64_t errors_ = 0;
   std::vector<EvaluatorRunStatistics> evaluators_;
+  JudgeTotals judge_;
 };
 
 // round(x * 1e6) / 1e6, halves rounded up, as every reported aggregate is (spec §8.6).
