@@ -61,6 +61,18 @@ Summary read_summary(const boost::json::object& event) {
   s.failed = number(*summary, "failCount").value_or(s.total - s.passed);
   s.errors = number(*summary, "errorCount").value_or(0);
   s.pass_rate = number(*summary, "passRate").value_or(s.total > 0 ? s.passed / s.total : 0);
+  if (const auto* judge = child(*summary, "judge")) {
+    Summary::Judge j;
+    j.calls = number(*judge, "calls").value_or(0);
+    j.cached = number(*judge, "cachedCalls").value_or(0);
+    j.retries = number(*judge, "retries").value_or(0);
+    j.failed = number(*judge, "failedCalls").value_or(0);
+    j.tokens_in = number(*judge, "tokensIn");
+    j.tokens_out = number(*judge, "tokensOut");
+    j.cost_usd = number(*judge, "costUsd");
+    j.coverage = text(*judge, "costCoverage").value_or("");
+    s.judge = j;
+  }
   if (const auto* evaluators = child(*summary, "evaluators")) {
     for (const auto& entry : *evaluators) {
       if (!entry.value().is_object()) continue;

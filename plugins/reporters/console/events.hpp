@@ -69,6 +69,13 @@ struct Summary {
   double errors = 0;
   double pass_rate = 0;
   std::vector<EvaluatorStats> evaluators;  // in the document's order
+  // The summary's "judge" member, when the run asked an LLM judge: one line of the report.
+  struct Judge {
+    double calls = 0, cached = 0, retries = 0, failed = 0;
+    std::optional<double> tokens_in, tokens_out, cost_usd;
+    std::string coverage;  // "N/M items priced" when some tokenized items had no price
+  };
+  std::optional<Judge> judge;
 };
 
 struct RunFinish {

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 namespace krino::console {
 namespace {
@@ -159,6 +162,30 @@ std::string item_section(const char* title, Verdict verdict, const FailureLog& l
   return out;
 }
 
+// "Judge: 30 calls (6 cached, 2 retries, 1 failed), 12,400 tokens in / 900 out, $0.0123 (5/6 items priced)"
+std::string judge_line(const Summary::Judge& j) {
+  auto whole = [](double v) { return std::to_string(static_cast<long long>(v + 0.5)); };
+  std::string line = "Judge: " + whole(j.calls) + (j.calls == 1 ? " call" : " calls");
+  std::vector<std::string> notes;
+  if (j.cached > 0) notes.push_back(whole(j.cached) + " cached");
+  if (j.retries > 0) notes.push_back(whole(j.retries) + (j.retries == 1 ? " retry" : " retries"));
+  if (j.failed > 0) notes.push_back(whole(j.failed) + " failed");
+  if (!notes.empty()) {
+    line += " (";
+    for (std::size_t i = 0; i < notes.size(); ++i) line += (i > 0 ? ", " : "") + notes[i];
+    line += ")";
+  }
+  if (j.tokens_in || j.tokens_out)
+    line += ", " + whole(j.tokens_in.value_or(0)) + " tokens in / " + whole(j.tokens_out.value_or(0)) + " out";
+  if (j.cost_usd) {
+    char cost[32];
+    std::snprintf(cost, sizeof(cost), "$%.4f", *j.cost_usd);
+    line += std::string(", ") + cost;
+    if (!j.coverage.empty()) line += " (" + j.coverage + ")";
+  }
+  return line + "\n";
+}
+
 }  // namespace
 
 std::string render_run_line(const RunFinish& run, uint32_t runs, const Style& style) {
@@ -206,6 +233,8 @@ std::string render_summary(const ExperimentReport& report, const Style& style) {
   } else {
     out += "Pass rate: " + rate(s, style) + " (" + counted(s.total, "item", "items") + ": " + tally(s, style) + ")\n";
   }
+
+  if (s.judge) out += judge_line(*s.judge);
 
   const std::string table = evaluator_table(report, several_runs, style);
   if (!table.empty()) out += "\n" + table;

@@ -284,3 +284,22 @@ BOOST_AUTO_TEST_CASE(the_schema_is_draft_7_closed_and_matches_the_defaults) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(console_judge_line)
+
+// A run that asked an LLM judge says what that cost, under the pass rate.
+BOOST_AUTO_TEST_CASE(judge_usage_gets_one_line) {
+  const std::string finished =
+      R"({"event":"experiment_finished","schema":"krino.event/1","run_index":null,"status":"completed","durationMs":1000,)"
+      R"("summary":{"runCount":1,"totalCount":6,"passCount":5,"failCount":1,"errorCount":1,"passRate":0.833333,)"
+      R"("evaluators":{},"judge":{"calls":6,"cachedCalls":2,"failedCalls":1,"retries":3,"repairs":1,"tokensIn":1200,)"
+      R"("tokensOut":240,"costUsd":0.00168,"tokenizedItems":4,"pricedItems":3,"costCoverage":"3/4 items priced","byEvaluator":{}}}})";
+  const Captured out = run_plain({finished});
+  BOOST_TEST(out.summary.find("Judge: 6 calls (2 cached, 3 retries, 1 failed), 1200 tokens in / 240 out, $0.0017 "
+                              "(3/4 items priced)\n") != std::string::npos,
+             out.summary);
+  const Captured none = run_plain(t::single_run_events());
+  BOOST_TEST(none.summary.find("Judge:") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
