@@ -129,6 +129,22 @@ BOOST_AUTO_TEST_CASE(rate_limits_and_server_errors_are_retried) {
   BOOST_TEST(s.http_attempts == 3u);
 }
 
+// A judge that never answers, a cut connection and a broken body are each retried like a 5xx.
+BOOST_AUTO_TEST_CASE(timeouts_resets_and_broken_replies_are_retried) {
+  Fixture f(R"({"rules":[{"match":{"contains":"slow"},"times":1,"reply":{"fault":"timeout"}},
+                         {"match":{"contains":"cut"},"times":1,"reply":{"fault":"reset"}},
+                         {"match":{"contains":"broken"},"times":1,"reply":{"fault":"malformed_json"}},
+                         {"match":{"contains":"short"},"times":1,"reply":{"fault":"truncated"}}],
+                "default":{"content":"{\"ok\":true}"}})");
+  JudgeService service(f.options(R"({"timeout_ms":300})"));
+  for (const char* prompt : {"slow", "cut", "broken", "short"}) {
+    const JudgeCallOutcome o = service.call(ask(prompt), 1);
+    BOOST_TEST(o.status == KRINO_OK, prompt << ": " << o.text);
+    BOOST_TEST(o.record.attempts == 2, prompt);
+  }
+  BOOST_TEST(service.stats().retries == 4u);
+}
+
 BOOST_AUTO_TEST_CASE(giving_up_names_the_cause) {
   Fixture f(R"({"default":{"fault":{"kind":"status","status":503,"message":"overloaded"}}})");
   JudgeService service(f.options());  // max_retries 2: three attempts
