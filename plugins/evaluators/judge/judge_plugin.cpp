@@ -1,11 +1,12 @@
 // The krino.judge plugin: evaluators that ask the host's LLM judge service (spec §4.3, §4.5-4.7,
-// §6.6, §6.7). All logic lives in krino_judge_logic (src/); prompts in prompts/*.txt.
+// §6.6, §6.7, §7.6). All logic lives in krino_judge_logic (src/); prompts in prompts/*.txt.
 #include "contextual_relevance_evaluator.h"
 #include "faithfulness_evaluator.h"
 #include "hallucination_evaluator.h"
 #include "llm_judge_evaluator.h"
 #include "task_completion_evaluator.h"
 #include "tool_argument_hallucination_evaluator.h"
+#include "trajectory_judge_evaluator.h"
 
 #include <krino/plugin.hpp>
 
@@ -35,6 +36,11 @@ KRINO_EVALUATOR(krino::judge::ToolArgumentHallucinationEvaluator, "krino.tool_ar
                 "results",
                 kCapabilities, krino::judge::ToolArgumentHallucinationEvaluator::kConfigSchema);
 
+KRINO_EVALUATOR(krino::judge::TrajectoryJudgeEvaluator, "krino.trajectory_judge", "trajectory_judge", "1.0.0",
+                "An LLM judge scores a whole conversation against each criterion; the scores are aggregated "
+                "(mean, weighted_mean, min or max)",
+                kCapabilities, krino::judge::TrajectoryJudgeEvaluator::kConfigSchema);
+
 KRINO_PLUGIN("krino.judge", "judge", "1.0.0", "krino", "Apache-2.0",
              "LLM-judge evaluators: llm_judge, faithfulness, hallucination, contextual relevance, task completion, "
-             "tool argument hallucination");
+             "tool argument hallucination, conversation trajectory judge");

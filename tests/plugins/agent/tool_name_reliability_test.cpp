@@ -142,8 +142,10 @@ BOOST_AUTO_TEST_CASE(tools_key_renames_the_metadata_key) {
 }
 
 BOOST_AUTO_TEST_CASE(options_are_checked_when_the_evaluator_is_created) {
+  BOOST_CHECK_EXCEPTION(ToolNameReliabilityEvaluator(config(R"({"judges":"gpt"})")), krino::Error,
+                        invalid("unknown option 'judges'"));
   BOOST_CHECK_EXCEPTION(ToolNameReliabilityEvaluator(config(R"({"judge":"gpt"})")), krino::Error,
-                        invalid("unknown option 'judge'"));
+                        invalid("take effect only with 'llm_checks: true'"));
   BOOST_CHECK_EXCEPTION(ToolNameReliabilityEvaluator(config(R"({"max_segments":0})")), krino::Error,
                         invalid("'max_segments' must be at least 1"));
   BOOST_CHECK_EXCEPTION(ToolNameReliabilityEvaluator(config(R"({"max_segments":2.5})")), krino::Error,

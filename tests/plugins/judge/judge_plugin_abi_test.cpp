@@ -1,4 +1,4 @@
-// The built krino-judge.so loads as the host loads it and registers its six evaluators.
+// The built krino-judge.so loads as the host loads it and registers its evaluators.
 #include "judge_test_support.hpp"
 #include "loaded_module.hpp"
 
@@ -11,7 +11,7 @@ BOOST_AUTO_TEST_SUITE(judge_plugin_abi)
 BOOST_AUTO_TEST_CASE(every_evaluator_is_registered_thread_safe_and_needing_a_judge) {
   krino::test::LoadedModule module(std::string(KRINO_PLUGIN_BUILD_DIR) + "/krino-judge.so");
   for (const char* name : {"llm_judge", "faithfulness", "hallucination", "contextual_relevance", "task_completion",
-                           "tool_argument_hallucination"}) {
+                           "tool_argument_hallucination", "trajectory_judge"}) {
     BOOST_TEST_CONTEXT(name) {
       const krino_component* component = module.component(name);
       BOOST_TEST_REQUIRE(component != nullptr);

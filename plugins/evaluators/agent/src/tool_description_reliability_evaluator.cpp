@@ -1,5 +1,7 @@
 #include "tool_description_reliability_evaluator.h"
 
+#include "reliability_prompts.h"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -14,7 +16,7 @@ namespace {
 constexpr char kSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_description_reliability",
-  "description": "How well each tool definition in the test case describes its parameters: every parameter described and typed, at most max_input_args parameters, at most max_optional_args optional ones. Per-tool score = passed / checks that ran; the score is the mean over the tools (1.0 for none). The nine judge checks on the description text are reported as skipped.",
+  "description": "How well each tool definition in the test case describes its parameters: every parameter described and typed, at most max_input_args parameters, at most max_optional_args optional ones. Per-tool score = passed / checks that ran; the score is the mean over the tools (1.0 for none). With llm_checks, one judge call per tool adds nine checks on the description text; otherwise they are reported as skipped.",
   "type": "object",
   "properties": {
     "name": {"type": "string", "minLength": 1, "default": "tool_description_reliability",
@@ -26,7 +28,13 @@ constexpr char kSchema[] = R"json({
     "max_input_args": {"type": "integer", "minimum": 0, "default": 5,
                        "description": "max_num_input_arguments passes when the tool has at most this many parameters (keys of the schema's properties)."},
     "max_optional_args": {"type": "integer", "minimum": 0, "default": 3,
-                          "description": "max_optional_input_arguments passes when at most this many parameters are not listed in the schema's required."}
+                          "description": "max_optional_input_arguments passes when at most this many parameters are not listed in the schema's required."},
+    "llm_checks": {"type": "boolean", "default": false,
+                   "description": "Ask an LLM judge, once per tool, for general_structure, has_examples, has_usage_notes, intent_over_implementation, clarity, redundancy, input_arguments_enum, input_arguments_format and return_statement_quality. A key missing from the reply fails its check."},
+    "judge": {"type": ["string", "null"], "minLength": 1, "default": null,
+              "description": "Name of a judge configured in the experiment file; null or absent: the default judge. Needs llm_checks."},
+    "prompt": {"type": ["string", "null"], "minLength": 1, "default": null,
+               "description": "A prompt template replacing the built-in one (null or absent: the built-in one). Placeholders: {{tool_name}}, {{tool_description}}, {{parameters}}. Needs llm_checks."}
   },
   "additionalProperties": false
 })json";
@@ -126,12 +134,27 @@ const char* const ToolDescriptionReliabilityEvaluator::kConfigSchema = kSchema;
 ToolDescriptionReliabilityEvaluator::ToolDescriptionReliabilityEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_description_reliability", 0.8)),
       tools_key_(read_key_option(config, "tools_key", "tools")),
-      rules_{read_count(config, "max_input_args", 5), read_count(config, "max_optional_args", 3)} {}
+      rules_{read_count(config, "max_input_args", 5), read_count(config, "max_optional_args", 3)},
+      judge_(config, "tool_description_reliability", kToolDescriptionPrompt,
+             {"tool_name", "tool_description", "parameters"}) {}
 
-EvalResult ToolDescriptionReliabilityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
+std::optional<DescriptionJudgeVerdicts> ToolDescriptionReliabilityEvaluator::ask_judge(const ToolDefinition& tool,
+                                                                                      const CallContext& ctx) const {
+  if (!judge_.enabled()) return std::nullopt;
+  const std::string description = blank(tool.description) ? std::string("(none)") : tool.description;
+  const std::string parameters = tool.parameters.empty() ? std::string("(none)") : boost::json::serialize(tool.parameters);
+  const std::vector<bool> v = judge_.ask(
+      ctx, judge_.prompt({{"tool_name", tool.name}, {"tool_description", description}, {"parameters", parameters}}),
+      {"general_structure", "has_examples", "has_usage_notes", "intent_over_implementation", "clarity", "redundancy",
+       "input_arguments_enum", "input_arguments_format", "return_statement_quality"},
+      tool.name);
+  return DescriptionJudgeVerdicts{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
+}
+
+EvalResult ToolDescriptionReliabilityEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
   std::vector<ToolChecks> tools;
   for (const ToolDefinition& definition : read_required_tools(test_case, tools_key_))
-    tools.push_back(check_tool_description(definition, rules_, std::nullopt));
+    tools.push_back(check_tool_description(definition, rules_, ask_judge(definition, ctx)));
   return reliability_result(common_, tools);
 }
 

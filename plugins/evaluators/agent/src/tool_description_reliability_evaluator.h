@@ -9,12 +9,14 @@
 // DescriptionJudgeVerdicts). Per-tool score = passed / checks that ran; score = mean over the tools;
 // no tools scores 1.0.
 //
-// No judge is wired in yet: the judge checks are recorded as "skipped". check_tool_description()
-// already takes the judge's verdicts, so wiring one in changes only where they come from.
+// Without `llm_checks` the judge checks are recorded as "skipped" (score over 4 checks). With it,
+// one judge call per tool (reliability_judge.h) gives the verdicts check_tool_description() takes
+// (score over 13 checks).
 #ifndef KRINO_AGENT_TOOL_DESCRIPTION_RELIABILITY_EVALUATOR_H
 #define KRINO_AGENT_TOOL_DESCRIPTION_RELIABILITY_EVALUATOR_H
 
 #include "reliability_checks.h"
+#include "reliability_judge.h"
 
 #include <krino/evaluator_options.hpp>
 
@@ -57,9 +59,13 @@ class ToolDescriptionReliabilityEvaluator {
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:
+  // The judge's verdicts on one tool, or nullopt without llm_checks.
+  std::optional<DescriptionJudgeVerdicts> ask_judge(const ToolDefinition& tool, const CallContext& ctx) const;
+
   CommonOptions common_;
   std::string tools_key_;
   DescriptionRules rules_;
+  ReliabilityJudge judge_;
 };
 
 }  // namespace krino::agent

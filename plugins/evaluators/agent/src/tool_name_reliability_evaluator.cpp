@@ -1,5 +1,7 @@
 #include "tool_name_reliability_evaluator.h"
 
+#include "reliability_prompts.h"
+
 #include <krino/agent/tool_definition.hpp>
 
 #include <cstdint>
@@ -12,7 +14,7 @@ namespace {
 constexpr char kSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_name_reliability",
-  "description": "How well each tool name in the test case's tool definitions states its purpose: lower snake_case, at most max_segments underscore-separated segments, and no implementation detail from the blocklist. Per-tool score = passed / checks that ran; the score is the mean over the tools (1.0 for none). The judge checks (clarity, name_order) are reported as skipped.",
+  "description": "How well each tool name in the test case's tool definitions states its purpose: lower snake_case, at most max_segments underscore-separated segments, and no implementation detail from the blocklist. Per-tool score = passed / checks that ran; the score is the mean over the tools (1.0 for none). With llm_checks, one judge call per tool adds clarity and name_order and joins the judge to intent_over_implementation; otherwise those judge checks are reported as skipped.",
   "type": "object",
   "properties": {
     "name": {"type": "string", "minLength": 1, "default": "tool_name_reliability",
@@ -27,7 +29,13 @@ constexpr char kSchema[] = R"json({
                   "default": ["_with_llm", "_via_api", "_from_s3", "_using_bq", "_using_sdk", "_with_gpt4"],
                   "description": "Substrings that name an implementation detail; intent_over_implementation fails when the name contains one, ignoring ASCII case. Giving this option replaces the default list."},
     "extra_blocklist": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": [],
-                        "description": "Substrings added to blocklist (to the default list when blocklist is not given)."}
+                        "description": "Substrings added to blocklist (to the default list when blocklist is not given)."},
+    "llm_checks": {"type": "boolean", "default": false,
+                   "description": "Ask an LLM judge, once per tool, for clarity, name_order and the judge half of intent_over_implementation. A key missing from the reply fails its check."},
+    "judge": {"type": ["string", "null"], "minLength": 1, "default": null,
+              "description": "Name of a judge configured in the experiment file; null or absent: the default judge. Needs llm_checks."},
+    "prompt": {"type": ["string", "null"], "minLength": 1, "default": null,
+               "description": "A prompt template replacing the built-in one (null or absent: the built-in one). Placeholders: {{tool_name}}, {{tool_description}}. Needs llm_checks."}
   },
   "additionalProperties": false
 })json";
@@ -129,12 +137,22 @@ const char* const ToolNameReliabilityEvaluator::kConfigSchema = kSchema;
 ToolNameReliabilityEvaluator::ToolNameReliabilityEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_name_reliability", 0.8)),
       tools_key_(read_key_option(config, "tools_key", "tools")),
-      rules_{read_max_segments(config), read_blocklist(config)} {}
+      rules_{read_max_segments(config), read_blocklist(config)},
+      judge_(config, "tool_name_reliability", kToolNamePrompt, {"tool_name", "tool_description"}) {}
 
-EvalResult ToolNameReliabilityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
+std::optional<NameJudgeVerdicts> ToolNameReliabilityEvaluator::ask_judge(const ToolDefinition& tool,
+                                                                        const CallContext& ctx) const {
+  if (!judge_.enabled()) return std::nullopt;
+  const std::vector<bool> verdicts =
+      judge_.ask(ctx, judge_.prompt({{"tool_name", tool.name}, {"tool_description", tool.description}}),
+                 {"clarity", "name_order", "intent_over_implementation"}, tool.name);
+  return NameJudgeVerdicts{verdicts[0], verdicts[1], verdicts[2]};
+}
+
+EvalResult ToolNameReliabilityEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
   std::vector<ToolChecks> tools;
   for (const ToolDefinition& definition : read_required_tools(test_case, tools_key_))
-    tools.push_back(check_tool_name(definition.name, rules_, std::nullopt));
+    tools.push_back(check_tool_name(definition.name, rules_, ask_judge(definition, ctx)));
   return reliability_result(common_, tools);
 }
 

@@ -8,14 +8,16 @@
 //   name_order                  judge: the words follow operation, system, entity, data
 // Per-tool score = passed / checks that ran; score = mean over the tools; no tools scores 1.0.
 //
-// No judge is wired in yet: the two judge-only checks are recorded as "skipped" and
-// intent_over_implementation is the blocklist alone. check_tool_name() already takes the judge's
-// verdicts, so wiring one in changes only where the verdicts come from.
+// Without `llm_checks` the two judge-only checks are recorded as "skipped" and
+// intent_over_implementation is the blocklist alone (score over 3 checks). With it, one judge call
+// per tool (reliability_judge.h) gives the verdicts check_tool_name() takes (score over 5 checks).
 #ifndef KRINO_AGENT_TOOL_NAME_RELIABILITY_EVALUATOR_H
 #define KRINO_AGENT_TOOL_NAME_RELIABILITY_EVALUATOR_H
 
 #include "reliability_checks.h"
+#include "reliability_judge.h"
 
+#include <krino/agent/tool_definition.hpp>
 #include <krino/evaluator_options.hpp>
 #include <krino/plugin.hpp>
 
@@ -53,9 +55,13 @@ class ToolNameReliabilityEvaluator {
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:
+  // The judge's verdicts on one tool, or nullopt without llm_checks.
+  std::optional<NameJudgeVerdicts> ask_judge(const ToolDefinition& tool, const CallContext& ctx) const;
+
   CommonOptions common_;
   std::string tools_key_;
   NameRules rules_;
+  ReliabilityJudge judge_;
 };
 
 }  // namespace krino::agent

@@ -46,8 +46,8 @@ std::string ClaimCheck::prompt(const TestCase& test_case) const {
   return settings_.prompt.render(values);
 }
 
-ClaimVerdicts ClaimCheck::run(const TestCase& test_case, const CallContext& ctx) const {
-  const boost::json::object reply = ask_judge(ctx, settings_, evaluator_, prompt(test_case), list_key_);
+ClaimVerdicts ClaimCheck::run(const TestCase& test_case, const JudgeCall& call) const {
+  const boost::json::object reply = ask_judge(call, settings_, evaluator_, prompt(test_case), list_key_);
   const boost::json::value* list = reply.if_contains(list_key_);
   if (list == nullptr || !list->is_array()) throw_unusable_reply(evaluator_, "has no '" + list_key_ + "' list", reply);
   ClaimVerdicts verdicts;

@@ -29,9 +29,10 @@ class ClaimCheck {
   ClaimCheck(const Config& config, const char* schema, std::string evaluator, double default_threshold,
              std::string list_key, std::string item_key);
 
-  ClaimVerdicts run(const TestCase& test_case, const CallContext& ctx) const;
+  ClaimVerdicts run(const TestCase& test_case, const JudgeCall& call) const;
   std::string prompt(const TestCase& test_case) const;
   const CommonOptions& common() const { return settings_.common; }
+  const VotingOptions& voting() const { return settings_.voting; }
 
  private:
   std::string evaluator_;

@@ -19,7 +19,7 @@ const char* const ContextualRelevanceEvaluator::kConfigSchema = R"json({
                   "description": "The result succeeds when score >= threshold."},
     "strict_mode": {"type": "boolean", "default": false,
                     "description": "Sets the threshold to 1.0 (every chunk must be fully relevant); overrides threshold."},
-    "judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
+    )json" KRINO_JUDGE_VOTING_PROPERTIES R"json("judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
     "prompt": {"type": "string", "minLength": 1, "description": "A prompt template replacing the built-in one, sent once per chunk. Placeholders: {{input}}, {{chunk}}."},
     "input_key": {"type": "string", "minLength": 1, "default": "input", "description": "Key of the query in inputs."},
     "retrieval_context_key": {"type": "string", "minLength": 1, "default": "retrievalContext",
@@ -45,6 +45,11 @@ std::string ContextualRelevanceEvaluator::prompt(const std::string& input, const
 }
 
 EvalResult ContextualRelevanceEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
+  return run_votes(settings_.voting, settings_.common, Better::higher, ctx,
+                   [&](const JudgeCall& call) { return evaluate_once(test_case, call); });
+}
+
+EvalResult ContextualRelevanceEvaluator::evaluate_once(const TestCase& test_case, const JudgeCall& call) const {
   const std::string input = render_value(required_member(test_case, Section::inputs, input_key_, kName));
   const std::vector<std::string> chunks =
       context_chunks(required_context(test_case, retrieval_context_key_, kName));
@@ -58,7 +63,7 @@ EvalResult ContextualRelevanceEvaluator::evaluate(const TestCase& test_case, Cal
   double sum = 0.0;
   std::size_t relevant = 0;
   for (std::size_t i = 0; i < chunks.size(); ++i) {
-    const boost::json::object reply = ask_judge(ctx, settings_, kName, prompt(input, chunks[i]));
+    const boost::json::object reply = ask_judge(call, settings_, kName, prompt(input, chunks[i]));
     const std::optional<double> raw = reply_number(reply, "score");
     if (!raw) throw_unusable_reply(kName, "for chunk " + std::to_string(i) + " has no numeric 'score'", reply);
     const double score = std::clamp(*raw, 0.0, 1.0);

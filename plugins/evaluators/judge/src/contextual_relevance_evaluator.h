@@ -25,6 +25,8 @@ class ContextualRelevanceEvaluator {
   std::string prompt(const std::string& input, const std::string& chunk) const;
 
  private:
+  // One pass of judge calls; evaluate() runs one per vote (voting.h).
+  EvalResult evaluate_once(const TestCase& test_case, const JudgeCall& call) const;
   JudgeSettings settings_;
   std::string input_key_;
   std::string retrieval_context_key_;

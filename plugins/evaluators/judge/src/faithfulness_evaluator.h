@@ -18,6 +18,8 @@ class FaithfulnessEvaluator {
   std::string prompt(const TestCase& test_case) const { return check_.prompt(test_case); }
 
  private:
+  // One pass of judge calls; evaluate() runs one per vote (voting.h).
+  EvalResult evaluate_once(const TestCase& test_case, const JudgeCall& call) const;
   ClaimCheck check_;
 };
 

@@ -12,7 +12,7 @@ const char* const HallucinationEvaluator::kConfigSchema = R"json({
              "description": "Name of the result; results are aggregated and gated by this name."},
     "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
                   "description": "The most hallucination allowed: the result succeeds when score <= threshold (inverted)."},
-    "judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
+    )json" KRINO_JUDGE_VOTING_PROPERTIES R"json("judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
     "prompt": {"type": "string", "minLength": 1, "description": "A prompt template replacing the built-in one. Placeholders: {{actual_output}}, {{context}} (the context passages, numbered), {{input}} (empty when the test case has no input)."},
     "output_key": {"type": "string", "minLength": 1, "default": "output", "description": "Key of the text to check in actualOutputs."},
     "context_key": {"type": "string", "minLength": 1, "default": "context", "description": "Key of the retrieved context: actualOutputs first, then metadata. A list is one passage per element."},
@@ -25,7 +25,12 @@ HallucinationEvaluator::HallucinationEvaluator(const Config& config)
     : check_(config, kConfigSchema, "hallucination", 0.5, "statements", "statement") {}
 
 EvalResult HallucinationEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
-  ClaimVerdicts verdicts = check_.run(test_case, ctx);
+  return run_votes(check_.voting(), check_.common(), Better::lower, ctx,
+                   [&](const JudgeCall& call) { return evaluate_once(test_case, call); });
+}
+
+EvalResult HallucinationEvaluator::evaluate_once(const TestCase& test_case, const JudgeCall& call) const {
+  ClaimVerdicts verdicts = check_.run(test_case, call);
   const std::size_t unsupported = verdicts.total - verdicts.supported;
   const double score =
       verdicts.total == 0 ? 0.0 : static_cast<double>(unsupported) / static_cast<double>(verdicts.total);

@@ -29,7 +29,8 @@ std::string_view trim(std::string_view s) {
 
 JudgeSettings read_judge_settings(const Config& config, std::string_view default_name, double default_threshold,
                                   std::string_view prompt_name, const Variables& variables) {
-  JudgeSettings settings{read_common_options(config, default_name, default_threshold), std::nullopt, {}};
+  JudgeSettings settings{read_common_options(config, default_name, default_threshold), std::nullopt, {},
+                         read_voting_options(config)};
   if (config.has("judge")) {
     std::string judge = config.get_string("judge");
     if (judge.empty()) throw invalid_argument("option 'judge' must not be empty (leave it out for the default judge)");
@@ -47,7 +48,7 @@ JudgeSettings read_judge_settings(const Config& config, std::string_view default
   return settings;
 }
 
-boost::json::object ask_judge(const CallContext& ctx, const JudgeSettings& settings, std::string_view evaluator,
+boost::json::object ask_judge(const JudgeCall& call, const JudgeSettings& settings, std::string_view evaluator,
                               const std::string& prompt, std::string_view array_key) {
   boost::json::object request;
   if (settings.judge) request["judge"] = *settings.judge;
@@ -55,10 +56,12 @@ boost::json::object ask_judge(const CallContext& ctx, const JudgeSettings& setti
   messages.push_back(boost::json::object{{"role", "user"}, {"content", prompt}});
   request["messages"] = std::move(messages);
   request["response_format"] = "json";
+  if (call.seed) request["seed"] = *call.seed;
+  ++call.calls;
 
   boost::json::value response;
   try {
-    response = ctx.judge(request);
+    response = call.ctx.judge(request);
   } catch (const Error& e) {
     throw Error(e.code(), std::string(evaluator) + ": the judge could not answer: " + e.what());
   }

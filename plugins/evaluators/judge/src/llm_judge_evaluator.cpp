@@ -28,7 +28,7 @@ const char* const LlmJudgeEvaluator::kConfigSchema = R"json({
                           "description": "The test case fields the prompt shows. Each selected field must be present in the test case."},
     "score_range": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}, "default": [0, 1],
                     "description": "[min, max] of the judge's scale; max must be greater than min. The score is normalised to (raw - min) / (max - min), clamped to 0..1."},
-    "judge": {"type": "string", "minLength": 1,
+    )json" KRINO_JUDGE_VOTING_PROPERTIES R"json("judge": {"type": "string", "minLength": 1,
               "description": "Name of a judge configured in the experiment file; the default judge when absent."},
     "prompt": {"type": "string", "minLength": 1,
                "description": "A prompt template replacing the built-in one. Placeholders: {{criteria}}, {{fields}}, {{input}}, {{expected_output}}, {{actual_output}}, {{context}}, {{score_min}}, {{score_max}}; a field placeholder needs that field in evaluation_params."},
@@ -127,7 +127,12 @@ std::string LlmJudgeEvaluator::prompt(const TestCase& test_case) const {
 }
 
 EvalResult LlmJudgeEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
-  const boost::json::object reply = ask_judge(ctx, settings_, "llm_judge", prompt(test_case));
+  return run_votes(settings_.voting, settings_.common, Better::higher, ctx,
+                   [&](const JudgeCall& call) { return evaluate_once(test_case, call); });
+}
+
+EvalResult LlmJudgeEvaluator::evaluate_once(const TestCase& test_case, const JudgeCall& call) const {
+  const boost::json::object reply = ask_judge(call, settings_, "llm_judge", prompt(test_case));
   const std::optional<double> raw = reply_number(reply, "score");
   if (!raw) throw_unusable_reply("llm_judge", "has no numeric 'score'", reply);
   const double score = std::clamp((*raw - min_) / (max_ - min_), 0.0, 1.0);

@@ -25,6 +25,8 @@ class LlmJudgeEvaluator {
   std::string prompt(const TestCase& test_case) const;
 
  private:
+  // One pass of judge calls; evaluate() runs one per vote (voting.h).
+  EvalResult evaluate_once(const TestCase& test_case, const JudgeCall& call) const;
   JudgeSettings settings_;
   std::string criteria_;
   bool show_input_ = false;

@@ -17,7 +17,7 @@ const char* const TaskCompletionEvaluator::kConfigSchema = R"json({
              "description": "Name of the result; results are aggregated and gated by this name."},
     "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
                   "description": "The result succeeds when score >= threshold."},
-    "judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
+    )json" KRINO_JUDGE_VOTING_PROPERTIES R"json("judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
     "prompt": {"type": "string", "minLength": 1, "description": "A prompt template replacing the built-in one. Placeholders: {{dialog}}, {{tasks}} (numbered, one per line), {{constraints}} ('(none)' when absent), {{input}}, {{actual_output}} (empty when absent)."},
     "input_key": {"type": "string", "minLength": 1, "default": "input", "description": "Key of the user's input (or the whole transcript) in inputs."},
     "output_key": {"type": "string", "minLength": 1, "default": "output", "description": "Key of the agent's final reply in actualOutputs; optional in the test case."},
@@ -73,13 +73,18 @@ std::string TaskCompletionEvaluator::prompt(const TestCase& test_case, const std
 }
 
 EvalResult TaskCompletionEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
+  return run_votes(settings_.voting, settings_.common, Better::higher, ctx,
+                   [&](const JudgeCall& call) { return evaluate_once(test_case, call); });
+}
+
+EvalResult TaskCompletionEvaluator::evaluate_once(const TestCase& test_case, const JudgeCall& call) const {
   const std::vector<std::string> task_list = tasks(test_case);
   if (task_list.empty()) {
     EvalResult result = EvalResult::scored(settings_.common.name, 1.0, settings_.common.threshold, "no tasks to complete");
     result.metadata["taskResults"] = boost::json::array();
     return result;
   }
-  const boost::json::object reply = ask_judge(ctx, settings_, kName, prompt(test_case, task_list), "tasks");
+  const boost::json::object reply = ask_judge(call, settings_, kName, prompt(test_case, task_list), "tasks");
   const boost::json::value* list = reply.if_contains("tasks");
   if (list == nullptr || !list->is_array()) throw_unusable_reply(kName, "has no 'tasks' list", reply);
   boost::json::array results;

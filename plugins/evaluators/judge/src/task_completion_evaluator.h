@@ -28,6 +28,8 @@ class TaskCompletionEvaluator {
   std::vector<std::string> tasks(const TestCase& test_case) const;
 
  private:
+  // One pass of judge calls; evaluate() runs one per vote (voting.h).
+  EvalResult evaluate_once(const TestCase& test_case, const JudgeCall& call) const;
   JudgeSettings settings_;
   std::string input_key_;
   std::string output_key_;

@@ -17,7 +17,7 @@ const char* const ToolArgumentHallucinationEvaluator::kConfigSchema = R"json({
              "description": "Name of the result; results are aggregated and gated by this name."},
     "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.8,
                   "description": "The result succeeds when score >= threshold (score = grounded calls / calls)."},
-    "judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
+    )json" KRINO_JUDGE_VOTING_PROPERTIES R"json("judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
     "prompt": {"type": "string", "minLength": 1, "description": "A prompt template replacing the built-in one. Placeholders: {{input}}, {{tool_calls}} (numbered, each with its arguments as pretty JSON and its result when known)."},
     "input_key": {"type": "string", "minLength": 1, "default": "input", "description": "Key of the user's input in inputs."},
     "tool_calls_key": {"type": "string", "minLength": 1, "default": "toolCalls",
@@ -51,6 +51,11 @@ std::string ToolArgumentHallucinationEvaluator::prompt(const TestCase& test_case
 }
 
 EvalResult ToolArgumentHallucinationEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
+  return run_votes(settings_.voting, settings_.common, Better::higher, ctx,
+                   [&](const JudgeCall& call) { return evaluate_once(test_case, call); });
+}
+
+EvalResult ToolArgumentHallucinationEvaluator::evaluate_once(const TestCase& test_case, const JudgeCall& call) const {
   std::vector<agent::ToolCall> calls;
   if (const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
       list != nullptr && !list->is_null())
@@ -60,7 +65,7 @@ EvalResult ToolArgumentHallucinationEvaluator::evaluate(const TestCase& test_cas
     result.metadata["verdicts"] = boost::json::array();
     return result;
   }
-  const boost::json::object reply = ask_judge(ctx, settings_, kName, prompt(test_case, calls), "verdicts");
+  const boost::json::object reply = ask_judge(call, settings_, kName, prompt(test_case, calls), "verdicts");
   const boost::json::value* list = reply.if_contains("verdicts");
   if (list == nullptr || !list->is_array()) throw_unusable_reply(kName, "has no 'verdicts' list", reply);
   boost::json::array verdicts;

@@ -27,6 +27,8 @@ class ToolArgumentHallucinationEvaluator {
   std::string prompt(const TestCase& test_case, const std::vector<agent::ToolCall>& calls) const;
 
  private:
+  // One pass of judge calls; evaluate() runs one per vote (voting.h).
+  EvalResult evaluate_once(const TestCase& test_case, const JudgeCall& call) const;
   JudgeSettings settings_;
   std::string input_key_;
   std::string tool_calls_key_;
