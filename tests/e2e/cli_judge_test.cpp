@@ -65,6 +65,12 @@ struct JudgeRun {
     return run_process(argv, options);
   }
 
+  json::object run_summary() const {
+    for (auto& e : json_lines(results))
+      if (e.at("event").as_string() == "run_finished") return e.at("summary").as_object();
+    return {};
+  }
+
   std::vector<json::object> items() const {
     std::vector<json::object> out;
     for (auto& e : json_lines(results))
@@ -92,6 +98,15 @@ BOOST_AUTO_TEST_CASE(a_judged_run_scores_caches_and_never_prints_the_key) {
   }
   BOOST_TEST(r.server.recent_requests().size() == 6u);
   for (const auto& request : r.server.recent_requests()) BOOST_TEST(request.api_key == kKey);
+  // What the judge cost, per item and evaluator, and per run (prices: 1 and 2 USD per million).
+  const json::object& item_judge = items[0].at("judge").as_object();
+  BOOST_TEST(item_judge.at("calls").to_number<std::uint64_t>() == 1u);
+  BOOST_TEST(item_judge.at("byEvaluator").at("llm_judge").at("tokensIn").as_int64() == 100);
+  const json::object judge = r.run_summary().at("judge").as_object();
+  BOOST_TEST(judge.at("calls").to_number<std::uint64_t>() == 6u);
+  BOOST_TEST(judge.at("cachedCalls").to_number<std::uint64_t>() == 0u);
+  BOOST_TEST(judge.at("pricedItems").to_number<std::uint64_t>() == 6u);
+  BOOST_TEST(judge.at("costCoverage").is_null());
 
   // The same run again: every reply from the cache, not one HTTP request, the same results.
   const auto before = json::serialize(json::value_from(items.size()));
@@ -106,6 +121,9 @@ BOOST_AUTO_TEST_CASE(a_judged_run_scores_caches_and_never_prints_the_key) {
     BOOST_TEST(a.at("score") == b.at("score"));
     BOOST_TEST(a.at("reason") == b.at("reason"));
   }
+  const json::object cached = r.run_summary().at("judge").as_object();
+  BOOST_TEST(cached.at("cachedCalls").to_number<std::uint64_t>() == 6u);
+  BOOST_TEST(cached.at("costUsd").to_number<double>() == 0.0);  // hits cost nothing
   // --no-cache asks again.
   BOOST_TEST(r.run({"--no-cache"}).exit_code == 0);
   BOOST_TEST(r.server.recent_requests().size() == 12u);
@@ -141,6 +159,12 @@ BOOST_AUTO_TEST_CASE(faults_end_as_scores_or_item_errors_never_as_silent_zeros) 
   BOOST_TEST(error_of("q4").at("code").as_string() == "INTERNAL");
   BOOST_TEST(std::string(error_of("q4").at("message").as_string()).find("no usable JSON") != std::string::npos);
   BOOST_TEST(error_of("q5").at("code").as_string() == "INVALID_ARGUMENT");
+  // Nothing is dropped: every call is counted, with its retries, its repair and its failure.
+  const json::object judge = r.run_summary().at("judge").as_object();
+  BOOST_TEST(judge.at("calls").to_number<std::uint64_t>() == 6u);
+  BOOST_TEST(judge.at("retries").to_number<std::uint64_t>() == 3u);  // two 429s for q1, one 500 for q2
+  BOOST_TEST(judge.at("repairs").to_number<std::uint64_t>() == 1u);  // q4
+  BOOST_TEST(judge.at("failedCalls").to_number<std::uint64_t>() == 2u);  // q4, q5
   BOOST_TEST(std::string(error_of("q5").at("message").as_string()).find("context too long") != std::string::npos);
 }
 

@@ -196,6 +196,7 @@ class Call : public std::enable_shared_from_this<Call> {
     ++failed_attempts_;
     if (const auto* wait = std::get_if<RetryAfterDelay>(&decision)) {
       service_.count([](JudgeServiceStats& s) { ++s.retries; });
+      ++retries_;
       auto timer = std::make_shared<boost::asio::steady_timer>(service_.io, wait->delay);
       timer->async_wait([self = shared_from_this(), timer](const boost::system::error_code&) { self->admit(); });
       return;
@@ -247,13 +248,13 @@ class Call : public std::enable_shared_from_this<Call> {
       service_.cost.add(tokens_in_, tokens_out_, cost);
     }
     done_(JudgeCallOutcome{KRINO_OK, response_document(content, model, tokens_in_, tokens_out_, cost, false, attempts_),
-                           JudgeCallRecord{true, false, attempts_, repaired_, tokens_in_, tokens_out_, cost}});
+                           JudgeCallRecord{true, false, attempts_, retries_, repaired_, tokens_in_, tokens_out_, cost}});
   }
 
   void fail(krino_status status, std::string message) {
     service_.count([](JudgeServiceStats& s) { ++s.failures; });
     done_(JudgeCallOutcome{status, lane_.config.api_key.redact(message),
-                           JudgeCallRecord{false, false, attempts_, repaired_, tokens_in_, tokens_out_, std::nullopt}});
+                           JudgeCallRecord{false, false, attempts_, retries_, repaired_, tokens_in_, tokens_out_, std::nullopt}});
   }
 
   JudgeService::Impl& service_;
@@ -267,6 +268,7 @@ class Call : public std::enable_shared_from_this<Call> {
   ConcurrencySlot slot_{};
   int attempts_ = 0;
   int failed_attempts_ = 0;
+  int retries_ = 0;
   bool repaired_ = false;
   std::optional<std::int64_t> tokens_in_;
   std::optional<std::int64_t> tokens_out_;
@@ -362,7 +364,7 @@ JudgeCallOutcome JudgeService::call(std::string_view request_json, uint64_t seed
     if (auto hit = s.cache->lookup(*key)) {
       s.count([](JudgeServiceStats& st) { ++st.cache_hits; });
       return {KRINO_OK, response_document(hit->content, hit->model, hit->tokens_in, hit->tokens_out, 0.0, true, 0),
-              JudgeCallRecord{true, true, 0, false, hit->tokens_in, hit->tokens_out, 0.0}};
+              JudgeCallRecord{true, true, 0, 0, false, hit->tokens_in, hit->tokens_out, 0.0}};
     }
   }
 

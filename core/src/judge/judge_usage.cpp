@@ -23,7 +23,7 @@ void JudgeUsage::add(const JudgeCallRecord& call) {
   ++calls;
   if (call.cached) ++cached_calls;
   if (!call.ok) ++failed_calls;
-  if (call.attempts > 1) retries += static_cast<uint64_t>(call.attempts - 1);
+  retries += static_cast<uint64_t>(call.retries);
   if (call.repaired) ++repairs;
   if (call.cached) {  // a cache hit spent nothing
     add_optional(cost_usd, std::optional<double>(0.0));

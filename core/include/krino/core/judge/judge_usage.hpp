@@ -13,6 +13,7 @@ struct JudgeCallRecord {
   bool ok = false;
   bool cached = false;
   int attempts = 0;  // HTTP attempts; 0 for a cache hit
+  int retries = 0;   // attempts made again after a failure (not the repair round)
   bool repaired = false;
   std::optional<int64_t> tokens_in;
   std::optional<int64_t> tokens_out;
@@ -23,7 +24,7 @@ struct JudgeUsage {
   uint64_t calls = 0;
   uint64_t cached_calls = 0;
   uint64_t failed_calls = 0;
-  uint64_t retries = 0;   // HTTP attempts beyond the first of each call
+  uint64_t retries = 0;   // attempts made again after a failed attempt
   uint64_t repairs = 0;   // calls whose JSON reply needed the repair round
   std::optional<int64_t> tokens_in;
   std::optional<int64_t> tokens_out;
