@@ -1,7 +1,7 @@
 #include "reliability_judge.h"
 
-#include "judge_reply.h"
-#include "prompt_template.h"
+#include <krino/json_extract.hpp>
+#include <krino/prompt_template.hpp>
 
 #include <boost/json.hpp>
 
@@ -49,9 +49,9 @@ ReliabilityJudge::ReliabilityJudge(const Config& config, std::string_view evalua
   if (config.has("prompt")) {
     const std::string text = config.get_string("prompt");
     if (blank(text)) throw invalid_argument("option 'prompt' must not be empty");
-    prompt_ = std::make_shared<const judge::PromptTemplate>(text, variables, "option 'prompt'");
+    prompt_ = std::make_shared<const PromptTemplate>(text, variables, "option 'prompt'");
   } else {
-    prompt_ = std::make_shared<const judge::PromptTemplate>(builtin_prompt, variables, "built-in prompt of " + evaluator_);
+    prompt_ = std::make_shared<const PromptTemplate>(builtin_prompt, variables, "built-in prompt of " + evaluator_);
   }
   if (!enabled_ && (judge_ || config.has("prompt")))
     throw invalid_argument("options 'judge' and 'prompt' take effect only with 'llm_checks: true'");
@@ -76,14 +76,14 @@ std::vector<bool> ReliabilityJudge::ask(const CallContext& ctx, const std::strin
   const boost::json::value* content = document != nullptr ? document->if_contains("content") : nullptr;
   if (content == nullptr || !content->is_string())
     throw Error(KRINO_INTERNAL, evaluator_ + ": the judge response has no 'content' text");
-  const judge::ReplyJson parsed = judge::extract_reply_object(content->get_string());
-  if (!parsed.object)
+  const json::JsonExtraction parsed = json::extract_json(content->get_string(), json::JsonShape::object);
+  if (!parsed.value)
     throw Error(KRINO_INTERNAL, evaluator_ + ": the judge's reply for tool '" + std::string(tool) +
                                     "' could not be read (" + parsed.failure + "): \"" +
-                                    judge::reply_excerpt(content->get_string()) + "\"");
+                                    json::reply_excerpt(content->get_string()) + "\"");
   std::vector<bool> verdicts;
   verdicts.reserve(keys.size());
-  for (std::string_view key : keys) verdicts.push_back(passed(*parsed.object, key));
+  for (std::string_view key : keys) verdicts.push_back(passed(parsed.value->get_object(), key));
   return verdicts;
 }
 

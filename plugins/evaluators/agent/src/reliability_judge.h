@@ -8,7 +8,7 @@
 // absent: the default judge) and `prompt` (a template replacing the built-in prompt of
 // reliability_prompts.h). `judge` and `prompt` without `llm_checks` are configuration errors.
 //
-// The reply is read leniently by the judge plugin's reader (judge_reply.h, compiled into this plugin).
+// The reply is read leniently by the SDK's reader (krino/json_extract.hpp), as the judge plugin does.
 #ifndef KRINO_AGENT_RELIABILITY_JUDGE_H
 #define KRINO_AGENT_RELIABILITY_JUDGE_H
 
@@ -22,16 +22,16 @@
 #include <string_view>
 #include <vector>
 
-namespace krino::judge {
-class PromptTemplate;  // the judge plugin's prompt_template.h, compiled into this plugin
-}  // namespace krino::judge
+namespace krino {
+class PromptTemplate;  // krino/prompt_template.hpp
+}  // namespace krino
 
 namespace krino::agent {
 
 class ReliabilityJudge {
  public:
   using Variables = std::set<std::string, std::less<>>;
-  using Values = std::map<std::string, std::string, std::less<>>;  // judge::PromptTemplate::Values
+  using Values = std::map<std::string, std::string, std::less<>>;  // PromptTemplate::Values
 
   // Reads llm_checks, judge and prompt. `builtin_prompt` is the template used without `prompt`; both
   // may use only `variables`. `evaluator` names it in errors.
@@ -49,7 +49,7 @@ class ReliabilityJudge {
   std::string evaluator_;
   bool enabled_ = false;
   std::optional<std::string> judge_;
-  std::shared_ptr<const judge::PromptTemplate> prompt_;
+  std::shared_ptr<const PromptTemplate> prompt_;
 };
 
 }  // namespace krino::agent

@@ -3,8 +3,7 @@
 // judgment (spec §4.3). The host's judge service already retries once with a repair instruction when
 // a reply does not parse; what reaches an evaluator and still does not parse is an item error.
 //
-// The same algorithm as the host's reply parsing (core/judge/reply_parsing), kept here because a
-// plugin depends on the SDK only.
+// The reading is the SDK's (krino/json_extract.hpp), the same as the host's judge service uses.
 #ifndef KRINO_JUDGE_JUDGE_REPLY_H
 #define KRINO_JUDGE_JUDGE_REPLY_H
 

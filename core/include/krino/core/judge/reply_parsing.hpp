@@ -1,7 +1,7 @@
 #pragma once
 // Reading a judge's reply. Models wrap the JSON they were asked for in code fences, open with "Here
 // is my evaluation:" or close with a remark; none of that should cost a usable judgment (spec §4.3).
-#include <boost/json/value.hpp>
+#include <krino/json_extract.hpp>
 
 #include <optional>
 #include <string>
@@ -9,18 +9,10 @@
 
 namespace krino::core {
 
-enum class JsonShape { object, array, object_or_array };
-
-struct JsonExtraction {
-  std::optional<boost::json::value> value;
-  std::string failure;  // when there is no value: why, in words fit for an item error
-};
-
-// The JSON value in `reply`, tried in this order: the whole reply; each ``` fenced block (with or
-// without a language tag); the first balanced top-level value of the wanted shape in the text,
-// respecting strings and escapes. Comments and trailing commas are tolerated. Only a value of the
-// wanted shape counts.
-JsonExtraction extract_json(std::string_view reply, JsonShape shape = JsonShape::object);
+// The reading itself is the SDK's (krino/json_extract.hpp), so the host and judge plugins agree.
+using JsonShape = ::krino::json::JsonShape;
+using JsonExtraction = ::krino::json::JsonExtraction;
+using ::krino::json::extract_json;
 
 // The follow-up user message sent once when a reply could not be read, quoting why.
 std::string repair_instruction(std::string_view failure, JsonShape shape = JsonShape::object);
