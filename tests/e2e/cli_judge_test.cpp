@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace krino::test;
 namespace json = boost::json;
@@ -173,6 +174,36 @@ BOOST_AUTO_TEST_CASE(a_missing_key_variable_is_a_configuration_error_naming_it) 
   const ProcessResult result = run_process({krino_binary(), "run", r.experiment});
   BOOST_TEST(result.exit_code == 2, result.err);
   BOOST_TEST(result.err.find("KRINO_E2E_KEY") != std::string::npos, result.err);
+}
+
+// `krino eval` takes the same judge settings from a file of their own.
+BOOST_AUTO_TEST_CASE(krino_eval_asks_the_judges_of_a_judges_file) {
+  JudgeRun r(R"({"default":{"content":"{\"score\": 3, \"reason\": \"middling\"}"}})");
+  const std::string judges = r.dir + "/judges.yaml";
+  write_file(judges, "judges:\n  default:\n    provider: openai\n    base_url: " + r.server.base_url() +
+                         "/v1\n    model: judge-mini\n    api_key_env: KRINO_E2E_KEY\njudge_cache: false\n");
+  ProcessOptions options;
+  options.environment = {std::string("KRINO_E2E_KEY=") + kKey};
+  const std::vector<std::string> base = {krino_binary(), "eval", "-e", "llm_judge", "--config",
+                                         R"({"criteria":"Is it right?","score_range":[1,5]})"};
+  std::vector<std::string> with_judges = base;
+  with_judges.insert(with_judges.end(), {"--judges", judges, r.data});
+  const ProcessResult judged = run_process(with_judges, options);
+  BOOST_TEST(judged.exit_code == 0, judged.err);
+  std::istringstream lines(judged.out);
+  std::string line;
+  int count = 0;
+  while (std::getline(lines, line)) {
+    BOOST_TEST(json::parse(line).at("score").to_number<double>() == 0.5, line);
+    ++count;
+  }
+  BOOST_TEST(count == 6);
+  BOOST_TEST(r.server.recent_requests().size() == 6u);
+
+  std::vector<std::string> without = base;
+  without.push_back(r.data);
+  const ProcessResult unjudged = run_process(without, options);
+  BOOST_TEST(unjudged.out.find("UNAVAILABLE") != std::string::npos, unjudged.out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -20,6 +20,8 @@ struct EvalArguments {
   std::string input = "-";
   int parallelism = 0;  // 0 = every core
   PluginOptions plugins;
+  std::string judges;      // --judges FILE: judge settings, as in an experiment file
+  bool no_cache = false;   // --no-cache
 };
 
 struct PluginsArguments {

@@ -6,6 +6,8 @@
 
 #include "krino/core/common/error.hpp"
 #include "krino/core/common/status_code.hpp"
+#include "krino/core/experiment/experiment_config.hpp"
+#include "krino/core/judge/judge_setup.hpp"
 #include "krino/core/runner/component_factory.hpp"
 
 #include <boost/json.hpp>
@@ -14,6 +16,7 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -67,6 +70,12 @@ int eval_command(const EvalArguments& args) {
   core::Cancellation cancellation;
   SignalWatcher watcher(cancellation);
   core::HostServices host(cancellation, stderr, args.plugins.verbosity > 0 ? KRINO_LOG_INFO : KRINO_LOG_WARNING);
+  // Before the registry: it must outlive every plugin call.
+  std::unique_ptr<core::JudgeService> judges;
+  if (!args.judges.empty())
+    judges = core::make_judge_service(core::load_judge_settings(args.judges),
+                                      core::JudgeSetupOptions{args.no_cache, core::process_environment()});
+  host.set_judge_service(judges.get());
   core::PluginRegistry registry;
   args.plugins.load(registry, host);
 
@@ -94,8 +103,12 @@ int eval_command(const EvalArguments& args) {
       bool passed = false;
     };
     using LinePtr = std::shared_ptr<Line>;
+    // Lines waiting for a judge hold no thread: admit enough to keep the judges' concurrency busy.
+    const size_t window = evaluator->component().has(KRINO_CAP_NEEDS_JUDGE)
+                              ? std::max(4 * workers, host.judge_capacity())
+                              : 4 * workers;
     tbb::parallel_pipeline(
-        4 * workers,
+        window,
         tbb::make_filter<void, LinePtr>(tbb::filter_mode::serial_in_order,
                                         [&](tbb::flow_control& fc) -> LinePtr {
                                           auto line = std::make_shared<Line>();

@@ -40,6 +40,10 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--config,-c", eval.config, "The evaluator's options as a JSON object")->type_name("JSON");
   eval_cmd->add_option("--parallelism,-j", eval.parallelism, "Worker threads (default: every core)");
   eval_cmd->add_option("input", eval.input, "JSON Lines file, or - for standard input")->type_name("FILE");
+  eval_cmd->add_option("--judges", eval.judges, "LLM judges for judge evaluators: a YAML/JSON file with 'judges' (and "
+                                                "optionally default_judge, judge_cache, prices), as in an experiment")
+      ->type_name("FILE");
+  eval_cmd->add_flag("--no-cache", eval.no_cache, "Ask the LLM judges again instead of reusing cached replies");
   eval.plugins.add_to(*eval_cmd);
 
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");

@@ -136,6 +136,22 @@ void normalize_experiment_document(json::value& document) {
   }
 }
 
+// judges, default_judge, judge_cache and prices: shared by experiment files and `krino eval --judges`.
+void read_judge_settings(const json::object& root, ExperimentConfig& config) {
+  config.judges = optional_object(root, "judges", "experiment");
+  for (const auto& [name, judge] : config.judges)
+    if (!judge.is_object()) throw config_error("judges." + std::string(name) + ": expected a mapping of judge options");
+  config.default_judge = optional_string(root, "default_judge", "experiment");
+  if (!config.default_judge.empty() && !config.judges.contains(config.default_judge))
+    throw config_error("default_judge: no judge named '" + config.default_judge + "' under judges");
+  if (auto it = root.find("judge_cache"); it != root.end()) {
+    if (!it->value().is_bool() && !(it->value().is_string() && !it->value().get_string().empty()))
+      throw config_error("judge_cache: expected true, false or a directory");
+    config.judge_cache = it->value();
+  }
+  config.prices = optional_object(root, "prices", "experiment");
+}
+
 ExperimentConfig parse_experiment(const json::value& document, const std::filesystem::path& base_dir) {
   if (!document.is_object()) throw config_error("an experiment file must be a mapping at the top level");
   const auto& root = document.get_object();
@@ -178,18 +194,7 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
 
   config.evaluators = parse_uses(root, "evaluators");
   if (config.evaluators.empty()) throw config_error("evaluators: at least one evaluator is required");
-  config.judges = optional_object(root, "judges", "experiment");
-  for (const auto& [name, judge] : config.judges)
-    if (!judge.is_object()) throw config_error("judges." + std::string(name) + ": expected a mapping of judge options");
-  config.default_judge = optional_string(root, "default_judge", "experiment");
-  if (!config.default_judge.empty() && !config.judges.contains(config.default_judge))
-    throw config_error("default_judge: no judge named '" + config.default_judge + "' under judges");
-  if (auto it = root.find("judge_cache"); it != root.end()) {
-    if (!it->value().is_bool() && !(it->value().is_string() && !it->value().get_string().empty()))
-      throw config_error("judge_cache: expected true, false or a directory");
-    config.judge_cache = it->value();
-  }
-  config.prices = optional_object(root, "prices", "experiment");
+  read_judge_settings(root, config);
   config.reporters = parse_uses(root, "reporters");
   if (root.find("reporters") == root.end()) config.reporters.push_back({"console", {}});
 
@@ -215,6 +220,21 @@ ExperimentConfig load_experiment(const std::filesystem::path& file, const std::v
   for (const auto& assignment : overrides) apply_override(document, assignment);
   normalize_experiment_document(document);
   return parse_experiment(document, file.parent_path());
+}
+
+ExperimentConfig load_judge_settings(const std::filesystem::path& file) {
+  json::value document = load_config_document(file);
+  if (!document.is_object()) throw config_error(file.string() + ": expected a mapping with 'judges'");
+  const json::object& root = document.get_object();
+  for (const auto& [key, value] : root) {
+    if (key != "judges" && key != "default_judge" && key != "judge_cache" && key != "prices")
+      throw config_error(file.string() + ": unknown key '" + std::string(key) +
+                         "'; known keys: judges default_judge judge_cache prices");
+  }
+  ExperimentConfig config;
+  read_judge_settings(root, config);
+  if (config.judges.empty()) throw config_error(file.string() + ": 'judges' names no judge");
+  return config;
 }
 
 }  // namespace krino::core

@@ -59,6 +59,10 @@ void normalize_experiment_document(boost::json::value& document);
 // configuration error that names the offending key.
 ExperimentConfig parse_experiment(const boost::json::value& document, const std::filesystem::path& base_dir);
 
+// A file holding only judge settings (judges, default_judge, judge_cache, prices), as in an experiment
+// file: for `krino eval --judges FILE`. Only the judge members of the result are set.
+ExperimentConfig load_judge_settings(const std::filesystem::path& file);
+
 // load + normalize + overrides + parse, for the CLI.
 ExperimentConfig load_experiment(const std::filesystem::path& file, const std::vector<std::string>& overrides);
 
