@@ -112,6 +112,9 @@ std::string make_schema(const RubricDescriptor& d) {
   properties["threshold"] = std::move(threshold);
   properties["judge"] =
       property("string", "Name of a judge configured in the experiment file; the default judge when absent.");
+  // votes and vote_aggregation, exactly as every other judge evaluator declares them.
+  const boost::json::object voting = boost::json::parse("{" KRINO_JUDGE_VOTING_PROPERTIES R"("end": {}})").as_object();
+  for (std::string_view option : {"votes", "vote_aggregation"}) properties[option] = voting.at(option);
   properties["prompt"] = property("string", "A prompt template replacing the built-in prompts/" + d.prompt_name() +
                                                  ".txt; it must ask for {\"score\", \"reason\"}.");
   auto key_option = [&](const std::string& option, std::string_view fallback, std::string description) {
@@ -291,14 +294,16 @@ EvalResult RubricGrader::evaluate(const TestCase& test_case, CallContext& ctx) c
     text = settings_.prompt.render(step_values(test_case));
   }
 
-  const boost::json::object reply = ask_judge(ctx, settings_, d.name, text);
-  const std::optional<double> native = reply_number(reply, "score");
-  if (!native) throw_unusable_reply(d.name, "has no number 'score'", reply);
-  std::string reason = reply_string(reply, "reason");
-  if (blank(reason)) reason = "No reason provided.";
-  EvalResult result = scored(*native, std::move(reason));
-  if (d.is_tool_grader()) result.metadata["toolCallCount"] = call_count;
-  return result;
+  return run_votes(settings_.voting, settings_.common, Better::higher, ctx, [&](const JudgeCall& call) {
+    const boost::json::object reply = ask_judge(call, settings_, d.name, text);
+    const std::optional<double> native = reply_number(reply, "score");
+    if (!native) throw_unusable_reply(d.name, "has no number 'score'", reply);
+    std::string reason = reply_string(reply, "reason");
+    if (blank(reason)) reason = "No reason provided.";
+    EvalResult result = scored(*native, std::move(reason));
+    if (d.is_tool_grader()) result.metadata["toolCallCount"] = call_count;
+    return result;
+  });
 }
 
 }  // namespace krino::judge::openjudge

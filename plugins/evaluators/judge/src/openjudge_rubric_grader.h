@@ -13,6 +13,7 @@
 // The judge answers {"score", "reason"} on the native scale; the result's score is
 // (native − min) / (max − min), clamped to 0..1 (sharp edge 28), and metadata keeps nativeScore and
 // scale [min, max]. A reply without a number `score` is an item error (KRINO_INTERNAL).
+// `votes` / `vote_aggregation` (voting.h) repeat the judge call with N seeds; higher is better.
 #ifndef KRINO_JUDGE_OPENJUDGE_RUBRIC_GRADER_H
 #define KRINO_JUDGE_OPENJUDGE_RUBRIC_GRADER_H
 

@@ -20,7 +20,7 @@ const char* const TrajectoryComprehensiveGrader::kConfigSchema = R"json({
                   "description": "The result succeeds when score >= threshold; defaults to resolution_threshold."},
     "resolution_threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.8,
                              "description": "metadata.is_resolved is score >= resolution_threshold."},
-    "judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
+    )json" KRINO_JUDGE_VOTING_PROPERTIES R"json("judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
     "prompt": {"type": "string", "minLength": 1, "description": "A prompt template replacing the built-in prompts/openjudge_trajectory_comprehensive.txt. Placeholders: {{trajectory}}, {{step_count}}."},
     "messages_key": {"type": "string", "minLength": 1, "default": "conversation",
                      "description": "Key of actualOutputs holding the OpenJudge message list; without it 'conversation', then 'messages'."}
@@ -80,7 +80,14 @@ EvalResult TrajectoryComprehensiveGrader::evaluate(const TestCase& test_case, Ca
   const std::size_t step_count = trajectory.steps().size();
   if (step_count == 0) return unjudged("no tool-call steps to evaluate");
 
-  const boost::json::object reply = ask_judge(ctx, settings_, kName, prompt(trajectory), "step_evaluations");
+  const std::string text = prompt(trajectory);
+  return run_votes(settings_.voting, settings_.common, Better::higher, ctx,
+                   [&](const JudgeCall& call) { return evaluate_once(text, step_count, call); });
+}
+
+EvalResult TrajectoryComprehensiveGrader::evaluate_once(const std::string& text, std::size_t step_count,
+                                                        const JudgeCall& call) const {
+  const boost::json::object reply = ask_judge(call, settings_, kName, text, "step_evaluations");
   const boost::json::value* list = reply.if_contains("step_evaluations");
   if (list == nullptr || !list->is_array() || list->get_array().empty())
     throw_unusable_reply(kName, "has no non-empty 'step_evaluations' list", reply);

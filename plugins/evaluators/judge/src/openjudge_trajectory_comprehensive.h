@@ -13,6 +13,7 @@
 
 #include <krino/plugin.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace krino::judge::openjudge {
@@ -27,6 +28,8 @@ class TrajectoryComprehensiveGrader {
 
  private:
   EvalResult unjudged(std::string reason) const;
+  // One judge pass (one vote) over the rendered prompt.
+  EvalResult evaluate_once(const std::string& text, std::size_t step_count, const JudgeCall& call) const;
 
   double resolution_threshold_;
   JudgeSettings settings_;
