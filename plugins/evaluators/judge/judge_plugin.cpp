@@ -43,4 +43,5 @@ KRINO_EVALUATOR(krino::judge::TrajectoryJudgeEvaluator, "krino.trajectory_judge"
 
 KRINO_PLUGIN("krino.judge", "judge", "1.0.0", "krino", "Apache-2.0",
              "LLM-judge evaluators: llm_judge, faithfulness, hallucination, contextual relevance, task completion, "
-             "tool argument hallucination, conversation trajectory judge");
+             "tool argument hallucination, conversation trajectory judge, LLM-matched precision and recall, and "
+             "OpenJudge's LLM graders");
