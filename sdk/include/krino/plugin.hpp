@@ -218,11 +218,22 @@ struct TestCaseDocument {
   alignas(std::max_align_t) unsigned char buffer[32 * 1024];
   std::optional<boost::json::monotonic_resource> arena;
 
-  void reset(uint64_t new_serial, std::string_view new_text) {
-    for (auto& section : sections) section.reset();  // before their arena goes
+  TestCaseDocument() = default;
+  TestCaseDocument(const TestCaseDocument&) = delete;
+  TestCaseDocument& operator=(const TestCaseDocument&) = delete;
+  // The parsed values live in `arena`, which is declared after them and so would be destroyed
+  // first; they must go before it does.
+  ~TestCaseDocument() { release_values(); }
+
+  void release_values() {
+    for (auto& section : sections) section.reset();
     for (std::size_t i = 0; i < member_count; ++i) members[i].value.reset();
     member_count = 0;
     whole.reset();
+  }
+
+  void reset(uint64_t new_serial, std::string_view new_text) {
+    release_values();  // before their arena goes
     arena.emplace(buffer, sizeof(buffer));
     serial = new_serial;
     text = new_text;
