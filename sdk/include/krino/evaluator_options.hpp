@@ -8,6 +8,8 @@
 
 #include <boost/json.hpp>
 
+#include <array>
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -18,6 +20,16 @@ struct CommonOptions {
   std::string name;  // the result's name, and the key results are aggregated under
   double threshold;  // success = score >= threshold
 };
+
+// Joins two string literals at compile time, so option schemas that share a part (precision and
+// recall, say) are still constants a registration can point at during static initialization.
+template <std::size_t N1, std::size_t N2>
+constexpr std::array<char, N1 + N2 - 1> join_literals(const char (&first)[N1], const char (&second)[N2]) {
+  std::array<char, N1 + N2 - 1> out{};
+  for (std::size_t i = 0; i + 1 < N1; ++i) out[i] = first[i];
+  for (std::size_t i = 0; i < N2; ++i) out[N1 - 1 + i] = second[i];
+  return out;
+}
 
 // Reads `name` and `threshold`; a threshold outside 0..1 is a configuration error.
 inline CommonOptions read_common_options(const Config& config, std::string_view default_name,

@@ -5,6 +5,8 @@
 
 #include <krino/bipartite_matching.hpp>
 #include <krino/json_equality.hpp>
+#include <krino/evaluator_options.hpp>
+#include <krino/retrieval_scoring.hpp>
 
 #include <algorithm>
 #include <array>
@@ -19,16 +21,6 @@ namespace krino::judge {
 
 namespace {
 
-// Joins string literals at compile time, so the two schemas share their common part and are still
-// constants the registration can point at during static initialization.
-template <std::size_t N1, std::size_t N2>
-constexpr std::array<char, N1 + N2 - 1> join(const char (&first)[N1], const char (&second)[N2]) {
-  std::array<char, N1 + N2 - 1> out{};
-  for (std::size_t i = 0; i + 1 < N1; ++i) out[i] = first[i];
-  for (std::size_t i = 0; i < N2; ++i) out[N1 - 1 + i] = second[i];
-  return out;
-}
-
 constexpr char kSharedOptions[] = R"json(
     "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
                   "description": "The result succeeds when score >= threshold. The default 1.0 accepts only a perfect score; lower it to allow some misses."},
@@ -42,7 +34,7 @@ constexpr char kSharedOptions[] = R"json(
   "additionalProperties": false
 })json";
 
-constexpr auto kPrecisionSchema = join(R"json({
+constexpr auto kPrecisionSchema = join_literals(R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "llm_precision",
   "description": "Fraction of the retrieved items that are relevant: matched pairs / retrieved items, pairing retrieved and relevant items one to one; an LLM judge decides which items mean the same thing (items equal by value pair without asking).",
@@ -52,7 +44,7 @@ constexpr auto kPrecisionSchema = join(R"json({
              "description": "Name of the result; results are aggregated and gated by this name."},)json",
                                        kSharedOptions);
 
-constexpr auto kRecallSchema = join(R"json({
+constexpr auto kRecallSchema = join_literals(R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "llm_recall",
   "description": "Fraction of the relevant items that were retrieved: matched pairs / relevant items, pairing retrieved and relevant items one to one; an LLM judge decides which items mean the same thing (items equal by value pair without asking).",
@@ -65,15 +57,6 @@ constexpr auto kRecallSchema = join(R"json({
 const Variables kVariables = {"retrieved", "relevant", "input"};
 constexpr std::string_view kPromptName = "llm_matching";
 
-// A list operand; a single value counts as a one-item list.
-boost::json::array as_list(const boost::json::value& value) {
-  if (value.is_array()) return value.get_array();
-  boost::json::array one;
-  one.push_back(value);
-  return one;
-}
-
-std::string items(std::size_t count) { return std::to_string(count) + (count == 1 ? " item" : " items"); }
 
 // A 1-based item number from the reply: a JSON integer, an integral double, or a string of digits.
 std::optional<std::int64_t> reply_index(const boost::json::value& value) {
@@ -142,8 +125,8 @@ EvalResult LlmMatchingEvaluator::evaluate_once(const TestCase& test_case, const 
                                 : "the actual output '" + retrieved_key_ + "' is missing (actualOutputs has no such key)";
     return EvalResult::scored(common.name, 0.0, common.threshold, why);
   }
-  const boost::json::array retrieved = as_list(*retrieved_value);
-  const boost::json::array relevant = as_list(*expected_value);
+  const boost::json::array retrieved = as_item_list(*retrieved_value);
+  const boost::json::array relevant = as_item_list(*expected_value);
 
   // 1. Equal pre-pass: a maximum one-to-one pairing of items equal by value.
   std::vector<MatchedPair> equal_pairs = maximum_bipartite_matching(
@@ -213,25 +196,12 @@ EvalResult LlmMatchingEvaluator::evaluate_once(const TestCase& test_case, const 
   }
   const std::size_t matched = equal_pairs.size() + judge_pairs.size();
 
-  const bool precision = metric_ == MatchingMetric::precision;
-  const std::size_t denominator = precision ? retrieved.size() : relevant.size();
-  const std::size_t other = precision ? relevant.size() : retrieved.size();
-  double score = 0.0;
-  std::string reason;
-  if (denominator == 0) {
-    score = other == 0 ? 1.0 : 0.0;
-    reason = other == 0 ? "nothing was retrieved and nothing is relevant"
-             : precision ? "nothing was retrieved, but " + items(other) + (other == 1 ? " is" : " are") + " relevant"
-                         : "nothing is relevant, but " + items(other) + (other == 1 ? " was" : " were") + " retrieved";
-  } else {
-    score = static_cast<double>(matched) / static_cast<double>(denominator);
-    const std::string counted = std::to_string(matched) + " of " + std::to_string(denominator);
-    const std::string noun = denominator == 1 ? " item " : " items ";
-    reason = precision ? counted + " retrieved" + noun + (matched == 1 ? "is" : "are") + " relevant"
-                       : counted + " relevant" + noun + (matched == 1 ? "was" : "were") + " retrieved";
-    reason += " (" + std::to_string(equal_pairs.size()) + " equal, " + std::to_string(judge_pairs.size()) +
-              " by the judge" + (asked ? "" : ", judge not asked") + ")";
-  }
+  RetrievalScore scored = retrieval_score(metric_ == MatchingMetric::precision, matched, retrieved.size(), relevant.size());
+  if (scored.from_pairs)
+    scored.reason += " (" + std::to_string(equal_pairs.size()) + " equal, " + std::to_string(judge_pairs.size()) +
+                     " by the judge" + (asked ? "" : ", judge not asked") + ")";
+  const double score = scored.score;
+  std::string reason = std::move(scored.reason);
 
   EvalResult result = EvalResult::scored(common.name, score, common.threshold, std::move(reason));
   std::vector<std::pair<MatchedPair, const char*>> all;

@@ -4,6 +4,8 @@
 #include "test_case_values.h"
 
 #include <krino/bipartite_matching.hpp>
+#include <krino/evaluator_options.hpp>
+#include <krino/retrieval_scoring.hpp>
 
 #include <array>
 #include <cstddef>
@@ -11,16 +13,6 @@
 namespace krino::text {
 
 namespace {
-
-// Joins string literals at compile time, so the two schemas below can share their common part
-// and still be constants the registration can point at during static initialization.
-template <std::size_t N1, std::size_t N2>
-constexpr std::array<char, N1 + N2 - 1> join(const char (&first)[N1], const char (&second)[N2]) {
-  std::array<char, N1 + N2 - 1> out{};
-  for (std::size_t i = 0; i + 1 < N1; ++i) out[i] = first[i];
-  for (std::size_t i = 0; i < N2; ++i) out[N1 - 1 + i] = second[i];
-  return out;
-}
 
 // The options precision and recall share, after name, and the definition of a matching object
 // (recursive through any_of / all_of).
@@ -61,7 +53,7 @@ constexpr char kSharedOptions[] = R"json(
   "additionalProperties": false
 })json";
 
-constexpr auto kPrecisionSchema = join(R"json({
+constexpr auto kPrecisionSchema = join_literals(R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "precision",
   "description": "Fraction of the retrieved items that are relevant: matched pairs / retrieved items, pairing retrieved and relevant items one to one.",
@@ -71,7 +63,7 @@ constexpr auto kPrecisionSchema = join(R"json({
              "description": "Name of the result; results are aggregated and gated by this name."},)json",
                                        kSharedOptions);
 
-constexpr auto kRecallSchema = join(R"json({
+constexpr auto kRecallSchema = join_literals(R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "recall",
   "description": "Fraction of the relevant items that were retrieved: matched pairs / relevant items, pairing retrieved and relevant items one to one.",
@@ -86,19 +78,6 @@ constexpr auto kRecallSchema = join(R"json({
 const char* const PrecisionEvaluator::kConfigSchema = kPrecisionSchema.data();
 const char* const RecallEvaluator::kConfigSchema = kRecallSchema.data();
 
-namespace {
-
-// A list operand; a single value counts as a one-item list.
-boost::json::array as_list(const boost::json::value& value) {
-  if (value.is_array()) return value.get_array();
-  boost::json::array one;
-  one.push_back(value);
-  return one;
-}
-
-std::string items(std::size_t count) { return std::to_string(count) + (count == 1 ? " item" : " items"); }
-
-}  // namespace
 
 RetrievalEvaluator::RetrievalEvaluator(const Config& config, RetrievalMetric metric, const char* config_schema)
     : metric_(metric),
@@ -116,30 +95,16 @@ EvalResult RetrievalEvaluator::evaluate(const TestCase& test_case, CallContext& 
   if (retrieved_value == nullptr || retrieved_value->is_null())
     return EvalResult::scored(common_.name, 0.0, common_.threshold, no_actual_reason(test_case, retrieved_key_));
 
-  const boost::json::array retrieved = as_list(*retrieved_value);
-  const boost::json::array relevant = as_list(expected_value);
+  const boost::json::array retrieved = as_item_list(*retrieved_value);
+  const boost::json::array relevant = as_item_list(expected_value);
   const MatchMatrix matrix = matching_->match_matrix(retrieved, relevant, ctx);
   const std::vector<MatchedPair> pairs =
       maximum_bipartite_matching(retrieved.size(), relevant.size(), [&](std::size_t r, std::size_t e) { return matrix[r][e]; });
 
-  const bool precision = metric_ == RetrievalMetric::precision;
-  const std::size_t denominator = precision ? retrieved.size() : relevant.size();
-  const std::size_t other = precision ? relevant.size() : retrieved.size();
-  double score = 0.0;
-  std::string reason;
-  if (denominator == 0) {
-    score = other == 0 ? 1.0 : 0.0;
-    reason = other == 0 ? "nothing was retrieved and nothing is relevant"
-             : precision ? "nothing was retrieved, but " + items(other) + (other == 1 ? " is" : " are") + " relevant"
-                         : "nothing is relevant, but " + items(other) + (other == 1 ? " was" : " were") + " retrieved";
-  } else {
-    score = static_cast<double>(pairs.size()) / static_cast<double>(denominator);
-    const std::string counted = std::to_string(pairs.size()) + " of " + std::to_string(denominator);
-    const std::string noun = denominator == 1 ? " item " : " items ";
-    reason = precision ? counted + " retrieved" + noun + (pairs.size() == 1 ? "is" : "are") + " relevant"
-                       : counted + " relevant" + noun + (pairs.size() == 1 ? "was" : "were") + " retrieved";
-    reason += " (matching: " + matching_->describe() + ")";
-  }
+  RetrievalScore scored = retrieval_score(metric_ == RetrievalMetric::precision, pairs.size(), retrieved.size(), relevant.size());
+  if (scored.from_pairs) scored.reason += " (matching: " + matching_->describe() + ")";
+  const double score = scored.score;
+  std::string reason = std::move(scored.reason);
 
   EvalResult result = EvalResult::scored(common_.name, score, common_.threshold, std::move(reason));
   std::vector<bool> retrieved_paired(retrieved.size(), false);
