@@ -1,5 +1,6 @@
 #include "krino/core/judge/judge_service.hpp"
 
+#include "krino/core/common/await_callback.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/judge/concurrency_limiter.hpp"
 #include "krino/core/judge/http_client.hpp"
@@ -16,11 +17,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json.hpp>
-#include <tbb/task.h>
-#include <tbb/task_arena.h>
 
 #include <chrono>
-#include <future>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -368,25 +366,9 @@ JudgeCallOutcome JudgeService::call(std::string_view request_json, uint64_t seed
     }
   }
 
-  JudgeCallOutcome outcome;
-  auto start = [&](Call::Done done) {
+  return await_callback<JudgeCallOutcome>([&](Call::Done done) {
     std::make_shared<Call>(s, *lane, std::move(request), std::move(key), json_reply, seed, std::move(done))->start();
-  };
-  if (tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized) {
-    // Inside the scheduler: give the thread back to other tasks until the reply is in.
-    tbb::task::suspend([&](tbb::task::suspend_point point) {
-      start([&outcome, point](JudgeCallOutcome o) {
-        outcome = std::move(o);
-        tbb::task::resume(point);
-      });
-    });
-  } else {
-    std::promise<JudgeCallOutcome> promise;
-    std::future<JudgeCallOutcome> future = promise.get_future();
-    start([&promise](JudgeCallOutcome o) { promise.set_value(std::move(o)); });
-    outcome = future.get();
-  }
-  return outcome;
+  });
 }
 
 }  // namespace krino::core

@@ -5,7 +5,7 @@
 
 namespace krino::core {
 
-std::unique_ptr<Task> make_task(const TaskConfig& config) {
+std::unique_ptr<Task> make_task(const TaskConfig& config, const TaskEnvironment&) {
   if (config.kind == "replay") return std::make_unique<ReplayTask>(config.options);
   throw config_error("task: unknown kind '" + config.kind + "' (known: replay)");
 }

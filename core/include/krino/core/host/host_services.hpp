@@ -26,6 +26,7 @@ class HostServices {
   // The judge service host->judge() uses; without one, judge calls answer UNAVAILABLE. Set before
   // any plugin call; the service must outlive every call.
   void set_judge_service(class JudgeService* service) noexcept { judge_ = service; }
+  class JudgeService* judge_service() const noexcept { return judge_; }
   // How many judge calls may be in flight at once (every judge's max_concurrency); 0 without judges.
   size_t judge_capacity() const noexcept;
 
