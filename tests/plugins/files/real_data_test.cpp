@@ -1,4 +1,4 @@
-// Real files: the repository's sample datasets and public data from /work/shared/data.
+// Real files: the repository's sample datasets and public data from tests/fixtures/shared-data.
 #include "csv_resolver.hpp"
 #include "files_test_support.hpp"
 #include "json_resolver.hpp"
