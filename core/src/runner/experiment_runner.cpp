@@ -50,7 +50,9 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
     : config_(config), registry_(registry), host_(host), cancellation_(cancellation) {
   resolver_ = &choose_resolver(registry, config.dataset.uri, config.dataset.resolver);
   validate_options(*resolver_, config.dataset.options, "dataset resolver");
-  task_ = make_task(config.task, TaskEnvironment{host});
+  prices_ = PriceTable::from_json(config.prices, "prices");
+  io_ = std::make_unique<IoService>(1);
+  task_ = make_task(config.task, TaskEnvironment{host, registry, *io_, prices_});
 
   const size_t workers = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
   std::set<std::string> names;

@@ -4,7 +4,9 @@
 //
 // Memory is bounded by the pipeline window (items in flight), never by the dataset: nothing keeps
 // item results once the reporters and the run statistics have seen them.
+#include "krino/core/common/io_service.hpp"
 #include "krino/core/experiment/experiment_config.hpp"
+#include "krino/core/judge/price_table.hpp"
 #include "krino/core/host/cancellation.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
@@ -53,6 +55,9 @@ class ExperimentRunner {
   const HostServices& host_;
   const Cancellation& cancellation_;
   const Component* resolver_ = nullptr;
+  // Declared before the task, which uses them and so must go first.
+  PriceTable prices_;
+  std::unique_ptr<IoService> io_;
   std::unique_ptr<Task> task_;
   std::vector<std::unique_ptr<EvaluatorHandle>> evaluators_;
   std::vector<std::unique_ptr<ReporterHandle>> reporters_;

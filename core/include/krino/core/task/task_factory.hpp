@@ -7,11 +7,21 @@
 namespace krino::core {
 
 class HostServices;
+class IoService;
+class PluginRegistry;
+class PriceTable;
 
-// What a task may use from the host beyond its own options: the judge service (a simulated user is
-// played by a judge), logging and cancellation. It outlives every task made with it.
+// What a task may use from the host beyond its own options. Everything here outlives every task
+// made with it.
 struct TaskEnvironment {
+  // Logging, cancellation and the judge service (a simulated user is played by a judge).
   const HostServices& host;
+  // The loaded plugins: trace extractors that turn a task's raw output into actual outputs.
+  const PluginRegistry& registry;
+  // Asynchronous I/O (HTTP requests, child process pipes); waits suspend the calling TBB task.
+  IoService& io;
+  // The experiment's `prices`: what a model call costs (spec §9); empty when none are configured.
+  const PriceTable& prices;
 };
 
 // The built-in task for an experiment's `task` section. Throws a configuration error for an
