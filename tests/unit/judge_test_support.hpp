@@ -1,7 +1,7 @@
 #pragma once
 // Helpers for the judge transport tests: run one HTTP exchange or judge attempt to completion on a
 // private io_context, and judge configs pointed at the fake LLM server.
-#include "krino/core/judge/http_client.hpp"
+#include "krino/core/net/http_client.hpp"
 #include "krino/core/judge/judge_config.hpp"
 #include "krino/core/judge/judge_transport.hpp"
 

@@ -1,7 +1,7 @@
 // HTTPS in the judge's HTTP client against a real TLS server in this process, with a self-signed
 // certificate made at test time: an untrusted certificate and a certificate for another host name
 // must both be refused; trusting it through extra_ca_pem must make the same call succeed.
-#include "krino/core/judge/http_client.hpp"
+#include "krino/core/net/http_client.hpp"
 
 #include "judge_test_support.hpp"
 

@@ -3,7 +3,7 @@
 #include "krino/core/common/await_callback.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/judge/concurrency_limiter.hpp"
-#include "krino/core/judge/http_client.hpp"
+#include "krino/core/net/http_client.hpp"
 #include "krino/core/judge/judge_cache.hpp"
 #include "krino/core/judge/judge_request.hpp"
 #include "krino/core/judge/judge_transport.hpp"

@@ -3,7 +3,7 @@
 // sampling defaults and the limits the judge service enforces. The API key is read from the
 // environment variable the config names, once, when the config is loaded.
 #include "krino/core/judge/api_key.hpp"
-#include "krino/core/judge/url.hpp"
+#include "krino/core/net/url.hpp"
 
 #include <boost/json/object.hpp>
 

@@ -5,7 +5,7 @@
 // No I/O here; JudgeTransport does that.
 //
 // Every message a provider produces has the judge's API key removed, even when the provider echoed it.
-#include "krino/core/judge/http_result.hpp"
+#include "krino/core/net/http_result.hpp"
 #include "krino/core/judge/judge_config.hpp"
 #include "krino/core/judge/judge_request.hpp"
 

@@ -7,7 +7,7 @@
 #include "krino/core/judge/judge_config.hpp"
 #include "krino/core/judge/judge_usage.hpp"
 #include "krino/core/judge/price_table.hpp"
-#include "krino/core/judge/retry_policy.hpp"
+#include "krino/core/net/retry_policy.hpp"
 
 #include <krino/plugin.h>
 

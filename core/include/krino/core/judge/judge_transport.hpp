@@ -2,7 +2,7 @@
 // One attempt at one judge call: encode the request for the judge's provider, POST it, and sort
 // what came back into an outcome the retry policy can act on. No retries, limits or caching here;
 // the judge service composes those around send().
-#include "krino/core/judge/http_client.hpp"
+#include "krino/core/net/http_client.hpp"
 #include "krino/core/judge/judge_provider.hpp"
 
 #include <boost/json/object.hpp>

@@ -1,4 +1,4 @@
-#include "krino/core/judge/url.hpp"
+#include "krino/core/net/url.hpp"
 
 #include <algorithm>
 #include <cctype>

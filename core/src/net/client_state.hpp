@@ -3,7 +3,7 @@
 // it (the TLS context above all) alive after the client is gone. Internal to the HTTP client.
 #include "connection_pool.hpp"
 
-#include "krino/core/judge/http_client.hpp"
+#include "krino/core/net/http_client.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ssl/context.hpp>

@@ -18,8 +18,9 @@ namespace krino::core::http_detail {
 
 class HttpExchange : public std::enable_shared_from_this<HttpExchange> {
  public:
-  HttpExchange(std::shared_ptr<ClientState> state, Url url, std::vector<HttpHeader> headers, std::string body,
-               std::chrono::milliseconds timeout, HttpClient::Callback done);
+  // Throws std::invalid_argument for a method Beast does not know.
+  HttpExchange(std::shared_ptr<ClientState> state, HttpRequest request, std::chrono::milliseconds timeout,
+               HttpClient::Callback done);
   void start();
 
  private:

@@ -1,4 +1,4 @@
-#include "krino/core/judge/http_result.hpp"
+#include "krino/core/net/http_result.hpp"
 
 #include <boost/algorithm/string/predicate.hpp>
 

@@ -14,6 +14,8 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include <stdexcept>
+
 namespace krino::core::http_detail {
 namespace {
 
@@ -35,18 +37,21 @@ std::string host_header(const Url& url) {
 
 }  // namespace
 
-HttpExchange::HttpExchange(std::shared_ptr<ClientState> state, Url url, std::vector<HttpHeader> headers,
-                           std::string body, std::chrono::milliseconds timeout, HttpClient::Callback done)
-    : state_(std::move(state)), url_(std::move(url)), timeout_(timeout), done_(std::move(done)) {
-  request_.method(http::verb::post);
+HttpExchange::HttpExchange(std::shared_ptr<ClientState> state, HttpRequest request, std::chrono::milliseconds timeout,
+                           HttpClient::Callback done)
+    : state_(std::move(state)), url_(std::move(request.url)), timeout_(timeout), done_(std::move(done)) {
+  const http::verb verb = http::string_to_verb(request.method);
+  if (verb == http::verb::unknown) throw std::invalid_argument("unknown HTTP method '" + request.method + "'");
+  request_.method(verb);
   request_.target(url_.target);
   request_.version(11);
   request_.set(http::field::host, host_header(url_));
   request_.set(http::field::user_agent, std::string("krino/") + kVersion);
-  for (auto& header : headers) request_.set(header.name, header.value);
+  for (auto& header : request.headers) request_.set(header.name, header.value);
   request_.keep_alive(true);
-  request_.body() = std::move(body);
-  request_.prepare_payload();
+  request_.body() = std::move(request.body);
+  // A GET or HEAD without a body sends no Content-Length at all, as servers expect.
+  if (!request_.body().empty() || (verb != http::verb::get && verb != http::verb::head)) request_.prepare_payload();
 }
 
 void HttpExchange::start() {
@@ -121,6 +126,7 @@ void HttpExchange::read() {
   parser_.emplace();
   parser_->body_limit(state_->options.max_response_bytes);
   parser_->header_limit(64 * 1024);
+  if (request_.method() == http::verb::head) parser_->skip(true);  // a HEAD answer has headers only
   connection_->visit([self = shared_from_this()](auto& stream) {
     http::async_read(stream, self->connection_->buffer(), *self->parser_, [self](const error_code& error, std::size_t) {
       if (error) {

@@ -1,4 +1,4 @@
-#include "krino/core/judge/retry_policy.hpp"
+#include "krino/core/net/retry_policy.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,14 +1,15 @@
 #pragma once
-// An asynchronous HTTP/1.1 client for judge calls (Boost.Beast over the caller's io_context): plain
-// HTTP for local servers, HTTPS with certificate and host name verification for everything else.
-// Connections are kept alive and reused per origin, so a run talking to one provider pays for TCP and
-// TLS set-up a handful of times, not once per call.
+// An asynchronous HTTP/1.1 client (Boost.Beast over the caller's io_context), shared by the judge
+// service and the tasks that call a system under test: plain HTTP for local servers, HTTPS with
+// certificate and host name verification for everything else. Connections are kept alive and reused
+// per origin, so a run talking to one server pays for TCP and TLS set-up a handful of times, not once
+// per call.
 //
 // Threading: post() is [thread-safe]. Everything else happens on the io_context's threads: each
 // connection has its own strand, and the callback runs on it. The io_context must outlive every
 // request in flight; the client itself may be destroyed while requests are in flight (they finish).
-#include "krino/core/judge/http_result.hpp"
-#include "krino/core/judge/url.hpp"
+#include "krino/core/net/http_result.hpp"
+#include "krino/core/net/url.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -33,6 +34,15 @@ struct HttpClientOptions {
   std::size_t max_response_bytes = 16u << 20;
 };
 
+// One request. Host, Content-Length, Connection and User-Agent are set by the client; `headers`
+// carries the rest.
+struct HttpRequest {
+  std::string method = "POST";  // any token Beast knows: GET, POST, PUT, PATCH, DELETE, HEAD, ...
+  Url url;
+  std::vector<HttpHeader> headers;
+  std::string body;
+};
+
 namespace http_detail {
 struct ClientState;
 }
@@ -48,10 +58,13 @@ class HttpClient {
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
 
-  // [thread-safe] POSTs `body` to `url`. `done` is called exactly once, on an io_context thread and
-  // never from inside post(), with the response, or a timeout when no complete response arrived
-  // within `timeout` (connecting included), or a connection error. Host, Content-Length, Connection
-  // and User-Agent are set here; `headers` carries the rest.
+  // [thread-safe] Sends `request`. `done` is called exactly once, on an io_context thread and never
+  // from inside send(), with the response, or a timeout when no complete response arrived within
+  // `timeout` (connecting included), or a connection error. Throws std::invalid_argument, before any
+  // I/O, for a method Beast does not know.
+  void send(HttpRequest request, std::chrono::milliseconds timeout, Callback done);
+
+  // [thread-safe] send() with method POST.
   void post(const Url& url, std::vector<HttpHeader> headers, std::string body, std::chrono::milliseconds timeout,
             Callback done);
 

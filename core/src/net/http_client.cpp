@@ -1,4 +1,4 @@
-#include "krino/core/judge/http_client.hpp"
+#include "krino/core/net/http_client.hpp"
 
 #include "client_state.hpp"
 #include "http_exchange.hpp"
@@ -10,11 +10,14 @@ HttpClient::HttpClient(boost::asio::io_context& io, HttpClientOptions options)
 
 HttpClient::~HttpClient() { state_->pool.close_all(); }
 
+void HttpClient::send(HttpRequest request, std::chrono::milliseconds timeout, Callback done) {
+  auto exchange = std::make_shared<http_detail::HttpExchange>(state_, std::move(request), timeout, std::move(done));
+  exchange->start();
+}
+
 void HttpClient::post(const Url& url, std::vector<HttpHeader> headers, std::string body,
                       std::chrono::milliseconds timeout, Callback done) {
-  auto exchange = std::make_shared<http_detail::HttpExchange>(state_, url, std::move(headers), std::move(body), timeout,
-                                                               std::move(done));
-  exchange->start();
+  send(HttpRequest{"POST", url, std::move(headers), std::move(body)}, timeout, std::move(done));
 }
 
 std::uint64_t HttpClient::connections_opened() const {

@@ -1,6 +1,7 @@
 #pragma once
-// When a failed judge call is tried again, and how long to wait first. Pure: the caller supplies the
-// clock reading and the random engine, so the same inputs always give the same decision.
+// When a failed call to a server (a judge, or a system under test over HTTP) is tried again, and how
+// long to wait first. Pure: the caller supplies the clock reading and the random engine, so the same
+// inputs always give the same decision.
 #include <chrono>
 #include <cstdint>
 #include <optional>
