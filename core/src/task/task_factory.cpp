@@ -1,13 +1,15 @@
 #include "krino/core/task/task_factory.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/task/http_task.hpp"
 #include "krino/core/task/replay_task.hpp"
 
 namespace krino::core {
 
-std::unique_ptr<Task> make_task(const TaskConfig& config, const TaskEnvironment&) {
+std::unique_ptr<Task> make_task(const TaskConfig& config, const TaskEnvironment& environment) {
   if (config.kind == "replay") return std::make_unique<ReplayTask>(config.options);
-  throw config_error("task: unknown kind '" + config.kind + "' (known: replay)");
+  if (config.kind == "http") return std::make_unique<HttpTask>(config.options, environment);
+  throw config_error("task: unknown kind '" + config.kind + "' (known: http, replay)");
 }
 
 }  // namespace krino::core

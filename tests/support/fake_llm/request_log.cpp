@@ -7,7 +7,7 @@ namespace krino::fake_llm {
 
 void RequestLog::record(RecordedRequest request) {
   std::lock_guard lock(mutex_);
-  ++(request.endpoint == Endpoint::openai_chat ? openai_count_ : anthropic_count_);
+  ++counts_[static_cast<std::size_t>(request.endpoint)];
   if (keep_last_ == 0) return;
   if (recent_.size() == keep_last_) recent_.pop_front();
   recent_.push_back(std::move(request));
@@ -15,12 +15,14 @@ void RequestLog::record(RecordedRequest request) {
 
 std::uint64_t RequestLog::count(Endpoint endpoint) const {
   std::lock_guard lock(mutex_);
-  return endpoint == Endpoint::openai_chat ? openai_count_ : anthropic_count_;
+  return counts_[static_cast<std::size_t>(endpoint)];
 }
 
 std::uint64_t RequestLog::total() const {
   std::lock_guard lock(mutex_);
-  return openai_count_ + anthropic_count_;
+  std::uint64_t total = 0;
+  for (std::uint64_t n : counts_) total += n;
+  return total;
 }
 
 std::vector<RecordedRequest> RequestLog::recent() const {
@@ -30,7 +32,7 @@ std::vector<RecordedRequest> RequestLog::recent() const {
 
 void RequestLog::clear() {
   std::lock_guard lock(mutex_);
-  openai_count_ = anthropic_count_ = 0;
+  for (std::uint64_t& n : counts_) n = 0;
   recent_.clear();
 }
 
@@ -47,10 +49,13 @@ std::string RequestLog::to_json() const {
                                     {"status", r.status},
                                     {"rule", r.rule}});
   }
-  json::object counts{{std::string(endpoint_path(Endpoint::openai_chat)), openai_count_},
-                      {std::string(endpoint_path(Endpoint::anthropic_messages)), anthropic_count_}};
-  return json::serialize(json::object{
-      {"total", openai_count_ + anthropic_count_}, {"counts", std::move(counts)}, {"requests", std::move(requests)}});
+  json::object counts;
+  std::uint64_t total = 0;
+  for (Endpoint endpoint : kEndpoints) {
+    counts[std::string(endpoint_path(endpoint))] = counts_[static_cast<std::size_t>(endpoint)];
+    total += counts_[static_cast<std::size_t>(endpoint)];
+  }
+  return json::serialize(json::object{{"total", total}, {"counts", std::move(counts)}, {"requests", std::move(requests)}});
 }
 
 }  // namespace krino::fake_llm

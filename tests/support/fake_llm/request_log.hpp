@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -37,8 +38,7 @@ class RequestLog {
  private:
   mutable std::mutex mutex_;
   std::size_t keep_last_;
-  std::uint64_t openai_count_ = 0;
-  std::uint64_t anthropic_count_ = 0;
+  std::uint64_t counts_[std::size(kEndpoints)] = {};
   std::deque<RecordedRequest> recent_;
 };
 

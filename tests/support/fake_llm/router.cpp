@@ -23,6 +23,7 @@ HttpResponse make_response(const HttpRequest& request, unsigned status, std::str
 
 std::string api_key_of(Endpoint endpoint, const HttpRequest& request) {
   if (endpoint == Endpoint::anthropic_messages) return std::string(request["x-api-key"]);
+  // OpenAI's APIs and the app endpoint: a bearer token.
   std::string_view authorization = request[http::field::authorization];
   constexpr std::string_view bearer = "Bearer ";
   if (authorization.substr(0, bearer.size()) != bearer) return {};
@@ -42,8 +43,9 @@ Plan answer_llm(ServerState& state, Endpoint endpoint, const HttpRequest& reques
     return std::move(plan);  // plan is the enclosing local, returned once
   };
 
-  if (state.required_key && record.api_key != *state.required_key) {
-    const char* header = endpoint == Endpoint::openai_chat ? "Authorization: Bearer" : "x-api-key";
+  // The app endpoint stands in for the user's own service: it checks no LLM key.
+  if (endpoint != Endpoint::app && state.required_key && record.api_key != *state.required_key) {
+    const char* header = endpoint == Endpoint::anthropic_messages ? "x-api-key" : "Authorization: Bearer";
     return finish(401, render_error(endpoint, 401, std::string("fake-llm: missing or wrong API key in ") + header));
   }
   LlmRequest llm;
@@ -51,6 +53,10 @@ Plan answer_llm(ServerState& state, Endpoint endpoint, const HttpRequest& reques
     llm = parse_llm_request(endpoint, request.body());
   } catch (const std::invalid_argument& e) {
     return finish(400, render_error(endpoint, 400, std::string("fake-llm: ") + e.what()));
+  }
+  if (endpoint == Endpoint::app) {
+    llm.method = std::string(request.method_string());
+    llm.path = std::string(request.target());
   }
   record.model = llm.model;
   record.prompt = llm.prompt;
@@ -96,7 +102,9 @@ Plan route(ServerState& state, const HttpRequest& request) {
     state.rules.reset_uses();
     return {make_response(request, 200, R"({"reset":true})")};
   }
-  for (Endpoint endpoint : {Endpoint::openai_chat, Endpoint::anthropic_messages}) {
+  if (path.substr(0, endpoint_path(Endpoint::app).size()) == endpoint_path(Endpoint::app))
+    return answer_llm(state, Endpoint::app, request);  // any method: it stands in for the user's service
+  for (Endpoint endpoint : {Endpoint::openai_chat, Endpoint::anthropic_messages, Endpoint::openai_responses}) {
     if (path != endpoint_path(endpoint)) continue;
     if (!post) return {make_response(request, 405, render_plain_error(405, "fake-llm: use POST on " + std::string(path)))};
     return answer_llm(state, endpoint, request);

@@ -38,7 +38,10 @@ Choice RuleBook::choose(const LlmRequest& request) {
     ++uses_[i];
     return {rule.reply, static_cast<int>(i)};
   }
-  return {script_.fallback ? *script_.fallback : unmatched_reply(request), -1};
+  if (script_.fallback) return {*script_.fallback, -1};
+  // The app endpoint echoes what it was sent when nothing is scripted: a ready-made system under test.
+  if (request.endpoint == Endpoint::app) return {Reply{}, -1};
+  return {unmatched_reply(request), -1};
 }
 
 void RuleBook::replace(Script script) {

@@ -41,9 +41,9 @@ std::uint64_t as_count(const json::value& value, const std::string& where) {
 
 Endpoint parse_endpoint(const json::value& value, const std::string& where) {
   std::string name = as_string(value, where);
-  if (name == "openai" || name == endpoint_path(Endpoint::openai_chat)) return Endpoint::openai_chat;
-  if (name == "anthropic" || name == endpoint_path(Endpoint::anthropic_messages)) return Endpoint::anthropic_messages;
-  fail(where, "must be \"openai\" or \"anthropic\", not \"" + name + "\"");
+  for (Endpoint endpoint : kEndpoints)
+    if (name == endpoint_name(endpoint) || name == endpoint_path(endpoint)) return endpoint;
+  fail(where, "must be \"openai\", \"anthropic\", \"responses\" or \"app\", not \"" + name + "\"");
 }
 
 FaultKind parse_fault_kind(const std::string& name, const std::string& where) {
@@ -83,9 +83,29 @@ Fault parse_fault(const json::value& value, const std::string& where) {
 
 Reply parse_reply(const json::value& value, const std::string& where) {
   const auto& object = as_object(value, where);
-  check_keys(object, where, {"content", "model", "stop_reason", "usage", "latency_ms", "fault"});
+  check_keys(object, where, {"content", "tool_calls", "body", "model", "stop_reason", "usage", "latency_ms", "fault"});
   Reply reply;
   if (const auto* v = object.if_contains("content")) reply.content = as_string(*v, where + ".content");
+  if (const auto* v = object.if_contains("tool_calls")) {
+    if (!v->is_array()) fail(where + ".tool_calls", "must be an array");
+    for (std::size_t i = 0; i < v->get_array().size(); ++i) {
+      const std::string at = where + ".tool_calls[" + std::to_string(i) + "]";
+      const auto& call = as_object(v->get_array()[i], at);
+      check_keys(call, at, {"name", "arguments", "id"});
+      ToolCallReply tool;
+      const auto* name = call.if_contains("name");
+      if (name == nullptr) fail(at, "needs a \"name\"");
+      tool.name = as_string(*name, at + ".name");
+      if (const auto* arguments = call.if_contains("arguments")) {
+        // An object is sent as its JSON text; a string as it is (so a test can send broken JSON).
+        tool.arguments = arguments->is_string() ? std::string(arguments->get_string()) : json::serialize(as_object(*arguments, at + ".arguments"));
+      }
+      if (const auto* id = call.if_contains("id")) tool.id = as_string(*id, at + ".id");
+      reply.tool_calls.push_back(std::move(tool));
+    }
+  }
+  // A string body is sent as it is (it may be deliberately not JSON); anything else as its JSON text.
+  if (const auto* v = object.if_contains("body")) reply.body = v->is_string() ? std::string(v->get_string()) : json::serialize(*v);
   if (const auto* v = object.if_contains("model")) reply.model = as_string(*v, where + ".model");
   if (const auto* v = object.if_contains("stop_reason")) reply.stop_reason = as_string(*v, where + ".stop_reason");
   if (const auto* v = object.if_contains("usage")) {
@@ -151,11 +171,23 @@ Script load_script_file(const std::string& path) {
 }
 
 std::string_view endpoint_name(Endpoint endpoint) {
-  return endpoint == Endpoint::openai_chat ? "openai" : "anthropic";
+  switch (endpoint) {
+    case Endpoint::openai_chat: return "openai";
+    case Endpoint::anthropic_messages: return "anthropic";
+    case Endpoint::openai_responses: return "responses";
+    case Endpoint::app: return "app";
+  }
+  return "unknown";
 }
 
 std::string_view endpoint_path(Endpoint endpoint) {
-  return endpoint == Endpoint::openai_chat ? "/v1/chat/completions" : "/v1/messages";
+  switch (endpoint) {
+    case Endpoint::openai_chat: return "/v1/chat/completions";
+    case Endpoint::anthropic_messages: return "/v1/messages";
+    case Endpoint::openai_responses: return "/v1/responses";
+    case Endpoint::app: return "/app/";
+  }
+  return "/";
 }
 
 }  // namespace krino::fake_llm

@@ -9,8 +9,12 @@
 
 namespace krino::fake_llm {
 
-// The two provider APIs the server speaks. Scripts name them "openai" and "anthropic".
-enum class Endpoint { openai_chat, anthropic_messages };
+// The APIs the server speaks. Scripts name them "openai" (Chat Completions), "anthropic"
+// (Messages), "responses" (OpenAI Responses) and "app": any request under /app/, standing in for a
+// user's own HTTP service (a system under test), answered with a scripted or echoed JSON body.
+enum class Endpoint { openai_chat, anthropic_messages, openai_responses, app };
+inline constexpr Endpoint kEndpoints[] = {Endpoint::openai_chat, Endpoint::anthropic_messages,
+                                          Endpoint::openai_responses, Endpoint::app};
 
 // Ways a reply can go wrong on purpose, so the judge service's error handling can be exercised.
 enum class FaultKind {
@@ -37,8 +41,17 @@ struct Usage {
   std::optional<std::uint64_t> output_tokens;
 };
 
+// A tool call the model makes, rendered in each API's shape (tool_calls, tool_use, function_call).
+struct ToolCallReply {
+  std::string name;
+  std::string arguments = "{}";  // compact JSON object text
+  std::string id;                // empty: one is made up from the response sequence
+};
+
 struct Reply {
   std::string content;          // the assistant text; deliberately not validated (may be broken JSON)
+  std::vector<ToolCallReply> tool_calls;
+  std::optional<std::string> body;  // app endpoint: the response body (default {"output": content} or an echo)
   std::optional<std::string> model;  // reported model; unset: echo the request's model
   std::optional<std::string> stop_reason;  // unset: "stop" (OpenAI) or "end_turn" (Anthropic)
   Usage usage;
@@ -68,7 +81,8 @@ struct Script {
 Script parse_script(std::string_view json_text);
 Script load_script_file(const std::string& path);
 
-std::string_view endpoint_name(Endpoint endpoint);  // "openai" or "anthropic"
-std::string_view endpoint_path(Endpoint endpoint);  // "/v1/chat/completions" or "/v1/messages"
+std::string_view endpoint_name(Endpoint endpoint);  // "openai", "anthropic", "responses" or "app"
+// "/v1/chat/completions", "/v1/messages", "/v1/responses" or "/app/" (a prefix: any path below it)
+std::string_view endpoint_path(Endpoint endpoint);
 
 }  // namespace krino::fake_llm

@@ -1,0 +1,87 @@
+#include "krino/core/net/retrying_http_call.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <memory>
+#include <random>
+#include <stdexcept>
+
+namespace krino::core {
+
+bool is_success(const HttpResult& result) {
+  return result.outcome == HttpOutcome::response && result.response.status >= 200 && result.response.status <= 299;
+}
+
+AttemptFailure failure_of(const HttpResult& result) {
+  switch (result.outcome) {
+    case HttpOutcome::timeout: return AttemptFailure::timed_out();
+    case HttpOutcome::connection_error: return AttemptFailure::connection_failed();
+    case HttpOutcome::response: break;
+  }
+  return AttemptFailure::status(static_cast<int>(result.response.status));
+}
+
+namespace {
+
+// The state of one call across its attempts; kept alive by the callbacks that refer to it.
+class RetryingCall : public std::enable_shared_from_this<RetryingCall> {
+ public:
+  RetryingCall(HttpClient& client, boost::asio::io_context& io, HttpRequest request, std::chrono::milliseconds timeout,
+               const RetryPolicy& policy, std::uint64_t seed, std::function<void(HttpCallOutcome)> done)
+      : client_(client),
+        timer_(io),
+        request_(std::move(request)),
+        timeout_(timeout),
+        policy_(policy),
+        rng_(seed),
+        done_(std::move(done)) {}
+
+  void attempt() {
+    ++attempts_;
+    // The request is copied: a retry needs it again, and the client consumes what it is given.
+    client_.send(request_, timeout_, [self = shared_from_this()](HttpResult result) { self->on_result(std::move(result)); });
+  }
+
+ private:
+  void on_result(HttpResult result) {
+    if (is_success(result) || attempts_ >= policy_.max_attempts) return finish(std::move(result));
+    const AttemptFailure failure = failure_of(result);
+    if (!is_retryable(failure)) return finish(std::move(result));
+    std::optional<std::string> retry_after =
+        result.outcome == HttpOutcome::response ? result.response.retry_after() : std::nullopt;
+    RetryDecision decision = decide_retry(policy_, attempts_, failure,
+                                          retry_after ? std::optional<std::string_view>(*retry_after) : std::nullopt,
+                                          std::chrono::system_clock::now(), rng_);
+    if (std::holds_alternative<GiveUp>(decision)) return finish(std::move(result));
+    timer_.expires_after(std::get<RetryAfterDelay>(decision).delay);
+    timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+      if (error) return;  // the io_context is shutting down; the call dies with it
+      self->attempt();
+    });
+  }
+
+  void finish(HttpResult result) {
+    auto done = std::move(done_);
+    done(HttpCallOutcome{std::move(result), attempts_});
+  }
+
+  HttpClient& client_;
+  boost::asio::steady_timer timer_;
+  HttpRequest request_;
+  std::chrono::milliseconds timeout_;
+  RetryPolicy policy_;
+  std::mt19937_64 rng_;
+  std::function<void(HttpCallOutcome)> done_;
+  int attempts_ = 0;
+};
+
+}  // namespace
+
+void send_with_retries(HttpClient& client, boost::asio::io_context& io, HttpRequest request,
+                       std::chrono::milliseconds attempt_timeout, const RetryPolicy& policy, std::uint64_t seed,
+                       std::function<void(HttpCallOutcome)> done) {
+  auto call = std::make_shared<RetryingCall>(client, io, std::move(request), attempt_timeout, policy, seed, std::move(done));
+  call->attempt();
+}
+
+}  // namespace krino::core
