@@ -30,7 +30,7 @@ JudgeCallIdentity identity() {
 }
 
 JudgeCacheEntry reply(std::string content = R"({"score": 1, "reason": "yes"})") {
-  return JudgeCacheEntry{std::move(content), "judge-model-2024", 42, 7, ""};
+  return JudgeCacheEntry{std::move(content), "judge-model-2024", "", "", 42, 7, ""};
 }
 
 // A fresh folder per test, removed at the end.

@@ -73,7 +73,7 @@ BOOST_AUTO_TEST_CASE(anthropic_defaults_and_every_key) {
 BOOST_AUTO_TEST_CASE(errors_name_the_key) {
   BOOST_TEST(refusal(R"({"provider": "openai", "model": "m", "temprature": 0})") == "judges.strict.temprature: unknown key");
   BOOST_TEST(refusal(R"({"model": "m"})").find("judges.strict.provider: is required") == 0u);
-  BOOST_TEST(refusal(R"({"provider": "gemini", "model": "m"})").find("judges.strict.provider: expected openai or anthropic") == 0u);
+  BOOST_TEST(refusal(R"({"provider": "gemini", "model": "m"})").find("judges.strict.provider: expected openai, openai_responses or anthropic") == 0u);
   BOOST_TEST(refusal(R"({"provider": "openai"})") == "judges.strict.model: is required");
   BOOST_TEST(refusal(R"({"provider": "openai", "model": "m", "temperature": 3})").find("judges.strict.temperature: must be between") == 0u);
   BOOST_TEST(refusal(R"({"provider": "openai", "model": "m", "temperature": "hot"})") == "judges.strict.temperature: expected a number");

@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(replies_are_parsed) {
   BOOST_TEST(!reply.tokens_in.has_value());
 
   auto anthropic = provider(R"({"provider": "anthropic", "model": "c"})");
-  reply = anthropic->parse_reply(R"({"model": "c-1", "content": [{"type": "text", "text": "a"}, {"type": "tool_use"},
+  reply = anthropic->parse_reply(R"({"model": "c-1", "content": [{"type": "text", "text": "a"}, {"type": "thinking", "thinking": "hmm"},
                                      {"type": "text", "text": "b"}], "stop_reason": "max_tokens",
                                      "usage": {"input_tokens": 7, "output_tokens": 2}})");
   BOOST_TEST(reply.content == "ab");

@@ -32,6 +32,20 @@ ProviderHttpRequest AnthropicProvider::encode(const JudgeRequest& request) const
   if (!system.empty()) body["system"] = system;
   body["messages"] = std::move(turns);
   body["temperature"] = provider_json::wire_number(request.temperature);
+  if (!request.tools.empty()) {
+    json::array tools;
+    for (const auto& tool : request.tools) {
+      json::object entry{{"name", tool.name}, {"input_schema", tool.parameters}};
+      if (!tool.description.empty()) entry["description"] = tool.description;
+      tools.push_back(std::move(entry));
+    }
+    body["tools"] = std::move(tools);
+  }
+  // "required" is Anthropic's "any": call some tool.
+  if (request.tool_choice == "auto") body["tool_choice"] = json::object{{"type", "auto"}};
+  else if (request.tool_choice == "none") body["tool_choice"] = json::object{{"type", "none"}};
+  else if (request.tool_choice == "required") body["tool_choice"] = json::object{{"type", "any"}};
+  else if (!request.tool_choice.empty()) body["tool_choice"] = json::object{{"type", "tool"}, {"name", request.tool_choice}};
 
   ProviderHttpRequest http;
   http.url = config().base_url.with_path("/messages");
@@ -54,13 +68,22 @@ ProviderReply AnthropicProvider::parse_reply(std::string_view body) const {
   ProviderReply reply;
   bool any_text = false;
   for (const auto& block : content->get_array()) {
-    if (provider_json::text(provider_json::field(&block, "type")) != std::optional<std::string>("text")) continue;
+    const auto type = provider_json::text(provider_json::field(&block, "type"));
+    if (type == std::optional<std::string>("tool_use")) {
+      auto name = provider_json::text(provider_json::field(&block, "name"));
+      if (!name) reject_reply("a tool_use block has no name", body);
+      const auto* input = provider_json::field(&block, "input");
+      reply.tool_calls.push_back({provider_json::text(provider_json::field(&block, "id")).value_or(""), *name,
+                                  input == nullptr || input->is_null() ? std::string("{}") : json::serialize(*input)});
+      continue;
+    }
+    if (type != std::optional<std::string>("text")) continue;
     auto text = provider_json::text(provider_json::field(&block, "text"));
     if (!text) reject_reply("a text block has no text", body);
     reply.content += *text;
     any_text = true;
   }
-  if (!any_text) reject_reply("the reply has no text block", body);
+  if (!any_text && reply.tool_calls.empty()) reject_reply("the reply has no text block", body);
   reply.model = provider_json::text(provider_json::field(&*parsed, "model")).value_or(config().model);
   reply.stop_reason = provider_json::text(provider_json::field(&*parsed, "stop_reason")).value_or("");
   const auto* usage = provider_json::field(&*parsed, "usage");

@@ -199,6 +199,11 @@ std::optional<JudgeCacheEntry> JudgeCache::lookup(const JudgeCacheKey& key) cons
     entry.tokens_in = optional_integer(o, "tokensIn", ok);
     entry.tokens_out = optional_integer(o, "tokensOut", ok);
     if (!ok) return std::nullopt;
+    if (auto it = o.find("toolCalls"); it != o.end()) {
+      if (!it->value().is_array()) return std::nullopt;
+      if (!it->value().get_array().empty()) entry.tool_calls = json::serialize(it->value());
+    }
+    if (const json::string* stop = string_member("stopReason")) entry.stop_reason = std::string(*stop);
     if (created_at) entry.created_at = std::string(*created_at);
     return entry;
   } catch (...) {
@@ -218,6 +223,8 @@ std::optional<std::string> JudgeCache::store(const JudgeCacheKey& key, const Jud
     o["model"] = entry.model;
     o["tokensIn"] = entry.tokens_in ? json::value(*entry.tokens_in) : json::value(nullptr);
     o["tokensOut"] = entry.tokens_out ? json::value(*entry.tokens_out) : json::value(nullptr);
+    if (!entry.tool_calls.empty()) o["toolCalls"] = json::parse(entry.tool_calls);
+    if (!entry.stop_reason.empty()) o["stopReason"] = entry.stop_reason;
     o["createdAt"] = format_utc_timestamp(now);
 
     fs::path target = entry_path(key);

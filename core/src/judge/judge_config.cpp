@@ -98,7 +98,16 @@ ApiKey read_key(const Reader& reader, const std::string& variable, const Environ
 }  // namespace
 
 std::string_view provider_name(JudgeProviderKind kind) {
-  return kind == JudgeProviderKind::anthropic ? "anthropic" : "openai";
+  switch (kind) {
+    case JudgeProviderKind::openai: return "openai";
+    case JudgeProviderKind::openai_responses: return "openai_responses";
+    case JudgeProviderKind::anthropic: return "anthropic";
+  }
+  return "openai";
+}
+
+std::string describe_model_role(const JudgeConfig& config) {
+  return config.role == "judge" ? "judge '" + config.name + "'" : config.role;
 }
 
 EnvironmentLookup process_environment() {
@@ -109,9 +118,10 @@ EnvironmentLookup process_environment() {
   };
 }
 
-JudgeConfig parse_judge_config(const json::object& object, std::string name, const EnvironmentLookup& environment) {
+JudgeConfig parse_judge_config(const json::object& object, std::string name, const EnvironmentLookup& environment,
+                               std::string where) {
   if (auto it = object.find("name"); it != object.end() && it->value().is_string()) name = it->value().get_string();
-  Reader reader(object, "judges." + (name.empty() ? std::string("default") : name));
+  Reader reader(object, where.empty() ? "judges." + (name.empty() ? std::string("default") : name) : where);
   for (const auto& member : object) {
     if (std::find(kKnownKeys.begin(), kKnownKeys.end(), std::string_view(member.key())) == kKnownKeys.end()) {
       std::string hint = member.key() == "api_key" ? " (name the environment variable that holds the key in api_key_env)" : "";
@@ -122,10 +132,11 @@ JudgeConfig parse_judge_config(const json::object& object, std::string name, con
   JudgeConfig config;
   config.name = reader.string("name").value_or(name);
   auto provider = reader.string("provider");
-  if (!provider) throw config_error(reader.at("provider") + ": is required (openai or anthropic)");
+  if (!provider) throw config_error(reader.at("provider") + ": is required (openai, openai_responses or anthropic)");
   if (*provider == "openai") config.provider = JudgeProviderKind::openai;
+  else if (*provider == "openai_responses") config.provider = JudgeProviderKind::openai_responses;
   else if (*provider == "anthropic") config.provider = JudgeProviderKind::anthropic;
-  else throw config_error(reader.at("provider") + ": expected openai or anthropic, got '" + *provider + "'");
+  else throw config_error(reader.at("provider") + ": expected openai, openai_responses or anthropic, got '" + *provider + "'");
 
   auto model = reader.string("model");
   if (!model || model->empty()) throw config_error(reader.at("model") + ": is required");

@@ -2,6 +2,7 @@
 
 #include "krino/core/judge/anthropic_provider.hpp"
 #include "krino/core/judge/openai_provider.hpp"
+#include "krino/core/judge/openai_responses_provider.hpp"
 #include "provider_json.hpp"
 
 namespace krino::core {
@@ -24,7 +25,7 @@ ProviderHttpRequest JudgeProvider::build_request(const boost::json::object& judg
 }
 
 std::string JudgeProvider::label() const {
-  return "judge '" + config_.name + "' (" + std::string(provider_name(config_.provider)) + " " + config_.model + ")";
+  return describe_model_role(config_) + " (" + std::string(provider_name(config_.provider)) + " " + config_.model + ")";
 }
 
 std::string JudgeProvider::describe_http_error(unsigned status, std::string_view body) const {
@@ -50,7 +51,11 @@ void JudgeProvider::reject_reply(const std::string& why, std::string_view body) 
 }
 
 std::unique_ptr<JudgeProvider> make_judge_provider(JudgeConfig config) {
-  if (config.provider == JudgeProviderKind::anthropic) return std::make_unique<AnthropicProvider>(std::move(config));
+  switch (config.provider) {
+    case JudgeProviderKind::anthropic: return std::make_unique<AnthropicProvider>(std::move(config));
+    case JudgeProviderKind::openai_responses: return std::make_unique<OpenAiResponsesProvider>(std::move(config));
+    case JudgeProviderKind::openai: break;
+  }
   return std::make_unique<OpenAiProvider>(std::move(config));
 }
 

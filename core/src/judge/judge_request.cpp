@@ -1,6 +1,7 @@
 #include "krino/core/judge/judge_request.hpp"
 
 #include <boost/json.hpp>
+#include <krino/agent/tool_definition.hpp>
 
 namespace krino::core {
 namespace {
@@ -44,11 +45,47 @@ std::vector<JudgeMessage> read_messages(const json::object& request) {
   return messages;
 }
 
+std::vector<JudgeTool> read_tools(const json::object& request) {
+  std::vector<JudgeTool> tools;
+  const auto* value = member(request, "tools");
+  if (value == nullptr) return tools;
+  if (!value->is_array()) invalid("tools must be an array of tool definitions");
+  for (const auto& entry : value->get_array()) {
+    const std::string where = "judge request: tools[" + std::to_string(tools.size()) + "]";
+    krino::agent::ToolDefinitionView view;
+    try {
+      view = krino::agent::view_tool_definition(entry, where);
+    } catch (const krino::Error& e) {
+      throw InvalidJudgeRequest(e.what());
+    }
+    JudgeTool tool{std::string(view.name), std::string(view.description), {}};
+    if (view.parameters != nullptr) tool.parameters = *view.parameters;
+    else tool.parameters = json::object{{"type", "object"}, {"properties", json::object{}}};
+    for (const auto& earlier : tools)
+      if (earlier.name == tool.name) invalid("tools name '" + tool.name + "' twice");
+    tools.push_back(std::move(tool));
+  }
+  return tools;
+}
+
+std::string read_tool_choice(const json::object& request, const std::vector<JudgeTool>& tools) {
+  const auto* value = member(request, "tool_choice");
+  if (value == nullptr) return {};
+  if (!value->is_string()) invalid("tool_choice must be auto, none, required or a tool's name");
+  std::string choice(value->get_string());
+  if (choice == "auto" || choice == "none" || choice == "required") return choice;
+  for (const auto& tool : tools)
+    if (tool.name == choice) return choice;
+  invalid("tool_choice '" + choice + "' is neither auto, none, required nor the name of one of the request's tools");
+}
+
 }  // namespace
 
 JudgeRequest resolve_judge_request(const json::object& request, const JudgeConfig& config) {
   JudgeRequest resolved;
   resolved.messages = read_messages(request);
+  resolved.tools = read_tools(request);
+  resolved.tool_choice = read_tool_choice(request, resolved.tools);
 
   if (const auto* format = member(request, "response_format")) {
     if (!format->is_string() || (format->get_string() != "json" && format->get_string() != "text"))

@@ -121,16 +121,43 @@ std::string excerpt(std::string_view text) {
   return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
 }
 
-std::string response_document(const std::string& content, const std::string& model, std::optional<std::int64_t> in,
-                              std::optional<std::int64_t> out, std::optional<double> cost, bool cached, int attempts) {
-  json::object usage{{"tokensIn", in ? json::value(*in) : json::value(nullptr)},
-                     {"tokensOut", out ? json::value(*out) : json::value(nullptr)}};
-  json::object response{{"content", content},
-                        {"model", model},
+// The tool calls of a reply as krino.judgeresponse/1 carries them: arguments as an object, or as the
+// model's raw text when that is not a JSON object (the caller decides what a malformed call means).
+std::string tool_calls_json(const std::vector<ProviderToolCall>& calls) {
+  if (calls.empty()) return {};
+  json::array out;
+  for (const auto& call : calls) {
+    boost::system::error_code ec;
+    json::value arguments = json::parse(call.arguments, ec);
+    if (ec || !arguments.is_object()) arguments = json::string(call.arguments);
+    out.push_back(json::object{{"id", call.id}, {"name", call.name}, {"arguments", std::move(arguments)}});
+  }
+  return ::krino::json::to_compact_json(out);
+}
+
+struct ReplyDocument {
+  const std::string& content;
+  const std::string& model;
+  const std::string& tool_calls;   // compact JSON array or empty
+  const std::string& stop_reason;  // may be empty
+  std::optional<std::int64_t> tokens_in;
+  std::optional<std::int64_t> tokens_out;
+  std::optional<double> cost;
+  bool cached = false;
+  int attempts = 0;
+};
+
+std::string response_document(const ReplyDocument& reply) {
+  json::object usage{{"tokensIn", reply.tokens_in ? json::value(*reply.tokens_in) : json::value(nullptr)},
+                     {"tokensOut", reply.tokens_out ? json::value(*reply.tokens_out) : json::value(nullptr)}};
+  json::object response{{"content", reply.content},
+                        {"model", reply.model},
                         {"usage", std::move(usage)},
-                        {"costUsd", cost ? json::value(*cost) : json::value(nullptr)},
-                        {"cached", cached},
-                        {"attempts", attempts}};
+                        {"costUsd", reply.cost ? json::value(*reply.cost) : json::value(nullptr)},
+                        {"cached", reply.cached},
+                        {"attempts", reply.attempts}};
+  if (!reply.tool_calls.empty()) response["toolCalls"] = json::parse(reply.tool_calls);
+  if (!reply.stop_reason.empty()) response["stopReason"] = reply.stop_reason;
   return ::krino::json::to_compact_json(response);
 }
 
@@ -200,7 +227,7 @@ class Call : public std::enable_shared_from_this<Call> {
       return;
     }
     fail(give_up_status(attempt),
-         "judge '" + lane_.config.name + "': " + std::get<GiveUp>(decision).reason +
+         describe_model_role(lane_.config) + ": " + std::get<GiveUp>(decision).reason +
              (attempt.error.empty() ? std::string() : " (" + attempt.error + ")"));
   }
 
@@ -217,7 +244,7 @@ class Call : public std::enable_shared_from_this<Call> {
       JsonExtraction extraction = extract_json(content, JsonShape::object_or_array);
       if (!extraction.value) {
         if (repaired_) {
-          return fail(KRINO_INTERNAL, "judge '" + lane_.config.name + "' replied with no usable JSON, even when asked again: " +
+          return fail(KRINO_INTERNAL, describe_model_role(lane_.config) + " replied with no usable JSON, even when asked again: " +
                                           extraction.failure + "; reply begins: " + excerpt(content));
         }
         // One repair round: show the model its reply and ask again for the JSON alone.
@@ -230,13 +257,14 @@ class Call : public std::enable_shared_from_this<Call> {
       }
       content = ::krino::json::to_compact_json(*extraction.value);
     }
-    succeed(std::move(content), reply.model.empty() ? lane_.config.model : reply.model);
+    succeed(std::move(content), reply.model.empty() ? lane_.config.model : reply.model, tool_calls_json(reply.tool_calls),
+            reply.stop_reason);
   }
 
-  void succeed(std::string content, const std::string& model) {
+  void succeed(std::string content, const std::string& model, const std::string& tool_calls, const std::string& stop_reason) {
     const std::optional<double> cost = service_.options.prices.cost_usd(model, tokens_in_, tokens_out_);
     if (service_.cache && key_) {
-      JudgeCacheEntry entry{content, model, tokens_in_, tokens_out_, {}};
+      JudgeCacheEntry entry{content, model, tool_calls, stop_reason, tokens_in_, tokens_out_, {}};
       service_.cache->store(*key_, entry, std::chrono::system_clock::now());  // a failed store is only a lost hit
     }
     {
@@ -245,7 +273,8 @@ class Call : public std::enable_shared_from_this<Call> {
       service_.stats.tokens_out += static_cast<uint64_t>(tokens_out_.value_or(0));
       service_.cost.add(tokens_in_, tokens_out_, cost);
     }
-    done_(JudgeCallOutcome{KRINO_OK, response_document(content, model, tokens_in_, tokens_out_, cost, false, attempts_),
+    done_(JudgeCallOutcome{KRINO_OK,
+                           response_document({content, model, tool_calls, stop_reason, tokens_in_, tokens_out_, cost, false, attempts_}),
                            JudgeCallRecord{true, false, attempts_, retries_, repaired_, tokens_in_, tokens_out_, cost}});
   }
 
@@ -361,7 +390,8 @@ JudgeCallOutcome JudgeService::call(std::string_view request_json, uint64_t seed
                                                  lane->config.model, request});
     if (auto hit = s.cache->lookup(*key)) {
       s.count([](JudgeServiceStats& st) { ++st.cache_hits; });
-      return {KRINO_OK, response_document(hit->content, hit->model, hit->tokens_in, hit->tokens_out, 0.0, true, 0),
+      return {KRINO_OK,
+              response_document({hit->content, hit->model, hit->tool_calls, hit->stop_reason, hit->tokens_in, hit->tokens_out, 0.0, true, 0}),
               JudgeCallRecord{true, true, 0, 0, false, hit->tokens_in, hit->tokens_out, 0.0}};
     }
   }

@@ -2,6 +2,7 @@
 
 #include "krino/core/common/error.hpp"
 #include "krino/core/task/http_task.hpp"
+#include "krino/core/task/model_task.hpp"
 #include "krino/core/task/replay_task.hpp"
 
 namespace krino::core {
@@ -9,7 +10,9 @@ namespace krino::core {
 std::unique_ptr<Task> make_task(const TaskConfig& config, const TaskEnvironment& environment) {
   if (config.kind == "replay") return std::make_unique<ReplayTask>(config.options);
   if (config.kind == "http") return std::make_unique<HttpTask>(config.options, environment);
-  throw config_error("task: unknown kind '" + config.kind + "' (known: http, replay)");
+  if (config.kind == "openai" || config.kind == "anthropic")
+    return std::make_unique<ModelTask>(config.kind, config.options, environment);
+  throw config_error("task: unknown kind '" + config.kind + "' (known: anthropic, http, openai, replay)");
 }
 
 }  // namespace krino::core

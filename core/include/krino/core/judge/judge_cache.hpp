@@ -36,6 +36,8 @@ JudgeCacheKey make_judge_cache_key(const JudgeCallIdentity& identity);
 struct JudgeCacheEntry {
   std::string content;  // the reply text
   std::string model;    // the model that answered
+  std::string tool_calls;   // the tool calls made, as a compact JSON array; empty when none
+  std::string stop_reason;  // as the provider said it; may be empty
   std::optional<int64_t> tokens_in;
   std::optional<int64_t> tokens_out;
   std::string created_at;  // RFC 3339, UTC; filled by store()

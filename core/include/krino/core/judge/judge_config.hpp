@@ -15,12 +15,17 @@
 
 namespace krino::core {
 
-enum class JudgeProviderKind { openai, anthropic };
+// openai: Chat Completions (also what vLLM, Ollama, llama.cpp server and LM Studio speak);
+// openai_responses: the Responses API; anthropic: Messages.
+enum class JudgeProviderKind { openai, openai_responses, anthropic };
 
-std::string_view provider_name(JudgeProviderKind kind);  // "openai" or "anthropic"
+std::string_view provider_name(JudgeProviderKind kind);  // "openai", "openai_responses" or "anthropic"
 
 struct JudgeConfig {
   std::string name;
+  // How messages name this model: "judge 'strict'" for a judge; a model-calling task names itself
+  // "task" instead (the same service calls the system under test).
+  std::string role = "judge";
   JudgeProviderKind provider = JudgeProviderKind::openai;
   Url base_url;                 // default https://api.openai.com/v1 or https://api.anthropic.com/v1
   std::string model;
@@ -43,7 +48,11 @@ EnvironmentLookup process_environment();
 // Throws a configuration KrinoError naming the offending key ("judges.strict.temperature: ...").
 // Unknown keys are errors. A missing key variable is named in the error; its value never is.
 // `name` is the judge's name in the experiment file; a "name" member of `object` overrides it.
+// `where` names the object in messages; empty means "judges.<name>".
+// "judge 'strict'", or the role alone for a model that is not a named judge ("task").
+std::string describe_model_role(const JudgeConfig& config);
+
 JudgeConfig parse_judge_config(const boost::json::object& object, std::string name,
-                               const EnvironmentLookup& environment = process_environment());
+                               const EnvironmentLookup& environment = process_environment(), std::string where = {});
 
 }  // namespace krino::core

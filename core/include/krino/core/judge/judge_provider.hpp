@@ -1,7 +1,8 @@
 #pragma once
 // A provider's wire format: how a judge request becomes an HTTP request, and how the provider's
 // answer (or its error body) becomes a reply (or a message). One subclass per API: OpenAI Chat
-// Completions (also what vLLM, Ollama, llama.cpp server and LM Studio speak) and Anthropic Messages.
+// Completions (also what vLLM, Ollama, llama.cpp server and LM Studio speak), OpenAI Responses and
+// Anthropic Messages.
 // No I/O here; JudgeTransport does that.
 //
 // Every message a provider produces has the judge's API key removed, even when the provider echoed it.
@@ -27,8 +28,18 @@ struct ProviderHttpRequest {
   std::string body;
 };
 
+// A tool call the model made. `arguments` is the JSON text of the arguments object as the model
+// wrote it (it may be malformed: the caller decides what that means).
+struct ProviderToolCall {
+  std::string id;  // the provider's call id (call_..., toolu_...); may be empty (some OpenAI-compatible servers)
+  std::string name;
+  std::string arguments;
+};
+
 struct ProviderReply {
-  std::string content;      // the model's text (all text blocks, joined, for Anthropic)
+  std::string content;      // the model's text (all text blocks, joined, for Anthropic); may be empty
+                            // when the model only called tools
+  std::vector<ProviderToolCall> tool_calls;
   std::string model;        // as the provider names it; the configured model when it names none
   std::string stop_reason;  // "stop", "length", "end_turn", "max_tokens", ...; empty when not given
   std::optional<std::uint64_t> tokens_in;

@@ -19,8 +19,18 @@ struct JudgeMessage {
   std::string content;
 };
 
+// A tool the model may call (function calling), in krino's provider-neutral form; each provider
+// writes it in its own shape. Judges rarely need tools; the model-calling tasks do.
+struct JudgeTool {
+  std::string name;
+  std::string description;
+  boost::json::object parameters;  // a JSON Schema of the arguments; {"type": "object"} when none was given
+};
+
 struct JudgeRequest {
   std::vector<JudgeMessage> messages;
+  std::vector<JudgeTool> tools;
+  std::string tool_choice;  // "" (the provider's default), "auto", "none", "required", or one tool's name
   bool json_reply = false;  // response_format "json"
   double temperature = 0.0;
   std::optional<std::int64_t> seed;

@@ -2,6 +2,7 @@
 #include "krino/core/experiment/experiment_config.hpp"
 #include "krino/core/task/task.hpp"
 
+#include <cstdint>
 #include <memory>
 
 namespace krino::core {
@@ -22,6 +23,8 @@ struct TaskEnvironment {
   IoService& io;
   // The experiment's `prices`: what a model call costs (spec §9); empty when none are configured.
   const PriceTable& prices;
+  // The experiment's `parallelism`: how many items the runner lets through the task at once.
+  std::uint32_t parallelism = 1;
 };
 
 // The built-in task for an experiment's `task` section. Throws a configuration error for an
