@@ -6,7 +6,7 @@
 namespace krino::console {
 
 ConsoleOptions ConsoleOptions::from_config(const krino::Config& config) {
-  static constexpr std::array<std::string_view, 4> known{"progress", "color", "stream", "max_failures_shown"};
+  static constexpr std::array<std::string_view, 5> known{"progress", "color", "stream", "items", "max_failures_shown"};
   for (const auto& entry : config.json()) {
     bool found = false;
     for (auto name : known) found = found || entry.key() == name;
@@ -25,6 +25,11 @@ ConsoleOptions ConsoleOptions::from_config(const krino::Config& config) {
   } else {
     throw krino::invalid_argument("option 'stream' must be \"stdout\" or \"stderr\", not \"" + stream + "\"");
   }
+
+  const std::string items = config.get_string("items", "failures");
+  if (items == "failures") options.items = ItemLines::failures;
+  else if (items == "all") options.items = ItemLines::all;
+  else throw krino::invalid_argument("option 'items' must be \"failures\" or \"all\", not \"" + items + "\"");
 
   const int64_t shown = config.get_int("max_failures_shown", 20);
   if (shown < 0 || static_cast<uint64_t>(shown) > kMaxFailuresShownLimit)

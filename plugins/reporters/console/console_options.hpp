@@ -12,11 +12,15 @@ namespace krino::console {
 
 enum class SummaryStream { standard_output, standard_error };
 
+// Which items get a line of their own on stderr as they finish.
+enum class ItemLines { failures, all };
+
 struct ConsoleOptions {
   When progress = When::automatic;
   When color = When::automatic;
   SummaryStream stream = SummaryStream::standard_output;
   std::size_t max_failures_shown = 20;
+  ItemLines items = ItemLines::failures;
 
   // Reads and checks the user's options (the host has validated them against the schema; this
   // checks again for callers that did not). Throws krino::Error (INVALID_ARGUMENT).
@@ -49,6 +53,12 @@ inline constexpr const char kConsoleOptionsSchema[] = R"({
       "type": "string",
       "enum": ["stdout", "stderr"],
       "default": "stdout"
+    },
+    "items": {
+      "description": "Which items get a line on stderr as they finish: failures (failed and errored items, only while no progress bar is drawn) or all (a PASS, FAIL or ERROR line for every item, with each evaluator's score and reason, even above a progress bar).",
+      "type": "string",
+      "enum": ["failures", "all"],
+      "default": "failures"
     },
     "max_failures_shown": {
       "description": "How many failed items, and separately how many errored items, the summary lists; the rest are counted. Kept in memory, hence the upper bound.",

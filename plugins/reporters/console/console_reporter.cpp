@@ -28,6 +28,7 @@ ConsoleReporter::ConsoleReporter(const ConsoleOptions& options, TextOutput& summ
       summary_style_(color_enabled(options.color, summary.is_terminal(), environment)),
       progress_style_(color_enabled(options.color, progress.is_terminal(), environment)),
       max_failures_shown_(options.max_failures_shown),
+      item_lines_(options.items),
       failed_(options.max_failures_shown),
       errored_(options.max_failures_shown) {
   if (progress_enabled(options.progress, progress.is_terminal()))
@@ -42,7 +43,7 @@ ConsoleReporter::~ConsoleReporter() {
 
 void ConsoleReporter::on_event(const krino::Event& event) {
   // Items first and without a document: they are almost every event.
-  if (std::optional<ItemReport> item = scan_item_finished(event.raw())) {
+  if (std::optional<ItemReport> item = scan_item_finished(event.raw(), item_lines_ == ItemLines::all)) {
     on_item_finished(*item);
     return;
   }
@@ -72,10 +73,14 @@ void ConsoleReporter::on_run_started(const boost::json::object& event) {
 
 void ConsoleReporter::on_item_finished(const ItemReport& item) {
   if (bar_) bar_->add(item.verdict);
-  if (item.verdict == Verdict::pass) return;
+  const bool every_item = item_lines_ == ItemLines::all;
+  if (item.verdict == Verdict::pass) {
+    if (every_item) print_line(*progress_, tagged_line(item.verdict, describe_item(item, runs_planned_), progress_style_));
+    return;
+  }
 
   std::string description = describe_item(item, runs_planned_);
-  if (!bar_) print_line(*progress_, tagged_line(item.verdict, description, progress_style_));
+  if (!bar_ || every_item) print_line(*progress_, tagged_line(item.verdict, description, progress_style_));
   (item.verdict == Verdict::error ? errored_ : failed_).add(std::move(description));
 }
 

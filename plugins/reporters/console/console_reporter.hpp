@@ -57,6 +57,7 @@ class ConsoleReporter {
   std::optional<ProgressBar> bar_;
 
   std::size_t max_failures_shown_;
+  ItemLines item_lines_ = ItemLines::failures;
   FailureLog failed_;
   FailureLog errored_;
   std::string experiment_name_;

@@ -23,7 +23,8 @@ struct RunStart {
 enum class Verdict { pass, fail, error };
 
 // One evaluator result with success false.
-struct FailedCheck {
+// One evaluator's result on an item, as the console shows it.
+struct CheckResult {
   std::string name;
   std::optional<double> score;  // nullopt: the evaluator could not score
   std::optional<double> threshold;
@@ -44,7 +45,8 @@ struct ItemReport {
   std::optional<std::string> id;
   std::optional<std::string> location;
   Verdict verdict = Verdict::pass;
-  std::vector<FailedCheck> failed_checks;  // verdict fail
+  std::vector<CheckResult> failed_checks;  // verdict fail
+  std::vector<CheckResult> passed_checks;  // only when the scan was asked for every result
   ItemError error;                         // verdict error
 };
 

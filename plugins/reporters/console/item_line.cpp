@@ -10,7 +10,7 @@ namespace {
 // Item ids and locations come from user data; keep them to a readable size.
 constexpr std::size_t kMaxIdChars = 120;
 
-std::string describe_check(const FailedCheck& check) {
+std::string describe_check(const CheckResult& check) {
   std::string text = single_line(check.name, kMaxIdChars);
   text += ' ';
   if (check.score) {
@@ -61,6 +61,12 @@ std::string describe_item(const ItemReport& item, uint32_t runs) {
   text += ' ';
   if (item.verdict == Verdict::error) {
     text += describe_error(item.error);
+  } else if (item.verdict == Verdict::pass) {
+    if (item.passed_checks.empty()) text += "passed";
+    for (std::size_t i = 0; i < item.passed_checks.size(); ++i) {
+      if (i > 0) text += "; ";
+      text += describe_check(item.passed_checks[i]);
+    }
   } else if (item.failed_checks.empty()) {
     text += "failed without a failing evaluator result";
   } else {
@@ -73,7 +79,9 @@ std::string describe_item(const ItemReport& item, uint32_t runs) {
 }
 
 std::string tagged_line(Verdict verdict, std::string_view description, const Style& style) {
-  std::string line = verdict == Verdict::error ? style.yellow("ERROR") : style.red("FAIL");
+  std::string line = verdict == Verdict::error  ? style.yellow("ERROR")
+                     : verdict == Verdict::fail ? style.red("FAIL")
+                                                : style.green("PASS");
   line += ' ';
   line += description;
   return line;

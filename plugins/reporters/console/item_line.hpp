@@ -1,7 +1,7 @@
-// The one-line description of a failed or errored item, used both as it arrives and in the
-// final summary:
+// The one-line description of an item, used both as it arrives and in the final summary:
 //   FAIL #12 (id q-13) exact_match 0.00 < 1.00: expected "Paris"
 //   ERROR #7 data.jsonl:8 dataset: not valid JSON
+//   PASS #3 (id q-4) exact_match 1.00 = 1.00: exact match      (with items: all)
 #ifndef KRINO_CONSOLE_ITEM_LINE_HPP
 #define KRINO_CONSOLE_ITEM_LINE_HPP
 
@@ -18,10 +18,10 @@ namespace krino::console {
 // Longest reason or error message printed, in code points; longer ones end with "...".
 inline constexpr std::size_t kMaxReasonChars = 300;
 
-// Everything after the FAIL/ERROR tag, without colour. `runs` > 1 adds "[run k/n]".
+// Everything after the PASS/FAIL/ERROR tag, without colour. `runs` > 1 adds "[run k/n]".
 std::string describe_item(const ItemReport& item, uint32_t runs);
 
-// "FAIL " or "ERROR " (coloured by `style`) followed by `description`.
+// "PASS ", "FAIL " or "ERROR " (coloured by `style`) followed by `description`.
 std::string tagged_line(Verdict verdict, std::string_view description, const Style& style);
 
 }  // namespace krino::console

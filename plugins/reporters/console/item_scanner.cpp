@@ -71,6 +71,7 @@ class ItemHandler {
   bool run_index_seen = false;
   bool any_result = false;
   bool all_results_pass = true;
+  bool every_result = false;  // keep passing results, and read a passing item's results
 
   bool on_document_begin(boost::system::error_code&) { return true; }
   bool on_document_end(boost::system::error_code&) { return true; }
@@ -82,7 +83,7 @@ class ItemHandler {
       in_error_ = true;
     } else if (depth_ == 3 && in_results_) {
       in_result_ = true;
-      check_ = FailedCheck{};
+      check_ = CheckResult{};
       result_success_ = false;
     }
     return true;
@@ -95,6 +96,8 @@ class ItemHandler {
       if (!result_success_) {
         all_results_pass = false;
         item.failed_checks.push_back(std::move(check_));
+      } else if (every_result) {
+        item.passed_checks.push_back(std::move(check_));
       }
     } else if (depth_ == 2 && in_error_) {
       in_error_ = false;
@@ -246,7 +249,7 @@ class ItemHandler {
   // A top-level value is complete. A passing item needs nothing more once its verdict, error and
   // position are known, so parsing stops there and the item's bulk (inputs, outputs) is skipped.
   bool value_done(boost::system::error_code& ec) {
-    if (is_item && success_seen && success && error_seen && !has_error && index_seen && run_index_seen)
+    if (!every_result && is_item && success_seen && success && error_seen && !has_error && index_seen && run_index_seen)
       return halt(Stop::passed, ec);
     return true;
   }
@@ -265,7 +268,7 @@ class ItemHandler {
   bool in_results_ = false;
   bool in_result_ = false;
   bool result_success_ = false;
-  FailedCheck check_;
+  CheckResult check_;
   std::string key_;
   std::string event_;
   std::string text_;
@@ -273,8 +276,9 @@ class ItemHandler {
 
 }  // namespace
 
-std::optional<ItemReport> scan_item_finished(std::string_view event) {
+std::optional<ItemReport> scan_item_finished(std::string_view event, bool every_result) {
   boost::json::basic_parser<ItemHandler> parser(boost::json::parse_options{});
+  parser.handler().every_result = every_result;
   boost::system::error_code ec;
   parser.write_some(false, event.data(), event.size(), ec);
   ItemHandler& h = parser.handler();

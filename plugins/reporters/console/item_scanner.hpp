@@ -13,7 +13,9 @@ namespace krino::console {
 
 // The item, or nullopt when `event` is not an item_finished event or not valid JSON (the caller
 // then treats it as a document, which reports the error).
-std::optional<ItemReport> scan_item_finished(std::string_view event);
+// With `every_result`, passing results are kept too (in passed_checks) and a passing item is read
+// up to the end of its results.
+std::optional<ItemReport> scan_item_finished(std::string_view event, bool every_result = false);
 
 }  // namespace krino::console
 

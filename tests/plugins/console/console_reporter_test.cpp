@@ -183,6 +183,33 @@ BOOST_AUTO_TEST_CASE(color_never_wins_on_a_terminal) {
   BOOST_TEST(progress.text.find('\r') != std::string::npos);  // a terminal still gets the bar
 }
 
+BOOST_AUTO_TEST_CASE(items_all_gives_every_item_a_line_with_every_result) {
+  const Captured out = run_plain(t::single_run_events(), options_from(R"({"items": "all"})"));
+  BOOST_TEST(out.progress ==
+             "PASS #0 (id q-1) exact_match 1.00 = 1.00: exact match; faithfulness 0.90 > 0.70: grounded\n"
+             "ERROR #1 data.jsonl:2 dataset: line 2 is not valid JSON: expected a value\n"
+             "FAIL #2 (id q-3) exact_match 0.00 < 1.00: expected \"Paris\", got \"Lyon\"\n"
+             "PASS #3 (id q-4) exact_match 1.00 = 1.00: exact match; faithfulness 0.85 > 0.70: grounded\n"
+             "FAIL #4 (id q-5) faithfulness null: the judge reply had no score\n"
+             "run 1/1 completed in 1.52 s: 5 items, 2 passed, 2 failed, 1 error (40.0%)\n");
+  // The summary is the same as without the option: it still lists only failures.
+  BOOST_TEST(out.summary == run_plain(t::single_run_events()).summary);
+  BOOST_CHECK_THROW(options_from(R"({"items": "passes"})"), krino::Error);
+}
+
+BOOST_AUTO_TEST_CASE(items_all_prints_lines_above_a_progress_bar) {
+  t::StringOutput summary;
+  t::StringOutput progress;
+  t::FakeClock clock;
+  {
+    ConsoleReporter reporter(options_from(R"({"progress": "always", "items": "all"})"), summary, progress,
+                             Environment{}, clock.function());
+    feed(reporter, t::single_run_events());
+  }
+  BOOST_TEST(progress.text.find("PASS #0 (id q-1)") != std::string::npos);
+  BOOST_TEST(progress.text.find("FAIL #2 (id q-3)") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(with_a_bar_items_are_not_listed_as_they_come_and_the_bar_is_cleared_first) {
   t::StringOutput summary;
   t::StringOutput progress;
@@ -273,11 +300,12 @@ BOOST_AUTO_TEST_CASE(the_schema_is_draft_7_closed_and_matches_the_defaults) {
   BOOST_TEST(schema.at("$schema").as_string() == "http://json-schema.org/draft-07/schema#");
   BOOST_TEST(schema.at("additionalProperties").as_bool() == false);
   const auto& properties = schema.at("properties").as_object();
-  BOOST_TEST(properties.size() == 4u);
+  BOOST_TEST(properties.size() == 5u);
   for (const auto& p : properties) BOOST_TEST(p.value().as_object().contains("description"));
   BOOST_TEST(properties.at("progress").at("default").as_string() == "auto");
   BOOST_TEST(properties.at("color").at("default").as_string() == "auto");
   BOOST_TEST(properties.at("stream").at("default").as_string() == "stdout");
+  BOOST_TEST(properties.at("items").at("default").as_string() == "failures");
   BOOST_TEST(properties.at("max_failures_shown").at("default").as_int64() == 20);
   BOOST_TEST(properties.at("max_failures_shown").at("maximum").as_int64() ==
              static_cast<int64_t>(kMaxFailuresShownLimit));
