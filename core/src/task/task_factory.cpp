@@ -1,6 +1,7 @@
 #include "krino/core/task/task_factory.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/task/conversation_task.hpp"
 #include "krino/core/task/http_task.hpp"
 #include "krino/core/task/model_task.hpp"
 #include "krino/core/task/replay_task.hpp"
@@ -12,7 +13,8 @@ std::unique_ptr<Task> make_task(const TaskConfig& config, const TaskEnvironment&
   if (config.kind == "http") return std::make_unique<HttpTask>(config.options, environment);
   if (config.kind == "openai" || config.kind == "anthropic")
     return std::make_unique<ModelTask>(config.kind, config.options, environment);
-  throw config_error("task: unknown kind '" + config.kind + "' (known: anthropic, http, openai, replay)");
+  if (config.kind == "conversation") return std::make_unique<ConversationTask>(config.options, environment);
+  throw config_error("task: unknown kind '" + config.kind + "' (known: anthropic, conversation, http, openai, replay)");
 }
 
 }  // namespace krino::core

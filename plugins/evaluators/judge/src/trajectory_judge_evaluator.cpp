@@ -131,6 +131,7 @@ const std::vector<TrajectoryCriterion>& builtin_trajectory_criteria() {
 TrajectoryJudgeEvaluator::TrajectoryJudgeEvaluator(const Config& config)
     : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kName, 0.7, kName, kVariables)),
       trajectory_key_(read_key_option(config, "trajectory_key", "trajectory")),
+      trajectory_key_given_(config.has("trajectory_key")),
       include_per_criterion_scores_(config.get_bool("include_per_criterion_scores", true)),
       include_tool_calls_(config.get_bool("include_tool_calls", false)) {
   const boost::json::value* list = config.find("criteria");
@@ -161,9 +162,15 @@ EvalResult TrajectoryJudgeEvaluator::evaluate(const TestCase& test_case, CallCon
 
 EvalResult TrajectoryJudgeEvaluator::evaluate_once(const TestCase& test_case, const JudgeCall& call) const {
   static const char* const kAggregationNames[] = {"mean", "weighted_mean", "min", "max"};
-  const boost::json::value& value = required_member(test_case, Section::actual_outputs, trajectory_key_, kName);
-  const agent::Conversation conversation =
-      agent::read_conversation(value, member_label(Section::actual_outputs, trajectory_key_));
+  // A simulated conversation (the conversation task) is recorded under "conversation", which the
+  // per-turn evaluators read too: with the default key, that is where the trajectory is when the
+  // test case has no "trajectory".
+  std::string key = trajectory_key_;
+  if (!trajectory_key_given_ && test_case.find(Section::actual_outputs, key) == nullptr &&
+      test_case.find(Section::actual_outputs, "conversation") != nullptr)
+    key = "conversation";
+  const boost::json::value& value = required_member(test_case, Section::actual_outputs, key, kName);
+  const agent::Conversation conversation = agent::read_conversation(value, member_label(Section::actual_outputs, key));
   const char* const aggregation_name = kAggregationNames[static_cast<int>(aggregation_)];
 
   if (conversation.messages.empty()) {

@@ -53,6 +53,7 @@ class TrajectoryJudgeEvaluator {
 
   JudgeSettings settings_;
   std::string trajectory_key_;
+  bool trajectory_key_given_ = false;  // false: "conversation" is read when "trajectory" is absent
   std::vector<TrajectoryCriterion> criteria_;
   CriterionAggregation aggregation_ = CriterionAggregation::mean;
   bool include_per_criterion_scores_ = true;
