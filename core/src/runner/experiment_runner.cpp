@@ -133,6 +133,15 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   uint64_t next_index = 0;
   bool cancelled = false;
 
+  // Items waiting on I/O (a task's request, a judge call) are suspended TBB tasks, each on a
+  // coroutine stack of its own. oneTBB keeps 4 stacks per arena slot for reuse and unmaps the rest
+  // when a suspended task resumes: with hundreds of items in flight that is an mmap, page faults and
+  // a munmap with a TLB shootdown per item. An arena with one slot per four items in flight keeps
+  // every stack; the extra slots stay empty (the number of worker threads is the machine's, set by
+  // oneTBB's market, not by the slot count).
+  const int cores = tbb::this_task_arena::max_concurrency();
+  tbb::task_arena arena(std::max<int>(cores, static_cast<int>((window_ + 3) / 4)));
+  arena.execute([&] {
   tbb::parallel_pipeline(
       window_,
       tbb::make_filter<void, SlotPtr>(tbb::filter_mode::serial_in_order,
@@ -160,6 +169,7 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
             run_stats.add_judge(owned->item.judge, owned->item.judge_by_evaluator);
             emit(owned->item.event);
           }));
+  });
 
   // Ctrl-C may arrive after the last record was read; the run is complete then.
   json::object finished;
