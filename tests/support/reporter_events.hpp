@@ -241,13 +241,14 @@ class EventScript {
           {"count", stats.count}, {"averageScore", round6(mean)}, {"stdDev", round6(sd)},
           {"passRate", stats.count == 0 ? 0.0 : round6(double(stats.passed) / double(stats.count))},
           {"nullScores", stats.null_scores}};
-      runs_done_.push_back({ev.name, mean});
+      runs_done_.push_back({ev.name, mean, stats.count == 0 ? 0.0 : double(stats.passed) / double(stats.count)});
     }
     s["evaluators"] = std::move(evaluators);
     if (judge_) s["judge"] = *judge_;
     e["summary"] = std::move(s);
     pass_rates_.push_back(run_.total == 0 ? 0.0 : double(run_.passed) / double(run_.total));
     totals_.push_back(run_.total);
+    errors_.push_back(run_.errors);
     events_.push_back(json::to_compact_json(e));
     ++run_index_;
     return *this;
@@ -258,20 +259,25 @@ class EventScript {
     for (double r : pass_rates_) pass_rate += r;
     if (!pass_rates_.empty()) pass_rate /= double(pass_rates_.size());
     const double total = totals_.empty() ? 0.0 : double(totals_.front());
+    double errors = 0;
+    for (uint64_t e : errors_) errors += double(e);
+    if (!errors_.empty()) errors /= double(errors_.size());
     boost::json::object s{{"runCount", pass_rates_.size()}, {"totalCount", total}, {"passCount", round6(pass_rate * total)},
                           {"failCount", round6(total - pass_rate * total)}, {"passRate", round6(pass_rate)},
-                          {"errorCount", 0.0}};
+                          {"errorCount", round6(errors)}};
     boost::json::object evaluators;
     for (const auto& ev : evaluators_) {
-      double sum = 0;
+      double sum = 0, pass_sum = 0;
       int n = 0;
-      for (const auto& [name, mean] : runs_done_) {
-        if (name != ev.name) continue;
-        sum += mean;
+      for (const auto& run : runs_done_) {
+        if (run.name != ev.name) continue;
+        sum += run.mean;
+        pass_sum += run.pass_rate;
         ++n;
       }
+      // The run-to-run spread is 0 (every run alike in these scripts); the item spread is fixed.
       evaluators[ev.name] = boost::json::object{{"averageScore", n ? round6(sum / n) : 0.0}, {"stdDev", 0.0},
-                                                {"passRate", 0.5}, {"itemStdDev", 0.25}};
+                                                {"passRate", n ? round6(pass_sum / n) : 0.0}, {"itemStdDev", 0.25}};
     }
     s["evaluators"] = std::move(evaluators);
     if (judge_) s["judge"] = *judge_;
@@ -307,7 +313,13 @@ class EventScript {
   boost::json::object metadata_;
   uint32_t run_index_ = 0;
   RunState run_;
-  std::vector<std::pair<std::string, double>> runs_done_;
+  struct RunMean {
+    std::string name;
+    double mean;
+    double pass_rate;
+  };
+  std::vector<RunMean> runs_done_;
+  std::vector<uint64_t> errors_;
   std::vector<double> pass_rates_;
   std::vector<uint64_t> totals_;
   std::optional<boost::json::object> judge_;
