@@ -1,8 +1,7 @@
 #include "junit_reporter.hpp"
 
-#include "xml_text.hpp"
-
 #include <krino/json_text.hpp>
+#include <krino/report/markup.hpp>
 #include <krino/report/text.hpp>
 
 #include <unistd.h>
@@ -21,8 +20,8 @@ std::string host_name() {
 
 void append_property(std::string& out, std::string_view name, std::string_view value) {
   out += "      <property";
-  append_attribute(out, "name", name);
-  append_attribute(out, "value", value);
+  report::append_attribute(out, "name", name);
+  report::append_attribute(out, "value", value);
   out += "/>\n";
 }
 
@@ -125,15 +124,15 @@ void JunitReporter::close_suite(const std::string& status, double duration_ms, c
   std::string head = "  <testsuite";
   std::string name = context_.classname;
   if (run.runs > 1) name += " [run " + std::to_string(run.run_index + 1) + "/" + std::to_string(run.runs) + "]";
-  append_attribute(head, "name", name);
-  append_attribute(head, "tests", std::to_string(suite_.tests));
-  append_attribute(head, "failures", std::to_string(suite_.failures));
-  append_attribute(head, "errors", std::to_string(suite_.errors));
-  append_attribute(head, "skipped", std::to_string(suite_.skipped));
-  append_attribute(head, "time", seconds(duration_ms));
-  if (!run.timestamp.empty()) append_attribute(head, "timestamp", run.timestamp);
-  if (const std::string host = host_name(); !host.empty()) append_attribute(head, "hostname", host);
-  append_attribute(head, "id", std::to_string(suites_written_));
+  report::append_attribute(head, "name", name);
+  report::append_attribute(head, "tests", std::to_string(suite_.tests));
+  report::append_attribute(head, "failures", std::to_string(suite_.failures));
+  report::append_attribute(head, "errors", std::to_string(suite_.errors));
+  report::append_attribute(head, "skipped", std::to_string(suite_.skipped));
+  report::append_attribute(head, "time", seconds(duration_ms));
+  if (!run.timestamp.empty()) report::append_attribute(head, "timestamp", run.timestamp);
+  if (const std::string host = host_name(); !host.empty()) report::append_attribute(head, "hostname", host);
+  report::append_attribute(head, "id", std::to_string(suites_written_));
   head += ">\n    <properties>\n";
   append_property(head, "experiment.name", run.experiment_name);
   if (!run.experiment_description.empty()) append_property(head, "experiment.description", run.experiment_description);
@@ -182,11 +181,11 @@ void JunitReporter::write_document(const std::string& status, double duration_ms
   head += "<!-- krino JUnit report; experiment status: ";
   head += status == "completed" || status == "cancelled" ? status : std::string("interrupted");
   head += " -->\n<testsuites";
-  append_attribute(head, "name", experiment_name_.empty() ? std::string("krino") : experiment_name_);
-  append_attribute(head, "tests", std::to_string(total_.tests));
-  append_attribute(head, "failures", std::to_string(total_.failures));
-  append_attribute(head, "errors", std::to_string(total_.errors));
-  append_attribute(head, "time", seconds(duration_ms));
+  report::append_attribute(head, "name", experiment_name_.empty() ? std::string("krino") : experiment_name_);
+  report::append_attribute(head, "tests", std::to_string(total_.tests));
+  report::append_attribute(head, "failures", std::to_string(total_.failures));
+  report::append_attribute(head, "errors", std::to_string(total_.errors));
+  report::append_attribute(head, "time", seconds(duration_ms));
   head += ">\n";
   file.write(head);
   file.write(suites_);
@@ -201,13 +200,13 @@ void JunitReporter::finish_interrupted() {
     // No run in progress: the experiment stopped before a run started (or between two runs).
     std::string suite = "  <testsuite";
     const std::string classname = experiment_name_.empty() ? std::string("krino") : experiment_name_;
-    append_attribute(suite, "name", classname + " (interrupted)");
-    append_attribute(suite, "tests", "1");
-    append_attribute(suite, "failures", "0");
-    append_attribute(suite, "errors", "1");
-    append_attribute(suite, "skipped", "0");
-    append_attribute(suite, "time", "0.000");
-    append_attribute(suite, "id", std::to_string(suites_written_));
+    report::append_attribute(suite, "name", classname + " (interrupted)");
+    report::append_attribute(suite, "tests", "1");
+    report::append_attribute(suite, "failures", "0");
+    report::append_attribute(suite, "errors", "1");
+    report::append_attribute(suite, "skipped", "0");
+    report::append_attribute(suite, "time", "0.000");
+    report::append_attribute(suite, "id", std::to_string(suites_written_));
     suite += ">\n";
     append_error_case(suite, classname, "krino: experiment interrupted", "ABORTED",
                       any_run_ ? "krino stopped between two runs (see its error output)"

@@ -1,10 +1,8 @@
 #include "junit_testcase.hpp"
 
-#include "xml_text.hpp"
-
+#include <krino/report/markup.hpp>
 #include <krino/report/text.hpp>
 
-#include <cctype>
 #include <cmath>
 
 namespace krino::junit {
@@ -49,10 +47,10 @@ void append_location(std::string& out, const std::optional<std::string>& locatio
   const bool has_line = colon != std::string::npos && colon + 1 < location->size() && colon > 0 &&
                         location->find_first_not_of("0123456789", colon + 1) == std::string::npos;
   if (has_line) {
-    append_attribute(out, "file", std::string_view(*location).substr(0, colon));
-    append_attribute(out, "line", std::string_view(*location).substr(colon + 1));
+    report::append_attribute(out, "file", std::string_view(*location).substr(0, colon));
+    report::append_attribute(out, "line", std::string_view(*location).substr(colon + 1));
   } else {
-    append_attribute(out, "file", *location);
+    report::append_attribute(out, "file", *location);
   }
 }
 
@@ -60,14 +58,14 @@ void append_element(std::string& out, std::string_view element, std::string_view
                     std::string_view body) {
   out += "      <";
   out += element;
-  if (!type.empty()) append_attribute(out, "type", type);
-  append_attribute(out, "message", message);
+  if (!type.empty()) report::append_attribute(out, "type", type);
+  report::append_attribute(out, "message", message);
   if (body.empty()) {
     out += "/>\n";
     return;
   }
   out += '>';
-  append_xml_text(out, body);
+  report::append_markup_text(out, body);
   out += "</";
   out += element;
   out += ">\n";
@@ -113,9 +111,9 @@ std::string testcase_name(const report::ItemFinished& item, const CaseContext& c
 report::ItemStatus append_testcase(std::string& out, const report::ItemFinished& item, const CaseContext& context) {
   const report::ItemStatus status = item.status();
   out += "    <testcase";
-  append_attribute(out, "name", testcase_name(item, context));
-  append_attribute(out, "classname", context.classname);
-  append_attribute(out, "time", seconds(item.duration_ms.value_or(0)));
+  report::append_attribute(out, "name", testcase_name(item, context));
+  report::append_attribute(out, "classname", context.classname);
+  report::append_attribute(out, "time", seconds(item.duration_ms.value_or(0)));
   append_location(out, item.location);
   out += ">\n";
 
@@ -159,7 +157,7 @@ report::ItemStatus append_testcase(std::string& out, const report::ItemFinished&
   }
   if (context.system_out) {
     out += "      <system-out>";
-    append_xml_text(out, system_out(item, context));
+    report::append_markup_text(out, system_out(item, context));
     out += "</system-out>\n";
   }
   out += "    </testcase>\n";
@@ -169,9 +167,9 @@ report::ItemStatus append_testcase(std::string& out, const report::ItemFinished&
 void append_error_case(std::string& out, std::string_view classname, std::string_view name, std::string_view type,
                        std::string_view message) {
   out += "    <testcase";
-  append_attribute(out, "name", name);
-  append_attribute(out, "classname", classname);
-  append_attribute(out, "time", "0.000");
+  report::append_attribute(out, "name", name);
+  report::append_attribute(out, "classname", classname);
+  report::append_attribute(out, "time", "0.000");
   out += ">\n";
   append_element(out, "error", type, message, message);
   out += "    </testcase>\n";
