@@ -4,21 +4,10 @@
 
 namespace krino::markdown {
 
-void ExperimentRecord::on_run_started(const report::RunStarted& run) {
-  if (!first_run_) first_run_ = run;
-  ++runs_started_;
-  run_open_ = true;
-  open_run_items_ = 0;
-}
-
 void ExperimentRecord::on_item(const report::ItemFinished& item) {
-  ++open_run_items_;
-  task_metrics_.add(item.metrics);
-  const report::ItemStatus status = item.status();
+  const report::ItemStatus status = progress_.on_item(item);
   if (status != report::ItemStatus::failed && status != report::ItemStatus::errored) return;
-  const bool errored = status == report::ItemStatus::errored;
-  (errored ? errored_count_ : failed_count_) += 1;
-  std::vector<ListedItem>& list = errored ? errored_ : failed_;
+  std::vector<ListedItem>& list = status == report::ItemStatus::errored ? errored_ : failed_;
   if (list.size() >= max_listed_) return;
 
   const std::size_t max = max_text_chars_;
@@ -40,12 +29,5 @@ void ExperimentRecord::on_item(const report::ItemFinished& item) {
   }
   list.push_back(std::move(listed));
 }
-
-void ExperimentRecord::on_run_finished(const report::Finished& run) {
-  runs_.push_back(run);
-  run_open_ = false;
-}
-
-void ExperimentRecord::on_experiment_finished(const report::Finished& experiment) { experiment_ = experiment; }
 
 }  // namespace krino::markdown

@@ -43,10 +43,11 @@ void render_counts_line(std::string& out, const ExperimentRecord& record, const 
            " passed, " + count(s.failed - s.errors) + " failed, " + plural(s.errors, "error", "errors") + ")\n\n";
     return;
   }
-  out += "**Pass rate: " + percent(s.pass_rate) + "**, mean of " + std::to_string(record.runs().size()) + " runs (";
-  for (std::size_t i = 0; i < record.runs().size(); ++i) {
+  const auto& runs = record.progress().runs();
+  out += "**Pass rate: " + percent(s.pass_rate) + "**, mean of " + std::to_string(runs.size()) + " runs (";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
     if (i > 0) out += ", ";
-    out += percent(record.runs()[i].summary.pass_rate);
+    out += percent(runs[i].summary.pass_rate);
   }
   out += ")<br>\nMean per run: " + count(s.passed) + " passed, " + count(s.failed - s.errors) + " failed, " +
          plural(s.errors, "error", "errors") + " (" + plural(s.total, "item", "items") + ")\n\n";
@@ -55,13 +56,7 @@ void render_counts_line(std::string& out, const ExperimentRecord& record, const 
 void render_evaluator_table(std::string& out, const ExperimentRecord& record, const report::Summary& s, bool several) {
   if (s.evaluators.empty()) return;
   // Null scores are summed over runs from the run summaries (the experiment's has none).
-  auto null_scores = [&](const std::string& name) {
-    uint64_t n = 0;
-    for (const auto& run : record.runs())
-      for (const auto& e : run.summary.evaluators)
-        if (e.name == name) n += e.null_scores.value_or(0);
-    return n;
-  };
+  auto null_scores = [&](const std::string& name) { return record.progress().null_scores(name); };
   bool any_null = false;
   for (const auto& e : s.evaluators) any_null = any_null || null_scores(e.name) > 0;
 
@@ -124,41 +119,29 @@ void render_errored(std::string& out, const ExperimentRecord& record, uint32_t r
 }  // namespace
 
 std::string render_summary(const ExperimentRecord& record, const std::string& status) {
+  const report::ExperimentProgress& progress = record.progress();
   std::string out;
-  const uint32_t runs = record.runs_planned();
-  const std::string name = record.first_run() && !record.first_run()->experiment_name.empty()
-                               ? inline_text(record.first_run()->experiment_name)
-                               : std::string("(unnamed)");
-  // The summary of record: the experiment's when it finished, else the last finished run's.
-  std::optional<report::Summary> summary;
-  if (record.experiment()) summary = record.experiment()->summary;
-  else if (!record.runs().empty()) summary = record.runs().back().summary;
-  const bool several = record.experiment() && record.runs().size() > 1;
+  const uint32_t runs = progress.runs_planned();
+  const std::string name =
+      progress.experiment_name().empty() ? std::string("(unnamed)") : inline_text(progress.experiment_name());
+  const std::optional<report::Summary> summary = progress.summary();
+  const bool several = progress.several_runs();
 
   const bool all_passed = summary && summary->total > 0 && summary->passed == summary->total && summary->errors == 0;
   const char* icon = status != "completed" ? "⚠️" : all_passed ? "✅" : "❌";
   out += std::string("## ") + icon + " Experiment: " + name + "\n\n";
-
-  if (status == "cancelled") {
-    out += "> **Cancelled** during run " + std::to_string(record.runs_started()) + " of " + std::to_string(runs) +
-           ": only the items that finished before the cancellation are counted.\n\n";
-  } else if (status == "interrupted") {
-    out += "> **Interrupted**: krino stopped before the experiment finished (see its error output)";
-    if (record.run_open())
-      out += "; run " + std::to_string(record.runs_started()) + " had reported " +
-             std::to_string(record.open_run_items()) + " items";
-    out += ". The figures below cover only the runs that finished.\n\n";
-  }
+  if (const std::string note = report::incomplete_note(progress, status); !note.empty())
+    out += "> " + inline_text(note) + "\n\n";
 
   if (summary) render_counts_line(out, record, *summary, several);
 
-  if (const auto& first = record.first_run()) {
+  if (const auto& first = progress.first_run()) {
     std::string meta;
     if (!first->dataset_uri.empty()) meta += "Dataset: " + inline_text(first->dataset_uri);
-    if (record.experiment()) {
+    if (const auto& experiment = progress.experiment()) {
       if (!meta.empty()) meta += " · ";
-      meta += std::to_string(record.runs().size()) + (record.runs().size() == 1 ? " run" : " runs") + " in " +
-              report::duration(record.experiment()->duration_ms);
+      meta += std::to_string(progress.runs().size()) + (progress.runs().size() == 1 ? " run" : " runs") + " in " +
+              report::duration(experiment->duration_ms);
     }
     if (!first->timestamp.empty()) {
       if (!meta.empty()) meta += " · ";
@@ -172,7 +155,7 @@ std::string render_summary(const ExperimentRecord& record, const std::string& st
   if (summary) render_evaluator_table(out, record, *summary, several);
 
   if (summary && summary->judge) out += "**Judge:** " + inline_text(report::describe_judge(*summary->judge)) + "\n\n";
-  if (const std::string task = record.task_metrics().describe(); !task.empty())
+  if (const std::string task = progress.task_metrics().describe(); !task.empty())
     out += "**Task:** " + inline_text(task) + "\n\n";
 
   render_errored(out, record, runs);
