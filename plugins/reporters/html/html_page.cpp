@@ -43,8 +43,9 @@ void summary_cards(std::string& out, const PageContent& content) {
   if (summary && summary->total > 0) {
     std::string sub;
     if (progress.several_runs()) {
-      sub = "mean of " + std::to_string(progress.runs().size()) + " runs:";
-      for (const auto& run : progress.runs()) sub += " " + report::percent(run.summary.pass_rate);
+      sub = "mean of " + std::to_string(progress.runs().size()) + " runs: ";
+      for (std::size_t i = 0; i < progress.runs().size(); ++i)
+        sub += (i > 0 ? ", " : "") + report::percent(progress.runs()[i].summary.pass_rate);
     }
     const bool all = summary->passed == summary->total && summary->errors == 0;
     card(out, "Pass rate", report::percent(summary->pass_rate), sub, all ? "pass" : "fail");

@@ -10,6 +10,7 @@ JunitOptions JunitOptions::from_config(const krino::Config& config) {
   options.path = config.get_string("path", options.path);
   if (options.path.empty()) throw krino::invalid_argument("option 'path' must not be empty");
   options.system_out = config.get_bool("system_out", options.system_out);
+  options.merge_failures = config.get_bool("merge_failures", options.merge_failures);
   const int64_t chars = config.get_int("max_text_chars", static_cast<int64_t>(options.max_text_chars));
   if (chars < 20 || chars > 1000000)
     throw krino::invalid_argument("option 'max_text_chars' must be between 20 and 1000000");

@@ -14,6 +14,9 @@ struct JunitOptions {
   // Each test case's <system-out>: the item's location, input, expected and actual outputs, and
   // every evaluator result.
   bool system_out = true;
+  // One <failure> per failed item listing every failing evaluator, for readers that take a test
+  // case to have at most one (mikepenz/action-junit-report shows only the case's name otherwise).
+  bool merge_failures = false;
   // The longest text (input, output, reason, message) kept in a test case, in characters.
   std::size_t max_text_chars = 4000;
 
@@ -38,6 +41,11 @@ inline constexpr const char kJunitOptionsSchema[] = R"({
       "description": "Give every test case a <system-out> with the item's location, input, expected and actual outputs, and every evaluator's result.",
       "type": "boolean",
       "default": true
+    },
+    "merge_failures": {
+      "description": "Give a failed item one <failure> listing every failing evaluator, instead of one <failure> per failing evaluator; for JUnit readers that expect at most one per test case.",
+      "type": "boolean",
+      "default": false
     },
     "max_text_chars": {
       "description": "The longest text (an input, an output, a reason, an error message) kept in a test case, in characters; longer text is cut with an ellipsis.",

@@ -54,6 +54,7 @@ JunitReporter::JunitReporter(const JunitOptions& options)
       suites_(target_.spool_directory()) {
   context_.max_text_chars = options.max_text_chars;
   context_.system_out = options.system_out;
+  context_.merge_failures = options.merge_failures;
 }
 
 JunitReporter::~JunitReporter() {

@@ -3,6 +3,7 @@
 #include <krino/report/markup.hpp>
 #include <krino/report/text.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace krino::junit {
@@ -129,19 +130,28 @@ report::ItemStatus append_testcase(std::string& out, const report::ItemFinished&
       break;
     }
     case report::ItemStatus::failed: {
-      bool any = false;
+      std::string merged_types, merged_messages, merged_bodies;
       for (const auto& r : item.results) {
         if (r.success) continue;
-        any = true;
         std::string body = r.score ? "Evaluation '" + r.name + "' failed: score=" + report::fixed(*r.score, 2)
                                    : "Evaluation '" + r.name + "' could not compute a score";
         if (r.score && r.threshold) body += " (threshold=" + report::fixed(*r.threshold, 2) + ")";
         body += "\n";
         if (!r.reason.empty()) body += "Reason: " + report::excerpt(r.reason, max) + "\n";
-        append_element(out, "failure", r.name, failure_message(r), body);
+        if (!context.merge_failures) {
+          append_element(out, "failure", r.name, failure_message(r), body);
+          continue;
+        }
+        const bool first = merged_types.empty();
+        merged_types += (first ? "" : ",") + r.name;
+        merged_messages += (first ? "" : "; ") + failure_message(r);
+        merged_bodies += (first ? "" : "\n") + body;
       }
+      if (!merged_types.empty()) append_element(out, "failure", merged_types, merged_messages, merged_bodies);
       // success false with every result passing: krino's verdict stands, said plainly.
-      if (!any) append_element(out, "failure", "", "the item did not pass", "");
+      if (merged_types.empty() && std::none_of(item.results.begin(), item.results.end(),
+                                               [](const report::Result& r) { return !r.success; }))
+        append_element(out, "failure", "", "the item did not pass", "");
       break;
     }
     case report::ItemStatus::skipped: {

@@ -17,6 +17,8 @@ struct CaseContext {
   uint32_t runs = 1;      // runs planned; with more than one, names carry "[run k/n]"
   std::size_t max_text_chars = 4000;
   bool system_out = true;
+  // One <failure> per test case listing every failing evaluator, instead of one per evaluator.
+  bool merge_failures = false;
 };
 
 // The test case's name: the item's id (or #index), then the start of its input, then the run

@@ -125,7 +125,10 @@ BOOST_AUTO_TEST_CASE(options_have_defaults_and_are_checked) {
   BOOST_TEST(defaults.path == "krino-junit.xml");
   BOOST_TEST(defaults.system_out);
   BOOST_TEST(defaults.max_text_chars == 4000u);
-  const JunitOptions set = options_from(R"({"path": "out/j.xml", "system_out": false, "max_text_chars": 100})");
+  BOOST_TEST(!defaults.merge_failures);
+  const JunitOptions set =
+      options_from(R"({"path": "out/j.xml", "system_out": false, "max_text_chars": 100, "merge_failures": true})");
+  BOOST_TEST(set.merge_failures);
   BOOST_TEST(set.path == "out/j.xml");
   BOOST_TEST(!set.system_out);
   BOOST_TEST(set.max_text_chars == 100u);
@@ -143,6 +146,7 @@ BOOST_AUTO_TEST_CASE(the_schema_is_draft_7_closed_and_matches_the_defaults) {
   const auto& properties = schema.at("properties").as_object();
   BOOST_TEST(properties.at("path").at("default").as_string() == JunitOptions{}.path);
   BOOST_TEST(properties.at("system_out").at("default").as_bool() == JunitOptions{}.system_out);
+  BOOST_TEST(properties.at("merge_failures").at("default").as_bool() == JunitOptions{}.merge_failures);
   BOOST_TEST(properties.at("max_text_chars").at("default").as_int64() == 4000);
   for (const auto& p : properties) BOOST_TEST(p.value().as_object().contains("description"));
 }
@@ -294,6 +298,28 @@ BOOST_AUTO_TEST_CASE(long_text_is_cut_to_max_text_chars) {
   // The name carries only the start of the input.
   BOOST_TEST(xpath(path, "string(//testcase/@name)") == "a: " + std::string(59, 'i') + "\xE2\x80\xA6");
   BOOST_TEST(xpath(path, "string(//testcase/failure/@message)").size() < 400u);
+}
+
+BOOST_AUTO_TEST_CASE(failures_can_be_merged_into_one_per_case) {
+  r::ScratchDirectory dir;
+  const auto path = dir / "junit.xml";
+  JunitOptions options = options_for(path);
+  options.merge_failures = true;
+  {
+    JunitReporter reporter(options);
+    r::feed(reporter, mixed_run().events());
+  }
+  check_valid(path);
+  check_counts(path);
+  BOOST_TEST(xpath_number(path, "count(//testcase[2]/failure)") == 1);
+  BOOST_TEST(xpath(path, "string(//testcase[2]/failure/@type)") == "exact_match,faithfulness");
+  BOOST_TEST(xpath(path, "string(//testcase[2]/failure/@message)") ==
+             "exact_match: score 0.00, threshold 1.00: expected \"Canberra\", got \"Sydney\"; "
+             "faithfulness: score 0.25, threshold 0.80: claims a city that is not the capital");
+  BOOST_TEST(xpath(path, "string(//testcase[2]/failure)") ==
+             "Evaluation 'exact_match' failed: score=0.00 (threshold=1.00)\nReason: expected \"Canberra\", got \"Sydney\"\n\n"
+             "Evaluation 'faithfulness' failed: score=0.25 (threshold=0.80)\nReason: claims a city that is not the capital\n");
+  BOOST_TEST(xpath(path, "string(//testsuite/@failures)") == "2");
 }
 
 BOOST_AUTO_TEST_CASE(system_out_can_be_left_out) {
