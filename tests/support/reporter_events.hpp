@@ -326,6 +326,32 @@ class EventScript {
   std::vector<std::string> events_;
 };
 
+// The options object `json` as a component receives it.
+inline krino::Config config_from(const std::string& json) { return krino::Config(boost::json::parse(json).as_object()); }
+
+// An experiment named "capitals" with evaluators exact_match (threshold 1) and faithfulness (0.8),
+// whose every run has one item of each kind: cap-01 passes, cap-02 fails both evaluators, #2 (no
+// id) has a null score, cap-04 has an item error, cap-05 is skipped by every evaluator.
+inline EventScript sample_experiment(uint32_t runs = 1) {
+  EventScript script("capitals", runs, {{"exact_match", 1.0}, {"faithfulness", 0.8}}, {{"model", "gpt-test"}, {"temperature", 0}});
+  for (uint32_t run = 0; run < runs; ++run) {
+    script.start_run(5)
+        .item({"cap-01", "What is the capital of France?", "Paris", "Paris",
+               {passed("exact_match"), passed("faithfulness", 0.9, 0.8)}})
+        .item({"cap-02", "What is the capital of Australia?", "Canberra", "Sydney",
+               {failed("exact_match", 0.0, 1.0, "expected \"Canberra\", got \"Sydney\""),
+                failed("faithfulness", 0.25, 0.8, "claims a city that is not the capital")}})
+        .item({std::nullopt, "Capital of Peru?", "Lima", "Lima",
+               {passed("exact_match"), unscored("faithfulness", "the judge reply had no score")}})
+        .item({"cap-04", "Capital of Chile?", "Santiago", "", {}, ItemError{}})
+        .item({"cap-05", "Capital of Mars?", "", "n/a",
+               {skipped("exact_match", "no expected output"), skipped("faithfulness", "no context")}})
+        .finish_run();
+  }
+  script.finish_experiment();
+  return script;
+}
+
 // Feeds `events` to a reporter object (the class itself, not through the ABI).
 template <class Reporter>
 void feed(Reporter& reporter, const std::vector<std::string>& events) {

@@ -7,8 +7,7 @@ namespace krino::csv {
 CsvOptions CsvOptions::from_config(const krino::Config& config) {
   krino::check_option_names(config, kCsvOptionsSchema);
   CsvOptions options;
-  options.path = config.get_string("path", options.path);
-  if (options.path.empty()) throw krino::invalid_argument("option 'path' must not be empty");
+  options.path = krino::read_key_option(config, "path", options.path);
   options.append = config.get_bool("append", options.append);
   options.line_ending = krino::read_choice(config, "line_ending", "crlf", {"crlf", "lf"}) == "crlf" ? "\r\n" : "\n";
   options.formula_escape = config.get_bool("formula_escape", options.formula_escape);

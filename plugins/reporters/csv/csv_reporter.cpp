@@ -3,10 +3,9 @@
 #include "csv_field.hpp"
 
 #include <krino/json_text.hpp>
+#include <krino/report/dispatch.hpp>
 #include <krino/report/text.hpp>
 
-#include <cstdio>
-#include <exception>
 #include <fstream>
 
 namespace krino::csv {
@@ -64,29 +63,20 @@ CsvReporter::CsvReporter(const CsvOptions& options)
 
 CsvReporter::~CsvReporter() {
   if (finished_) return;
-  try {
+  report::finish_from_destructor("csv", [this] {
     if (run_open_) close_run("interrupted");
     if (evaluators_) write_file();
-  } catch (const std::exception& e) {
-    // A destructor cannot report through the ABI; rows silently missing would be worse.
-    std::fprintf(stderr, "krino csv reporter: %s\n", e.what());
-  }
+  });
 }
 
-void CsvReporter::on_event(const krino::Event& event) {
-  const boost::json::object& document = event.json();
-  const std::string_view type = report::event_type(document);
-  if (type == "item_finished") {
-    on_item(report::read_item_finished(document));
-  } else if (type == "run_started") {
-    on_run_started(report::read_run_started(document));
-  } else if (type == "run_finished") {
-    if (run_open_) close_run(report::read_finished(document).status);
-  } else if (type == "experiment_finished") {
-    if (run_open_) close_run(report::read_finished(document).status);
-    if (evaluators_) write_file();
-    finished_ = true;
-  }
+void CsvReporter::on_run_finished(const report::Finished& finished) {
+  if (run_open_) close_run(finished.status);
+}
+
+void CsvReporter::on_experiment_finished(const report::Finished& finished) {
+  if (run_open_) close_run(finished.status);
+  if (evaluators_) write_file();
+  finished_ = true;
 }
 
 void CsvReporter::on_run_started(const report::RunStarted& run) {

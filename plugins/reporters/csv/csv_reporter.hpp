@@ -10,6 +10,7 @@
 #include "row_spool.hpp"
 
 #include <krino/plugin.hpp>
+#include <krino/report/dispatch.hpp>
 #include <krino/report/events.hpp>
 #include <krino/report/output.hpp>
 
@@ -29,16 +30,20 @@ class CsvReporter {
   CsvReporter(const CsvReporter&) = delete;
   CsvReporter& operator=(const CsvReporter&) = delete;
 
-  void on_event(const krino::Event& event);
+  void on_event(const krino::Event& event) { report::dispatch_event(event, *this); }
   // The file is written when the experiment finishes; nothing to push before.
   void flush() {}
+
+  // The events, typed (report::dispatch_event calls these).
+  void on_run_started(const report::RunStarted& run);
+  void on_item(const report::ItemFinished& item);
+  void on_run_finished(const report::Finished& finished);
+  void on_experiment_finished(const report::Finished& finished);
 
   // The header row for evaluators named `evaluators` (without the record separator).
   static std::string header(const std::vector<std::string>& evaluators);
 
  private:
-  void on_run_started(const report::RunStarted& run);
-  void on_item(const report::ItemFinished& item);
   void close_run(const std::string& status);
   void write_file();
   void check_existing_header(const std::string& header) const;

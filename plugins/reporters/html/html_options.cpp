@@ -18,8 +18,7 @@ std::size_t read_bounded(const krino::Config& config, const char* key, std::size
 HtmlOptions HtmlOptions::from_config(const krino::Config& config) {
   krino::check_option_names(config, kHtmlOptionsSchema);
   HtmlOptions options;
-  options.path = config.get_string("path", options.path);
-  if (options.path.empty()) throw krino::invalid_argument("option 'path' must not be empty");
+  options.path = krino::read_key_option(config, "path", options.path);
   options.max_items = read_bounded(config, "max_items", options.max_items, 0, 10000000);
   options.max_text_chars = read_bounded(config, "max_text_chars", options.max_text_chars, 20, 1000000);
   options.histogram_bins = read_bounded(config, "histogram_bins", options.histogram_bins, 2, 100);

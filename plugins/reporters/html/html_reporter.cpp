@@ -3,9 +3,9 @@
 #include "html_page.hpp"
 #include "item_data.hpp"
 
+#include <krino/report/dispatch.hpp>
+
 #include <algorithm>
-#include <cstdio>
-#include <exception>
 
 namespace krino::html {
 
@@ -16,29 +16,12 @@ HtmlReporter::HtmlReporter(const HtmlOptions& options)
       others_(target_.spool_directory()) {}
 
 HtmlReporter::~HtmlReporter() {
-  if (finished_) return;
-  try {
-    write_page("interrupted");
-  } catch (const std::exception& e) {
-    // A destructor cannot report through the ABI; a page silently missing would be worse.
-    std::fprintf(stderr, "krino html reporter: %s\n", e.what());
-  }
+  if (!finished_) report::finish_from_destructor("html", [this] { write_page("interrupted"); });
 }
 
-void HtmlReporter::on_event(const krino::Event& event) {
-  const boost::json::object& document = event.json();
-  const std::string_view type = report::event_type(document);
-  if (type == "item_finished") {
-    on_item(report::read_item_finished(document));
-  } else if (type == "run_started") {
-    on_run_started(report::read_run_started(document));
-  } else if (type == "run_finished") {
-    progress_.on_run_finished(report::read_finished(document));
-  } else if (type == "experiment_finished") {
-    const report::Finished finished = report::read_finished(document);
-    progress_.on_experiment_finished(finished);
-    write_page(finished.cancelled() ? "cancelled" : "completed");
-  }
+void HtmlReporter::on_experiment_finished(const report::Finished& finished) {
+  progress_.on_experiment_finished(finished);
+  write_page(finished.cancelled() ? "cancelled" : "completed");
 }
 
 void HtmlReporter::on_run_started(const report::RunStarted& run) {
@@ -96,7 +79,8 @@ void HtmlReporter::write_page(const std::string& status) {
   if (others_shown > 0) {
     // The passing items' data starts with a comma, except the first's.
     if (problems_shown > 0) file.write(",");
-    const uint64_t bytes = others_shown == others_kept_ || other_ends_.empty() ? others_.size() : other_ends_[others_shown - 1];
+    const uint64_t bytes =
+        others_shown == others_kept_ || other_ends_.empty() ? others_.size() : other_ends_[others_shown - 1];
     uint64_t written = 0;
     others_.read_all([&](std::string_view chunk) {
       if (written >= bytes) return;

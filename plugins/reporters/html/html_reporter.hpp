@@ -11,6 +11,7 @@
 #include "score_histogram.hpp"
 
 #include <krino/plugin.hpp>
+#include <krino/report/dispatch.hpp>
 #include <krino/report/events.hpp>
 #include <krino/report/experiment_progress.hpp>
 #include <krino/report/output.hpp>
@@ -31,13 +32,17 @@ class HtmlReporter {
   HtmlReporter(const HtmlReporter&) = delete;
   HtmlReporter& operator=(const HtmlReporter&) = delete;
 
-  void on_event(const krino::Event& event);
+  void on_event(const krino::Event& event) { report::dispatch_event(event, *this); }
   // The page is written when the experiment finishes; nothing to push before.
   void flush() {}
 
- private:
+  // The events, typed (report::dispatch_event calls these).
   void on_run_started(const report::RunStarted& run);
   void on_item(const report::ItemFinished& item);
+  void on_run_finished(const report::Finished& finished) { progress_.on_run_finished(finished); }
+  void on_experiment_finished(const report::Finished& finished);
+
+ private:
   void write_page(const std::string& status);
 
   HtmlOptions options_;

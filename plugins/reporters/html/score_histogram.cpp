@@ -53,10 +53,11 @@ std::string ScoreHistogram::svg(const std::optional<double>& threshold, const st
     const double high = static_cast<double>(k + 1) / static_cast<double>(bins);
     const double height = plot_height * static_cast<double>(counts_[k]) / static_cast<double>(highest);
     const char* kind = !threshold ? "bar" : low + 1e-9 >= *threshold ? "bar pass" : "bar fail";
+    const std::string range = "[" + report::fixed(low, 2) + ", " + report::fixed(high, 2) + (k + 1 == bins ? "]" : ")");
     out += std::string("<rect class=\"") + kind + "\" x=\"" + number(kLeft + bar_width * static_cast<double>(k) + 1) +
            "\" y=\"" + number(kTop + plot_height - height) + "\" width=\"" + number(std::max(1.0, bar_width - 2)) +
-           "\" height=\"" + number(height) + "\"><title>[" + report::fixed(low, 2) + ", " + report::fixed(high, 2) + (k + 1 == bins ? "]" : ")") + ": " + std::to_string(counts_[k]) + (counts_[k] == 1 ? " score" : " scores") +
-           "</title></rect>";
+           "\" height=\"" + number(height) + "\"><title>" + range + ": " + std::to_string(counts_[k]) +
+           (counts_[k] == 1 ? " score" : " scores") + "</title></rect>";
   }
   if (threshold) {
     const double x = kLeft + plot_width * std::clamp(*threshold, 0.0, 1.0);

@@ -7,8 +7,7 @@ namespace krino::junit {
 JunitOptions JunitOptions::from_config(const krino::Config& config) {
   krino::check_option_names(config, kJunitOptionsSchema);
   JunitOptions options;
-  options.path = config.get_string("path", options.path);
-  if (options.path.empty()) throw krino::invalid_argument("option 'path' must not be empty");
+  options.path = krino::read_key_option(config, "path", options.path);
   options.system_out = config.get_bool("system_out", options.system_out);
   options.merge_failures = config.get_bool("merge_failures", options.merge_failures);
   const int64_t chars = config.get_int("max_text_chars", static_cast<int64_t>(options.max_text_chars));

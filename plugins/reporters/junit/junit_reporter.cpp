@@ -1,13 +1,12 @@
 #include "junit_reporter.hpp"
 
 #include <krino/json_text.hpp>
+#include <krino/report/dispatch.hpp>
 #include <krino/report/markup.hpp>
 #include <krino/report/text.hpp>
 
 #include <unistd.h>
 
-#include <cstdio>
-#include <exception>
 
 namespace krino::junit {
 namespace {
@@ -58,32 +57,17 @@ JunitReporter::JunitReporter(const JunitOptions& options)
 }
 
 JunitReporter::~JunitReporter() {
-  if (finished_) return;
-  try {
-    finish_interrupted();
-  } catch (const std::exception& e) {
-    // A destructor cannot report through the ABI; a report silently missing would be worse.
-    std::fprintf(stderr, "krino junit reporter: %s\n", e.what());
-  }
+  if (!finished_) report::finish_from_destructor("junit", [this] { finish_interrupted(); });
 }
 
-void JunitReporter::on_event(const krino::Event& event) {
-  const boost::json::object& document = event.json();
-  const std::string_view type = report::event_type(document);
-  if (type == "item_finished") {
-    on_item(report::read_item_finished(document));
-  } else if (type == "run_started") {
-    on_run_started(report::read_run_started(document));
-  } else if (type == "run_finished") {
-    const report::Finished finished = report::read_finished(document);
-    if (run_) close_suite(finished.status, finished.duration_ms, &finished.summary);
-  } else if (type == "experiment_finished") {
-    const report::Finished finished = report::read_finished(document);
-    if (run_) close_suite(finished.status, 0, nullptr);
-    write_document(finished.status, finished.duration_ms);
-    finished_ = true;
-  }
-  // Other events are skipped: readers ignore what they do not know.
+void JunitReporter::on_run_finished(const report::Finished& finished) {
+  if (run_) close_suite(finished.status, finished.duration_ms, &finished.summary);
+}
+
+void JunitReporter::on_experiment_finished(const report::Finished& finished) {
+  if (run_) close_suite(finished.status, 0, nullptr);
+  write_document(finished.status, finished.duration_ms);
+  finished_ = true;
 }
 
 void JunitReporter::on_run_started(const report::RunStarted& run) {

@@ -11,6 +11,7 @@
 #include "junit_testcase.hpp"
 
 #include <krino/plugin.hpp>
+#include <krino/report/dispatch.hpp>
 #include <krino/report/events.hpp>
 #include <krino/report/output.hpp>
 
@@ -30,9 +31,15 @@ class JunitReporter {
   JunitReporter(const JunitReporter&) = delete;
   JunitReporter& operator=(const JunitReporter&) = delete;
 
-  void on_event(const krino::Event& event);
+  void on_event(const krino::Event& event) { report::dispatch_event(event, *this); }
   // The document is written when the experiment finishes; nothing to push before.
   void flush() {}
+
+  // The events, typed (report::dispatch_event calls these).
+  void on_run_started(const report::RunStarted& run);
+  void on_item(const report::ItemFinished& item);
+  void on_run_finished(const report::Finished& finished);
+  void on_experiment_finished(const report::Finished& finished);
 
  private:
   struct Counts {
@@ -41,8 +48,6 @@ class JunitReporter {
     void add(const Counts& other);
   };
 
-  void on_run_started(const report::RunStarted& run);
-  void on_item(const report::ItemFinished& item);
   // Closes the open suite with `status` ("completed", "cancelled", "interrupted").
   void close_suite(const std::string& status, double duration_ms, const report::Summary* summary);
   void write_document(const std::string& status, double duration_ms);

@@ -11,8 +11,7 @@ MarkdownOptions MarkdownOptions::from_config(const krino::Config& config,
   krino::check_option_names(config, kMarkdownOptionsSchema);
   MarkdownOptions options;
   if (config.has("path")) {
-    options.path = config.get_string("path");
-    if (options.path.empty()) throw krino::invalid_argument("option 'path' must not be empty");
+    options.path = krino::read_key_option(config, "path", "");
   } else {
     const char* step_summary = getenv ? getenv(kStepSummaryVariable) : std::getenv(kStepSummaryVariable);
     if (step_summary != nullptr && *step_summary != '\0') {

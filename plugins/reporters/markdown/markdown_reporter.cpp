@@ -2,10 +2,8 @@
 
 #include "summary_renderer.hpp"
 
-#include <krino/report/events.hpp>
+#include <krino/report/dispatch.hpp>
 
-#include <cstdio>
-#include <exception>
 #include <filesystem>
 
 namespace krino::markdown {
@@ -16,29 +14,12 @@ MarkdownReporter::MarkdownReporter(const MarkdownOptions& options)
       record_(options.max_failures, options.max_text_chars) {}
 
 MarkdownReporter::~MarkdownReporter() {
-  if (finished_) return;
-  try {
-    write("interrupted");
-  } catch (const std::exception& e) {
-    // A destructor cannot report through the ABI; a summary silently missing would be worse.
-    std::fprintf(stderr, "krino markdown reporter: %s\n", e.what());
-  }
+  if (!finished_) report::finish_from_destructor("markdown", [this] { write("interrupted"); });
 }
 
-void MarkdownReporter::on_event(const krino::Event& event) {
-  const boost::json::object& document = event.json();
-  const std::string_view type = report::event_type(document);
-  if (type == "item_finished") {
-    record_.on_item(report::read_item_finished(document));
-  } else if (type == "run_started") {
-    record_.on_run_started(report::read_run_started(document));
-  } else if (type == "run_finished") {
-    record_.on_run_finished(report::read_finished(document));
-  } else if (type == "experiment_finished") {
-    const report::Finished finished = report::read_finished(document);
-    record_.on_experiment_finished(finished);
-    write(finished.cancelled() ? "cancelled" : "completed");
-  }
+void MarkdownReporter::on_experiment_finished(const report::Finished& finished) {
+  record_.on_experiment_finished(finished);
+  write(finished.cancelled() ? "cancelled" : "completed");
 }
 
 void MarkdownReporter::write(const std::string& status) {

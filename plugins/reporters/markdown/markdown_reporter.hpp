@@ -7,6 +7,7 @@
 #include "markdown_options.hpp"
 
 #include <krino/plugin.hpp>
+#include <krino/report/dispatch.hpp>
 #include <krino/report/output.hpp>
 
 namespace krino::markdown {
@@ -21,9 +22,15 @@ class MarkdownReporter {
   MarkdownReporter(const MarkdownReporter&) = delete;
   MarkdownReporter& operator=(const MarkdownReporter&) = delete;
 
-  void on_event(const krino::Event& event);
+  void on_event(const krino::Event& event) { report::dispatch_event(event, *this); }
   // The summary is written when the experiment finishes; nothing to push before.
   void flush() {}
+
+  // The events, typed (report::dispatch_event calls these).
+  void on_run_started(const report::RunStarted& run) { record_.on_run_started(run); }
+  void on_item(const report::ItemFinished& item) { record_.on_item(item); }
+  void on_run_finished(const report::Finished& finished) { record_.on_run_finished(finished); }
+  void on_experiment_finished(const report::Finished& finished);
 
  private:
   void write(const std::string& status);

@@ -1,5 +1,6 @@
 #include "markdown_text.hpp"
 
+#include <krino/report/markup.hpp>
 #include <krino/report/text.hpp>
 
 namespace krino::markdown {
@@ -12,21 +13,14 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 }  // namespace
 
 std::string inline_text(std::string_view raw) {
-  const std::string text = report::one_line(raw);
+  // One line (no control characters left), & < > as entities: then only Markdown's own syntax
+  // remains to escape, and the entities contain none of it.
+  const std::string text = report::markup_text(report::one_line(raw));
   std::string out;
   out.reserve(text.size() + 16);
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
       case '|':
         out += "\\|";
         break;

@@ -96,9 +96,7 @@ CsvOptions options_for(const std::filesystem::path& path) {
   return options;
 }
 
-CsvOptions options_from(const std::string& json) {
-  return CsvOptions::from_config(krino::Config(boost::json::parse(json).as_object()));
-}
+CsvOptions options_from(const std::string& json) { return CsvOptions::from_config(r::config_from(json)); }
 
 r::EventScript mixed_run(uint32_t runs = 1) {
   r::EventScript script("capitals", runs, {{"exact_match", 1.0}, {"Faithfulness (v2)", 0.8}});

@@ -27,9 +27,7 @@ HtmlOptions options_for(const std::filesystem::path& path) {
   return options;
 }
 
-HtmlOptions options_from(const std::string& json) {
-  return HtmlOptions::from_config(krino::Config(boost::json::parse(json).as_object()));
-}
+HtmlOptions options_from(const std::string& json) { return HtmlOptions::from_config(r::config_from(json)); }
 
 std::string write_page(const std::vector<std::string>& events, const std::filesystem::path& path,
                        HtmlOptions options = {}) {
@@ -52,26 +50,6 @@ boost::json::object page_data(const std::string& page) {
   boost::json::value value = boost::json::parse(page.substr(start + open.size(), end - start - open.size()), ec);
   BOOST_REQUIRE_MESSAGE(!ec, "the page's data is not JSON: " << ec.message());
   return value.as_object();
-}
-
-r::EventScript mixed_run(uint32_t runs = 1) {
-  r::EventScript script("capitals", runs, {{"exact_match", 1.0}, {"faithfulness", 0.8}}, {{"model", "gpt-test"}});
-  for (uint32_t run = 0; run < runs; ++run) {
-    script.start_run()
-        .item({"cap-01", "What is the capital of France?", "Paris", "Paris",
-               {r::passed("exact_match"), r::passed("faithfulness", 0.95, 0.8)}})
-        .item({"cap-02", "What is the capital of Australia?", "Canberra", "Sydney",
-               {r::failed("exact_match", 0.0, 1.0, "expected \"Canberra\", got \"Sydney\""),
-                r::failed("faithfulness", 0.35, 0.8, "claims a city that is not the capital")}})
-        .item({std::nullopt, "Capital of Peru?", "Lima", "Lima",
-               {r::passed("exact_match"), r::unscored("faithfulness", "the judge reply had no score")}})
-        .item({"cap-04", "Capital of Chile?", "Santiago", "", {}, r::ItemError{}})
-        .item({"cap-05", "Capital of Mars?", "", "n/a",
-               {r::skipped("exact_match", "no expected output"), r::skipped("faithfulness", "no context")}})
-        .finish_run();
-  }
-  script.finish_experiment();
-  return script;
 }
 
 // --- headless Chromium -----------------------------------------------------------------------
@@ -166,7 +144,7 @@ BOOST_AUTO_TEST_CASE(script_json_cannot_close_its_element) {
 
 BOOST_AUTO_TEST_CASE(one_self_contained_page_with_the_summary_first_and_the_items_as_data) {
   r::ScratchDirectory dir;
-  const std::string page = write_page(mixed_run().events(), dir / "report.html");
+  const std::string page = write_page(r::sample_experiment().events(), dir / "report.html");
   BOOST_TEST(page.rfind("<!DOCTYPE html>", 0) == 0);
   // Self-contained: nothing is loaded from anywhere, and the page forbids it.
   for (const char* external : {" src=", " href=", "url(", "@import", "http://", "https://"})
@@ -302,7 +280,7 @@ BOOST_AUTO_TEST_CASE(cancelled_and_interrupted_experiments_say_so) {
   BOOST_TEST(page.find("<span class=\"badge cancelled\">cancelled</span>") != std::string::npos);
   BOOST_TEST(page.find("<div class=\"notice\" id=\"incomplete\">Cancelled during run 1 of 2") != std::string::npos);
 
-  const auto events = mixed_run().events();
+  const auto events = r::sample_experiment().events();
   {
     HtmlReporter reporter(options_for(dir / "report.html"));
     for (std::size_t i = 0; i < 3; ++i) reporter.on_event(krino::Event(events[i]));
@@ -317,7 +295,7 @@ BOOST_AUTO_TEST_CASE(cancelled_and_interrupted_experiments_say_so) {
 BOOST_AUTO_TEST_CASE(chromium_renders_the_summary_and_builds_the_table, *boost::unit_test::precondition(ChromiumPresent())) {
   r::ScratchDirectory dir;
   const auto path = dir / "report.html";
-  write_page(mixed_run(2).events(), path);
+  write_page(r::sample_experiment(2).events(), path);
 
   const std::string dom = rendered_dom(path, "", dir);
   BOOST_TEST(dom.find("<div class=\"label\">Pass rate</div>") != std::string::npos);
@@ -367,7 +345,7 @@ BOOST_AUTO_TEST_CASE(the_built_module_writes_a_page) {
   BOOST_TEST(std::string(module.component().config_schema) == kHtmlOptionsSchema);
   r::ScratchDirectory dir;
   const auto path = dir / "m.html";
-  BOOST_TEST(module.run(boost::json::serialize(boost::json::object{{"path", path.string()}}), mixed_run().events()).empty());
+  BOOST_TEST(module.run(boost::json::serialize(boost::json::object{{"path", path.string()}}), r::sample_experiment().events()).empty());
   BOOST_TEST(page_data(r::read_file(path)).at("items").as_array().size() == 5u);
 }
 

@@ -91,30 +91,7 @@ JunitOptions options_for(const std::filesystem::path& path) {
   return options;
 }
 
-JunitOptions options_from(const std::string& json) {
-  return JunitOptions::from_config(krino::Config(boost::json::parse(json).as_object()));
-}
-
-// One run with every kind of item: pass, fail (two evaluators), null score, error, skipped.
-r::EventScript mixed_run(uint32_t runs = 1) {
-  r::EventScript script("capitals", runs, {{"exact_match", 1.0}, {"faithfulness", 0.8}}, {{"model", "gpt-test"}, {"temperature", 0}});
-  for (uint32_t run = 0; run < runs; ++run) {
-    script.start_run(5)
-        .item({"cap-01", "What is the capital of France?", "Paris", "Paris",
-               {r::passed("exact_match"), r::passed("faithfulness", 0.9, 0.8)}})
-        .item({"cap-02", "What is the capital of Australia?", "Canberra", "Sydney",
-               {r::failed("exact_match", 0.0, 1.0, "expected \"Canberra\", got \"Sydney\""),
-                r::failed("faithfulness", 0.25, 0.8, "claims a city that is not the capital")}})
-        .item({std::nullopt, "Capital of Peru?", "Lima", "Lima",
-               {r::passed("exact_match"), r::unscored("faithfulness", "the judge reply had no score")}})
-        .item({"cap-04", "Capital of Chile?", "Santiago", "", {}, r::ItemError{}})
-        .item({"cap-05", "Capital of Mars?", "", "n/a",
-               {r::skipped("exact_match", "no expected output"), r::skipped("faithfulness", "no context")}})
-        .finish_run();
-  }
-  script.finish_experiment();
-  return script;
-}
+JunitOptions options_from(const std::string& json) { return JunitOptions::from_config(r::config_from(json)); }
 
 }  // namespace
 
@@ -156,7 +133,7 @@ BOOST_AUTO_TEST_CASE(a_run_is_a_suite_with_a_case_per_item_and_valid_counts) {
   const auto path = dir / "junit.xml";
   {
     JunitReporter reporter(options_for(path));
-    r::feed(reporter, mixed_run().events());
+    r::feed(reporter, r::sample_experiment().events());
   }
   check_valid(path);
   check_counts(path);
@@ -224,7 +201,7 @@ BOOST_AUTO_TEST_CASE(several_runs_are_several_suites) {
   const auto path = dir / "junit.xml";
   {
     JunitReporter reporter(options_for(path));
-    r::feed(reporter, mixed_run(3).events());
+    r::feed(reporter, r::sample_experiment(3).events());
   }
   check_valid(path);
   check_counts(path);
@@ -307,7 +284,7 @@ BOOST_AUTO_TEST_CASE(failures_can_be_merged_into_one_per_case) {
   options.merge_failures = true;
   {
     JunitReporter reporter(options);
-    r::feed(reporter, mixed_run().events());
+    r::feed(reporter, r::sample_experiment().events());
   }
   check_valid(path);
   check_counts(path);
@@ -329,7 +306,7 @@ BOOST_AUTO_TEST_CASE(system_out_can_be_left_out) {
   options.system_out = false;
   {
     JunitReporter reporter(options);
-    r::feed(reporter, mixed_run().events());
+    r::feed(reporter, r::sample_experiment().events());
   }
   check_valid(path);
   BOOST_TEST(xpath_number(path, "count(//system-out)") == 0);
@@ -361,7 +338,7 @@ BOOST_AUTO_TEST_CASE(the_file_appears_only_when_the_experiment_ends) {
   r::ScratchDirectory dir;
   const auto path = dir / "junit.xml";
   r::write_file(path, "previous report");
-  const auto events = mixed_run().events();
+  const auto events = r::sample_experiment().events();
   {
     JunitReporter reporter(options_for(path));
     for (std::size_t i = 0; i + 1 < events.size(); ++i) reporter.on_event(krino::Event(events[i]));
@@ -378,7 +355,7 @@ BOOST_AUTO_TEST_CASE(the_file_appears_only_when_the_experiment_ends) {
 BOOST_AUTO_TEST_CASE(an_experiment_that_stops_on_an_error_still_gets_a_valid_file) {
   r::ScratchDirectory dir;
   const auto path = dir / "junit.xml";
-  const auto events = mixed_run().events();
+  const auto events = r::sample_experiment().events();
   {
     // krino stopped mid-run: the reporter is destroyed after three items.
     JunitReporter reporter(options_for(path));
@@ -440,7 +417,7 @@ BOOST_AUTO_TEST_CASE(the_built_module_describes_one_reporter_and_writes_a_report
   r::ScratchDirectory dir;
   const auto path = dir / "from-module.xml";
   const std::string config = boost::json::serialize(boost::json::object{{"path", path.string()}});
-  BOOST_TEST(module.run(config, mixed_run().events()).empty());
+  BOOST_TEST(module.run(config, r::sample_experiment().events()).empty());
   check_valid(path);
   check_counts(path);
 

@@ -24,7 +24,7 @@ MarkdownOptions options_for(const std::filesystem::path& path) {
 }
 
 MarkdownOptions options_from(const std::string& json, std::map<std::string, std::string> environment = {}) {
-  return MarkdownOptions::from_config(krino::Config(boost::json::parse(json).as_object()),
+  return MarkdownOptions::from_config(r::config_from(json),
                                       [environment](const char* name) -> const char* {
                                         const auto it = environment.find(name);
                                         return it == environment.end() ? nullptr : it->second.c_str();

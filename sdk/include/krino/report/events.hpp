@@ -162,6 +162,20 @@ struct JudgeUsage {
   std::optional<double> cost_usd;
 };
 
+// Reads a `judge` member (of an item, a run or an experiment).
+inline JudgeUsage read_judge_usage(const boost::json::object& judge) {
+  using namespace detail;
+  JudgeUsage j;
+  j.calls = number(judge, "calls").value_or(0);
+  j.cached_calls = number(judge, "cachedCalls").value_or(0);
+  j.failed_calls = number(judge, "failedCalls").value_or(0);
+  j.retries = number(judge, "retries").value_or(0);
+  j.tokens_in = number(judge, "tokensIn");
+  j.tokens_out = number(judge, "tokensOut");
+  j.cost_usd = number(judge, "costUsd");
+  return j;
+}
+
 // How a report classifies an item. An item with an error is `errored`; otherwise a failing result
 // makes it `failed`; an item that passed is `skipped` when none of its results checked anything
 // (it has none, or every one says it was skipped), else `passed`.
@@ -256,17 +270,7 @@ inline ItemFinished read_item_finished(const boost::json::object& event) {
     m.latency_ms = number(*metrics, "latencyMs");
     item.metrics = m;
   }
-  if (const auto* judge = child(event, "judge")) {
-    JudgeUsage j;
-    j.calls = number(*judge, "calls").value_or(0);
-    j.cached_calls = number(*judge, "cachedCalls").value_or(0);
-    j.failed_calls = number(*judge, "failedCalls").value_or(0);
-    j.retries = number(*judge, "retries").value_or(0);
-    j.tokens_in = number(*judge, "tokensIn");
-    j.tokens_out = number(*judge, "tokensOut");
-    j.cost_usd = number(*judge, "costUsd");
-    item.judge = j;
-  }
+  if (const auto* judge = child(event, "judge")) item.judge = read_judge_usage(*judge);
   item.duration_ms = number(event, "durationMs");
   item.inputs = member(event, "inputs");
   item.expected_outputs = member(event, "expectedOutputs");
@@ -286,15 +290,8 @@ struct EvaluatorSummary {
   std::optional<uint64_t> null_scores;  // run summary only
 };
 
-// The `judge` member of a run or experiment summary.
-struct JudgeTotals {
-  double calls = 0;
-  double cached_calls = 0;
-  double failed_calls = 0;
-  double retries = 0;
-  std::optional<double> tokens_in;
-  std::optional<double> tokens_out;
-  std::optional<double> cost_usd;
+// The `judge` member of a run or experiment summary: the usage of every item, and price coverage.
+struct JudgeTotals : JudgeUsage {
   std::optional<uint64_t> tokenized_items;
   std::optional<uint64_t> priced_items;
   std::string cost_coverage;  // "N/M items priced" when some tokenized items had no price, else ""
@@ -353,13 +350,7 @@ inline Finished read_finished(const boost::json::object& event) {
   }
   if (const auto* judge = child(*summary, "judge")) {
     JudgeTotals j;
-    j.calls = number(*judge, "calls").value_or(0);
-    j.cached_calls = number(*judge, "cachedCalls").value_or(0);
-    j.failed_calls = number(*judge, "failedCalls").value_or(0);
-    j.retries = number(*judge, "retries").value_or(0);
-    j.tokens_in = number(*judge, "tokensIn");
-    j.tokens_out = number(*judge, "tokensOut");
-    j.cost_usd = number(*judge, "costUsd");
+    static_cast<JudgeUsage&>(j) = read_judge_usage(*judge);
     j.tokenized_items = whole_number(*judge, "tokenizedItems");
     j.priced_items = whole_number(*judge, "pricedItems");
     j.cost_coverage = text(*judge, "costCoverage").value_or("");
