@@ -149,7 +149,9 @@ void CsvReporter::on_item(const report::ItemFinished& item) {
 }
 
 void CsvReporter::close_run(const std::string& status) {
-  const std::string suffix = status + options_.line_ending;
+  std::string suffix;
+  append_field(suffix, status);
+  suffix += options_.line_ending;
   run_rows_.drain(suffix, [this](std::string_view piece) { rows_.write(piece); });
   run_open_ = false;
 }
