@@ -10,6 +10,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -97,29 +98,55 @@ inline std::string excerpt(std::string_view text, std::size_t max_chars) {
   return std::string(text);
 }
 
-// `text` on one line: every run of whitespace and control characters (line breaks, tabs, escape
-// sequences) becomes one space, and spaces at the ends go. Nothing else changes.
-inline std::string one_line(std::string_view text) {
+namespace detail {
+inline bool is_blank_or_control(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte <= 0x20 || byte == 0x7F;
+}
+}  // namespace detail
+
+// `text` on one line, at most `max_chars` code points (0: no limit): every run of whitespace and
+// control characters (line breaks, tabs, escape sequences) becomes one space and spaces at the
+// ends go; a longer result is cut as excerpt() cuts. The same as excerpt(one_line(text), max_chars),
+// in one pass that reads no more of the text than the result needs.
+inline std::string short_line(std::string_view text, std::size_t max_chars) {
   std::string out;
-  out.reserve(text.size());
+  out.reserve(max_chars == 0 ? text.size() : std::min(text.size(), max_chars * 4));
+  std::size_t chars = 0;
+  std::size_t cut = 0;  // the size of `out` after max_chars - 1 characters
+  // Appends one character; false when it would be character max_chars + 1.
+  auto emit = [&](const char* bytes, std::size_t size) {
+    if (max_chars > 0) {
+      if (chars == max_chars) return false;
+      if (chars == max_chars - 1) cut = out.size();
+    }
+    out.append(bytes, size);
+    ++chars;
+    return true;
+  };
   bool pending_space = false;
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7F || c == ' ') {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (detail::is_blank_or_control(text[i])) {
       pending_space = !out.empty();
+      ++i;
       continue;
     }
-    if (pending_space) out += ' ';
+    const std::size_t length = std::max<std::size_t>(1, utf8_sequence_length(text, i));
+    if ((pending_space && !emit(" ", 1)) || !emit(text.data() + i, length)) {
+      out.resize(cut);
+      out += kEllipsis;
+      return out;
+    }
     pending_space = false;
-    out += c;
+    i += length;
   }
   return out;
 }
 
-// A short one-line form of `text`: one_line, then excerpt.
-inline std::string short_line(std::string_view text, std::size_t max_chars) {
-  return excerpt(one_line(text), max_chars);
-}
+// `text` on one line: every run of whitespace and control characters (line breaks, tabs, escape
+// sequences) becomes one space, and spaces at the ends go. Nothing else changes.
+inline std::string one_line(std::string_view text) { return short_line(text, 0); }
 
 // The text a report shows for one section of an example (`inputs`, `expectedOutputs`,
 // `actualOutputs`): the string form of its main member (`input` or `output`, then `query` for
