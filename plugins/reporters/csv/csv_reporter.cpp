@@ -74,9 +74,9 @@ void CsvReporter::on_run_finished(const report::Finished& finished) {
 }
 
 void CsvReporter::on_experiment_finished(const report::Finished& finished) {
+  finished_ = true;  // a failure below is reported by this event; the destructor must not rewrite
   if (run_open_) close_run(finished.status);
   if (evaluators_) write_file();
-  finished_ = true;
 }
 
 void CsvReporter::on_run_started(const report::RunStarted& run) {
@@ -157,6 +157,7 @@ void CsvReporter::close_run(const std::string& status) {
 }
 
 void CsvReporter::write_file() {
+  finished_ = true;
   report::ReportFile file(target_);
   bool header_needed = true;
   if (options_.append && !target_.is_stdout()) {
@@ -169,7 +170,6 @@ void CsvReporter::write_file() {
   }
   file.write(rows_);
   file.commit();
-  finished_ = true;
 }
 
 void CsvReporter::check_existing_header(const std::string& expected) const {

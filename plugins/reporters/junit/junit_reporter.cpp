@@ -7,7 +7,6 @@
 
 #include <unistd.h>
 
-
 namespace krino::junit {
 namespace {
 
@@ -65,9 +64,9 @@ void JunitReporter::on_run_finished(const report::Finished& finished) {
 }
 
 void JunitReporter::on_experiment_finished(const report::Finished& finished) {
+  finished_ = true;  // a failure below is reported by this event; the destructor must not rewrite
   if (run_) close_suite(finished.status, 0, nullptr);
   write_document(finished.status, finished.duration_ms);
-  finished_ = true;
 }
 
 void JunitReporter::on_run_started(const report::RunStarted& run) {
@@ -203,8 +202,8 @@ void JunitReporter::finish_interrupted() {
     total_.add(counts);
     ++suites_written_;
   }
-  write_document("interrupted", 0);
   finished_ = true;
+  write_document("interrupted", 0);
 }
 
 }  // namespace krino::junit
