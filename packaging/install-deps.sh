@@ -13,6 +13,8 @@ packages=(
   libfmt-dev          # formatting
   libvalijson-dev     # JSON Schema validation of plugin configs and tool arguments
   libssl-dev          # TLS for remote judges
+  libxml2-utils       # xmllint: the junit reporter's tests validate its XML against a JUnit schema
+  chromium            # headless browser: the html reporter's tests load the report offline
 )
 
 missing=()

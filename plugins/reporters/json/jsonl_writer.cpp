@@ -1,6 +1,7 @@
 #include "jsonl_writer.hpp"
 
 #include <krino/plugin.hpp>
+#include <krino/report/output.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,34 +14,6 @@
 
 namespace krino::jsonl {
 namespace {
-
-krino_status status_from_errno(int error) {
-  switch (error) {
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      return KRINO_PERMISSION_DENIED;
-    case ENOENT:
-      return KRINO_NOT_FOUND;
-    case EEXIST:
-      return KRINO_ALREADY_EXISTS;
-    case ENOSPC:
-    case EDQUOT:
-    case EFBIG:
-    case EMFILE:
-    case ENFILE:
-      return KRINO_RESOURCE_EXHAUSTED;
-    case EISDIR:
-    case ENOTDIR:
-    case ENAMETOOLONG:
-    case ELOOP:
-      return KRINO_FAILED_PRECONDITION;
-    default:
-      return KRINO_UNAVAILABLE;
-  }
-}
-
-std::string reason(int error) { return std::error_code(error, std::generic_category()).message(); }
 
 bool is_json_whitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -58,7 +31,7 @@ JsonlWriter::JsonlWriter(const std::string& path, bool append, std::size_t buffe
       std::error_code ec;
       std::filesystem::create_directories(parent, ec);
       if (ec)
-        throw krino::Error(status_from_errno(ec.value()),
+        throw krino::Error(report::status_from_errno(ec.value()),
                            "cannot create directory '" + parent.string() + "' for '" + path + "': " + ec.message());
     }
     const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
@@ -67,7 +40,8 @@ JsonlWriter::JsonlWriter(const std::string& path, bool append, std::size_t buffe
     } while (fd_ < 0 && errno == EINTR);
     if (fd_ < 0) {
       const int error = errno;
-      throw krino::Error(status_from_errno(error), "cannot open '" + path + "' for writing: " + reason(error));
+      throw krino::Error(report::status_from_errno(error),
+                         "cannot open '" + path + "' for writing: " + report::errno_text(error));
     }
     owns_fd_ = true;
   }
@@ -120,7 +94,8 @@ void JsonlWriter::flush() {
       const int error = errno;
       // Keep what was not written: a later flush may still complete the file.
       buffer_.erase(0, written);
-      throw krino::Error(status_from_errno(error), "cannot write to '" + path_ + "': " + reason(error));
+      throw krino::Error(report::status_from_errno(error),
+                         "cannot write to '" + path_ + "': " + report::errno_text(error));
     }
     written += static_cast<std::size_t>(n);
   }

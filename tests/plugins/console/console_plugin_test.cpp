@@ -3,13 +3,13 @@
 #include "console_options.hpp"
 #include "console_reporter.hpp"
 #include "console_test_support.hpp"
+#include "reporter_events.hpp"
 
 #include <krino/plugin.h>
 #include <krino/plugin.hpp>
 
 #include <boost/test/unit_test.hpp>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -97,25 +97,12 @@ BOOST_AUTO_TEST_CASE(trampolines_drive_a_whole_experiment_to_stderr) {
 }
 
 BOOST_AUTO_TEST_CASE(the_built_module_describes_one_reporter) {
-  const std::string path = std::string(KRINO_PLUGIN_BUILD_DIR) + "/krino-console.so";
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  BOOST_REQUIRE_MESSAGE(library != nullptr, dlerror());
-  auto entry = reinterpret_cast<krino_plugin_entry_fn>(dlsym(library, KRINO_PLUGIN_ENTRY_SYMBOL));
-  BOOST_REQUIRE(entry != nullptr);
-
-  krino_host_info info{};
-  info.struct_size = sizeof info;
-  info.abi_major = KRINO_ABI_MAJOR;
-  info.abi_minor = KRINO_ABI_MINOR;
-  info.host_name = "krino";
-  info.host_version = "test";
-  TestSink error;
-  const krino_plugin_descriptor* descriptor = entry(&info, &error.sink);
-  BOOST_REQUIRE(descriptor != nullptr);
-  BOOST_TEST(std::string(descriptor->id) == "krino.console");
-  BOOST_TEST(std::string(descriptor->version) == "1.0.0");
-  BOOST_REQUIRE(descriptor->component_count == 1u);
-  const krino_component& component = descriptor->components[0];
+  krino::testing::reports::ReporterModule module("krino-console.so");
+  const krino_plugin_descriptor& descriptor = module.descriptor();
+  BOOST_TEST(std::string(descriptor.id) == "krino.console");
+  BOOST_TEST(std::string(descriptor.version) == "1.0.0");
+  BOOST_REQUIRE(descriptor.component_count == 1u);
+  const krino_component& component = module.component();
   BOOST_TEST(component.kind == KRINO_KIND_REPORTER);
   BOOST_TEST(std::string(component.id) == "krino.console");
   BOOST_TEST(std::string(component.name) == "console");
@@ -123,13 +110,7 @@ BOOST_AUTO_TEST_CASE(the_built_module_describes_one_reporter) {
   BOOST_TEST(std::string(component.config_schema) == kConsoleOptionsSchema);
 
   // An instance from the module itself, fed nothing, creates and goes quietly.
-  const auto* vtable = static_cast<const krino_reporter_vtable*>(component.vtable);
-  void* instance = nullptr;
-  const std::string config = R"({"progress": "never"})";
-  BOOST_REQUIRE(vtable->create(nullptr, config.data(), config.size(), &instance, &error.sink) == KRINO_OK);
-  BOOST_TEST(vtable->flush(instance, &error.sink) == KRINO_OK);
-  vtable->destroy(instance);
-  dlclose(library);
+  BOOST_TEST(module.run(R"({"progress": "never"})", {}).empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,7 +7,6 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 using namespace krino::jsonl;
@@ -112,25 +111,12 @@ BOOST_AUTO_TEST_CASE(trampolines_write_a_run_and_report_a_bad_path) {
 }
 
 BOOST_AUTO_TEST_CASE(the_built_module_describes_one_reporter_and_writes_lines) {
-  const std::string module = std::string(KRINO_PLUGIN_BUILD_DIR) + "/krino-json.so";
-  void* library = dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);
-  BOOST_REQUIRE_MESSAGE(library != nullptr, dlerror());
-  auto entry = reinterpret_cast<krino_plugin_entry_fn>(dlsym(library, KRINO_PLUGIN_ENTRY_SYMBOL));
-  BOOST_REQUIRE(entry != nullptr);
-
-  krino_host_info info{};
-  info.struct_size = sizeof info;
-  info.abi_major = KRINO_ABI_MAJOR;
-  info.abi_minor = KRINO_ABI_MINOR;
-  info.host_name = "krino";
-  info.host_version = "test";
-  TestSink error;
-  const krino_plugin_descriptor* descriptor = entry(&info, &error.sink);
-  BOOST_REQUIRE(descriptor != nullptr);
-  BOOST_TEST(std::string(descriptor->id) == "krino.json");
-  BOOST_TEST(std::string(descriptor->version) == "1.0.0");
-  BOOST_REQUIRE(descriptor->component_count == 1u);
-  const krino_component& component = descriptor->components[0];
+  krino::testing::reports::ReporterModule module("krino-json.so");
+  const krino_plugin_descriptor& descriptor = module.descriptor();
+  BOOST_TEST(std::string(descriptor.id) == "krino.json");
+  BOOST_TEST(std::string(descriptor.version) == "1.0.0");
+  BOOST_REQUIRE(descriptor.component_count == 1u);
+  const krino_component& component = module.component();
   BOOST_TEST(component.kind == KRINO_KIND_REPORTER);
   BOOST_TEST(std::string(component.id) == "krino.json");
   BOOST_TEST(std::string(component.name) == "json");
@@ -139,9 +125,8 @@ BOOST_AUTO_TEST_CASE(the_built_module_describes_one_reporter_and_writes_lines) {
 
   t::ScratchDirectory dir;
   const auto path = dir / "from-module.jsonl";
-  run_through(static_cast<const krino_reporter_vtable*>(component.vtable), config_for(path));
+  run_through(&module.vtable(), config_for(path));
   BOOST_TEST(t::read_file(path) == t::as_lines(t::two_item_run()));
-  dlclose(library);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,49 +2,17 @@
 #ifndef KRINO_TESTS_JSON_TEST_SUPPORT_HPP
 #define KRINO_TESTS_JSON_TEST_SUPPORT_HPP
 
-#include <boost/test/unit_test.hpp>
+#include "reporter_events.hpp"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace krino::jsonl::testing {
 
-// A fresh directory under the system's temporary directory, removed afterwards.
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "krino-json-test-XXXXXX").string();
-    BOOST_REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~ScratchDirectory() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-inline std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-inline void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
+// The scratch directory and file helpers every reporter's tests share.
+using krino::testing::reports::read_file;
+using krino::testing::reports::ScratchDirectory;
+using krino::testing::reports::write_file;
 
 // A two-item run as the host writes it (key order and spacing kept as they come).
 inline std::vector<std::string> two_item_run() {

@@ -1,0 +1,319 @@
+// Files for reporters that write a whole document at the end of an experiment (JUnit XML, HTML,
+// CSV, Markdown), in bounded memory. Header-only; POSIX.
+//
+//  - ReportTarget: where the report goes (a file, replaced or appended to, or "-" for stdout),
+//    checked when the reporter is created so a bad path stops the experiment before it starts.
+//  - Spool: an anonymous temporary file that collects the bulk of a report (one entry per item)
+//    while the run goes; it has no name, so nothing is left behind if the process dies.
+//  - ReportFile: the document being written. A replaced file is written under a temporary name
+//    beside the target and renamed over it by commit(), so readers see the old file or the whole
+//    new one, never half of one; an uncommitted file is removed.
+//
+// Every failure throws krino::Error with the path and the operating system's reason.
+#ifndef KRINO_REPORT_OUTPUT_HPP
+#define KRINO_REPORT_OUTPUT_HPP
+
+#include <krino/plugin.h>
+#include <krino/plugin.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+namespace krino::report {
+
+// The status code that best describes an errno value.
+inline krino_status status_from_errno(int error) {
+  switch (error) {
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return KRINO_PERMISSION_DENIED;
+    case ENOENT:
+      return KRINO_NOT_FOUND;
+    case EEXIST:
+      return KRINO_ALREADY_EXISTS;
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+    case EMFILE:
+    case ENFILE:
+      return KRINO_RESOURCE_EXHAUSTED;
+    case EISDIR:
+    case ENOTDIR:
+    case ENAMETOOLONG:
+    case ELOOP:
+      return KRINO_FAILED_PRECONDITION;
+    default:
+      return KRINO_UNAVAILABLE;
+  }
+}
+
+inline std::string errno_text(int error) { return std::error_code(error, std::generic_category()).message(); }
+
+namespace detail {
+
+inline void write_all(int fd, std::string_view bytes, const std::string& what) {
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      throw Error(status_from_errno(error), "cannot write to " + what + ": " + errno_text(error));
+    }
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+// A temporary file in `directory` made by mkstemp from `prefix`; returns its descriptor and name.
+inline std::pair<int, std::string> make_temporary(const std::filesystem::path& directory, const std::string& prefix) {
+  std::string pattern = (directory / (prefix + "XXXXXX")).string();
+  int fd = -1;
+  do {
+    fd = ::mkostemp(pattern.data(), O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    const int error = errno;
+    const std::string shown = directory.empty() ? std::string(".") : directory.string();
+    throw Error(status_from_errno(error),
+                "cannot create a temporary file in '" + shown + "': " + errno_text(error));
+  }
+  return {fd, pattern};
+}
+
+// Output through a buffer to a descriptor.
+class BufferedWriter {
+ public:
+  static constexpr std::size_t kCapacity = 256 * 1024;
+
+  BufferedWriter(int fd, std::string what) : fd_(fd), what_(std::move(what)) { buffer_.reserve(kCapacity); }
+
+  void write(std::string_view bytes) {
+    if (buffer_.size() + bytes.size() > kCapacity) {
+      flush();
+      if (bytes.size() >= kCapacity) {
+        write_all(fd_, bytes, what_);
+        return;
+      }
+    }
+    buffer_.append(bytes.data(), bytes.size());
+  }
+  void flush() {
+    if (buffer_.empty()) return;
+    // Whatever the process printed through stdio comes first on a shared descriptor.
+    if (fd_ == STDOUT_FILENO) std::fflush(stdout);
+    write_all(fd_, buffer_, what_);
+    buffer_.clear();
+  }
+  int fd() const { return fd_; }
+  const std::string& what() const { return what_; }
+
+ private:
+  int fd_;
+  std::string what_;
+  std::string buffer_;
+};
+
+}  // namespace detail
+
+// Where a report goes, checked up front.
+class ReportTarget {
+ public:
+  enum class Mode { replace, append };
+
+  // `path` "-" is standard output. Otherwise missing parent directories are created and the
+  // directory is checked by creating (and removing) a file in it; a path that is a directory is
+  // refused. Throws krino::Error naming the path and the reason.
+  ReportTarget(std::string path, Mode mode) : path_(std::move(path)), mode_(mode) {
+    if (path_.empty()) throw invalid_argument("the output path is empty");
+    if (path_ == "-") return;
+    const std::filesystem::path target(path_);
+    directory_ = target.parent_path();
+    if (!directory_.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(directory_, ec);
+      if (ec)
+        throw Error(status_from_errno(ec.value()),
+                    "cannot create directory '" + directory_.string() + "' for '" + path_ + "': " + ec.message());
+    }
+    struct stat info {};
+    if (::stat(path_.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+      throw Error(KRINO_FAILED_PRECONDITION, "cannot write '" + path_ + "': " + errno_text(EISDIR));
+    if (mode_ == Mode::append) {
+      const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+      if (fd < 0) {
+        const int error = errno;
+        throw Error(status_from_errno(error), "cannot open '" + path_ + "' for writing: " + errno_text(error));
+      }
+      ::close(fd);
+    } else {
+      auto [fd, name] = detail::make_temporary(directory_, "." + target.filename().string() + ".krino-");
+      ::close(fd);
+      ::unlink(name.c_str());
+    }
+  }
+
+  const std::string& path() const { return path_; }
+  Mode mode() const { return mode_; }
+  bool is_stdout() const { return path_ == "-"; }
+  // The directory the report goes to ("" for the working directory); spools go there too, so a
+  // large report needs no room in /tmp. For stdout, the system's temporary directory.
+  std::filesystem::path spool_directory() const {
+    if (is_stdout()) {
+      std::error_code ec;
+      auto temp = std::filesystem::temp_directory_path(ec);
+      return ec ? std::filesystem::path("/tmp") : temp;
+    }
+    return directory_.empty() ? std::filesystem::path(".") : directory_;
+  }
+
+ private:
+  std::string path_;
+  Mode mode_;
+  std::filesystem::path directory_;
+};
+
+// An anonymous temporary file: written while the run goes, read back once at the end.
+class Spool {
+ public:
+  explicit Spool(const std::filesystem::path& directory) {
+    auto [fd, name] = detail::make_temporary(directory, ".krino-spool-");
+    ::unlink(name.c_str());  // nameless from now on: the data goes when the descriptor closes
+    fd_ = fd;
+    writer_.emplace(fd_, "a temporary file in '" + directory.string() + "'");
+  }
+  ~Spool() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+
+  void write(std::string_view bytes) {
+    writer_->write(bytes);
+    size_ += bytes.size();
+  }
+  // Appends everything `other` holds.
+  void write(Spool& other) {
+    other.read_all([this](std::string_view chunk) { write(chunk); });
+  }
+  uint64_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  // Calls `sink(std::string_view)` with the content, in order, in chunks.
+  template <class Sink>
+  void read_all(Sink&& sink) {
+    writer_->flush();
+    std::string chunk(256 * 1024, '\0');
+    uint64_t offset = 0;
+    while (offset < size_) {
+      const ssize_t n = ::pread(fd_, chunk.data(), chunk.size(), static_cast<off_t>(offset));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int error = errno;
+        throw Error(status_from_errno(error), "cannot read back " + writer_->what() + ": " + errno_text(error));
+      }
+      if (n == 0) throw Error(KRINO_DATA_LOSS, "a temporary file in use by the report was cut short");
+      sink(std::string_view(chunk.data(), static_cast<std::size_t>(n)));
+      offset += static_cast<uint64_t>(n);
+    }
+  }
+
+  // Empties the spool for reuse.
+  void clear() {
+    writer_->flush();
+    // Writes go to the descriptor's offset, which truncation leaves where it was.
+    if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0) {
+      const int error = errno;
+      throw Error(status_from_errno(error), "cannot empty " + writer_->what() + ": " + errno_text(error));
+    }
+    size_ = 0;
+  }
+
+ private:
+  int fd_ = -1;
+  std::optional<detail::BufferedWriter> writer_;
+  uint64_t size_ = 0;
+};
+
+// The report document being written to its target.
+class ReportFile {
+ public:
+  explicit ReportFile(const ReportTarget& target) : target_(target.path()) {
+    if (target.is_stdout()) {
+      writer_.emplace(STDOUT_FILENO, "standard output");
+      return;
+    }
+    if (target.mode() == ReportTarget::Mode::append) {
+      int fd = -1;
+      do {
+        fd = ::open(target_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+      } while (fd < 0 && errno == EINTR);
+      if (fd < 0) {
+        const int error = errno;
+        throw Error(status_from_errno(error), "cannot open '" + target_ + "' for writing: " + errno_text(error));
+      }
+      fd_ = fd;
+    } else {
+      const std::filesystem::path path(target_);
+      auto [fd, name] = detail::make_temporary(path.parent_path(), "." + path.filename().string() + ".krino-");
+      fd_ = fd;
+      temporary_ = std::move(name);
+      // mkstemp makes the file 0600; a report gets the mode a newly created file would have.
+      const mode_t mask = ::umask(0);
+      ::umask(mask);
+      ::fchmod(fd_, 0666 & ~mask);
+    }
+    writer_.emplace(fd_, "'" + target_ + "'");
+  }
+  ~ReportFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!temporary_.empty() && !committed_) ::unlink(temporary_.c_str());
+  }
+  ReportFile(const ReportFile&) = delete;
+  ReportFile& operator=(const ReportFile&) = delete;
+
+  void write(std::string_view bytes) { writer_->write(bytes); }
+  void write(Spool& spool) {
+    spool.read_all([this](std::string_view chunk) { writer_->write(chunk); });
+  }
+
+  // Makes the document visible: flushes, and for a replaced file syncs it and renames it over
+  // the target.
+  void commit() {
+    writer_->flush();
+    if (temporary_.empty()) return;
+    if (::fsync(fd_) != 0) {
+      const int error = errno;
+      throw Error(status_from_errno(error), "cannot write '" + target_ + "': " + errno_text(error));
+    }
+    if (::rename(temporary_.c_str(), target_.c_str()) != 0) {
+      const int error = errno;
+      throw Error(status_from_errno(error), "cannot replace '" + target_ + "': " + errno_text(error));
+    }
+    committed_ = true;
+  }
+
+ private:
+  std::string target_;
+  int fd_ = -1;
+  std::string temporary_;
+  bool committed_ = false;
+  std::optional<detail::BufferedWriter> writer_;
+};
+
+}  // namespace krino::report
+
+#endif  // KRINO_REPORT_OUTPUT_HPP
