@@ -52,7 +52,7 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
   validate_options(*resolver_, config.dataset.options, "dataset resolver");
   prices_ = PriceTable::from_json(config.prices, "prices");
   io_ = std::make_unique<IoService>(1);
-  task_ = make_task(config.task, TaskEnvironment{host, registry, *io_, prices_});
+  task_ = make_task(config.task, TaskEnvironment{host, registry, *io_, prices_, config.parallelism});
 
   const size_t workers = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
   std::set<std::string> names;

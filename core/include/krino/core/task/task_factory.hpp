@@ -22,6 +22,8 @@ struct TaskEnvironment {
   IoService& io;
   // The experiment's `prices`: what a model call costs (spec §9); empty when none are configured.
   const PriceTable& prices;
+  // The experiment's `parallelism`: how many calls of the task may be in flight at once.
+  uint32_t parallelism = 1;
 };
 
 // The built-in task for an experiment's `task` section. Throws a configuration error for an
