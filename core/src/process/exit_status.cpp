@@ -27,4 +27,10 @@ std::string ExitStatus::describe() const {
   return "an unknown status";
 }
 
+std::string ExitStatus::how_it_ended() const {
+  if (exited()) return "exited with status " + std::to_string(exit_code());
+  if (signalled()) return "was " + describe();
+  return "ended with an unknown status";
+}
+
 }  // namespace krino::core

@@ -184,11 +184,11 @@ void WorkerProcess::begin_stop(ExitCallback done, bool wait_for_exit_first) {
   usable_.store(false, std::memory_order_release);
   stop_done_ = std::move(done);
   pending_output_.clear();
-  child_->close_input();  // end of input: a well-behaved worker exits now
   if (!exited_) {
     if (wait_for_exit_first) voluntary_exit_deadline_ = Clock::now() + limits_.kill_grace;
     else child_->terminate(limits_.kill_grace);
   }
+  child_->close_input();  // end of input: a well-behaved worker exits now
   arm_timer();
   after_exit();
 }

@@ -171,6 +171,11 @@ ExecOptions ExecOptions::parse(const json::object& options, const std::filesyste
     overrides = &it->value().get_object();
   }
   parsed.process.environment = build_environment(overrides, inherit);
+  // An inherited PWD names krino's directory, not the program's; shells and some runtimes trust it.
+  if (inherit && (overrides == nullptr || !overrides->contains("PWD"))) {
+    std::erase_if(parsed.process.environment, [](const std::string& e) { return e.rfind("PWD=", 0) == 0; });
+    parsed.process.environment.push_back("PWD=" + parsed.process.working_directory.string());
+  }
 
   parsed.process.arguments = command_arguments(command->value(), parsed.command_text);
   const std::string& program = parsed.process.arguments.front();

@@ -122,7 +122,7 @@ std::variant<TaskOutput, ItemError> ExecTask::run_per_example(const std::string&
     case ProcessRunResult::Ending::exited: break;
   }
   if (!result.status.success()) {
-    std::string message = "the command ended with " + result.status.describe();
+    std::string message = "the command " + result.status.how_it_ended();
     // Some programs report their failure on stdout; show it when stderr has nothing to say.
     if (printable_tail(result.stderr_tail, result.stderr_tail.size()).empty() && !result.output.empty())
       message += "; stdout: " + printable_head(result.output, kStdoutExcerptBytes);
@@ -171,8 +171,8 @@ std::variant<TaskOutput, ItemError> ExecTask::run_on_worker(const std::string& e
     case WorkerReply::Outcome::cancelled:
       return fail(KRINO_CANCELLED, "the run was cancelled; " + who + " was stopped", reply.exit);
     case WorkerReply::Outcome::died:
-      return fail(KRINO_UNKNOWN, who + " ended before answering, with " + reply.exit.status.describe() +
-                                     "; a new worker takes the next request", reply.exit);
+      return fail(KRINO_UNKNOWN, who + " " + reply.exit.status.how_it_ended() +
+                                     " before answering; a new worker takes the next request", reply.exit);
     case WorkerReply::Outcome::reply_too_long:
       return fail(KRINO_RESOURCE_EXHAUSTED, who + " wrote more than " + std::to_string(options_.limits.max_output_bytes) +
                                                 " bytes without ending its reply line (max_output_bytes); it was stopped "

@@ -19,6 +19,8 @@ class ExitStatus {
 
   // "exit status 3", "killed by signal 9 (SIGKILL)", "an unknown status" before the exit is known.
   std::string describe() const;
+  // The same as a predicate: "exited with status 3", "was killed by signal 9 (SIGKILL)".
+  std::string how_it_ended() const;
 
  private:
   bool known_ = false;
