@@ -137,6 +137,7 @@ std::variant<TaskOutput, ItemError> ExecTask::run_per_example(const std::string&
     case ExecReply::Kind::program_error:
       return fail(KRINO_UNKNOWN, "the command reported an error: " + reply.message);
     case ExecReply::Kind::invalid_envelope:
+      return fail(KRINO_INTERNAL, "the command printed " + reply.message);
     case ExecReply::Kind::not_a_reply:
       return fail(KRINO_INTERNAL, "the command printed " + reply.message +
                                       " (stdout carries only the reply; write logs to stderr)");
