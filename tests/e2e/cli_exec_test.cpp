@@ -2,6 +2,7 @@
 // per example and as persistent workers, and every way they can fail becomes an item error with
 // its cause while the run goes on.
 #include "process.hpp"
+#include "process_checks.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -64,23 +65,6 @@ std::string error_code(const json::object& item) {
   return error.is_null() ? std::string() : std::string(error.at("code").as_string());
 }
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-bool process_alive(pid_t pid) {
-  if (::kill(pid, 0) != 0) return false;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const auto paren = text.rfind(')');
-  return paren == std::string::npos || paren + 2 >= text.size() || text[paren + 2] != 'Z';
-}
-
-bool gone_within(pid_t pid, std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (process_alive(pid)) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
 
 }  // namespace
 

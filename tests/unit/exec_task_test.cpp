@@ -88,6 +88,9 @@ BOOST_FIXTURE_TEST_CASE(mistakes_are_configuration_errors_naming_the_key, Fixtur
   BOOST_TEST(contains(config_error_of(R"({"command": "true", "mode": "pool"})"), "'mode' must be per_example or worker"));
   BOOST_TEST(contains(config_error_of(R"({"command": "true", "timeout_ms": -1})"), "'timeout_ms' must be a whole number"));
   BOOST_TEST(contains(config_error_of(R"({"command": "true", "timeout_ms": "5s"})"), "'timeout_ms'"));
+  BOOST_TEST(contains(config_error_of(R"({"command": "true", "timeout_ms": 1e18})"), "'timeout_ms'"));
+  BOOST_TEST(contains(config_error_of(R"({"command": "true", "kill_grace_ms": 99999999999999})"),
+                      "'kill_grace_ms' must be a whole number of milliseconds from 0 to 604800000"));
   BOOST_TEST(contains(config_error_of(R"({"command": "true", "max_output_bytes": 0})"), "'max_output_bytes'"));
   BOOST_TEST(contains(config_error_of(R"({"command": "true", "workers": 2})"), "'workers' applies only to mode: worker"));
   BOOST_TEST(contains(config_error_of(R"({"command": "true", "mode": "worker", "workers": 0})"), "'workers'"));
@@ -139,8 +142,10 @@ BOOST_FIXTURE_TEST_CASE(defaults_are_documented_ones, Fixture) {
 BOOST_FIXTURE_TEST_CASE(the_environment_is_inherited_overridden_and_trimmed, Fixture) {
   ::setenv("KRINO_EXEC_TEST_INHERITED", "from-krino", 1);
   ::setenv("KRINO_EXEC_TEST_REMOVED", "gone", 1);
+  ::setenv("KRINO_SEED", "inherited", 1);  // the per-call value must win
   dir.write("env.sh", "printf '{\"a\":\"%s\",\"b\":\"%s\",\"c\":\"%s\",\"d\":\"%s\"}' "
-                      "\"$KRINO_EXEC_TEST_INHERITED\" \"$EXTRA\" \"${KRINO_EXEC_TEST_REMOVED-unset}\" \"$PWD\"\n");
+                      "\"$KRINO_EXEC_TEST_INHERITED\" \"$EXTRA\" \"${KRINO_EXEC_TEST_REMOVED-unset}\" \"$PWD\"\n"
+                      "[ \"$KRINO_SEED\" = 1234 ] || exit 9\n");
   auto t = task(R"({"command": ["sh", "env.sh"], "env": {"EXTRA": 5, "KRINO_EXEC_TEST_REMOVED": null}})");
   const TaskOutput out = output_of(run(*t, R"({"inputs":{}})"));
   auto outputs = json::parse(out.actual_outputs).as_object();
@@ -154,6 +159,7 @@ BOOST_FIXTURE_TEST_CASE(the_environment_is_inherited_overridden_and_trimmed, Fix
   BOOST_TEST(!contains(e.message, "KRINO_EXEC_TEST_INHERITED"), e.message);
   ::unsetenv("KRINO_EXEC_TEST_INHERITED");
   ::unsetenv("KRINO_EXEC_TEST_REMOVED");
+  ::unsetenv("KRINO_SEED");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,13 +3,13 @@
 // and checks on what is left of a process (nothing, when krino is done with it).
 #include "krino/core/process/process_spec.hpp"
 
-#include <csignal>
+#include "process_checks.hpp"
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -56,31 +56,6 @@ inline std::vector<std::string> current_environment() {
 // `script` run by /bin/sh -c in `cwd`, with krino's environment.
 inline core::ProcessSpec shell(const std::string& script, const std::filesystem::path& cwd = "/tmp") {
   return core::ProcessSpec{"/bin/sh", {"sh", "-c", script}, cwd, current_environment()};
-}
-
-// Whether `pid` names a live process (a zombie waiting for its parent counts as gone).
-inline bool process_alive(pid_t pid) {
-  if (::kill(pid, 0) != 0) return false;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const auto paren = text.rfind(')');
-  return paren == std::string::npos || paren + 2 >= text.size() || text[paren + 2] != 'Z';
-}
-
-// Waits up to `limit` for `pid` to be gone.
-inline bool gone_within(pid_t pid, std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (process_alive(pid)) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
-
-// True when this process has no child at all, running or unreaped.
-inline bool no_children() {
-  int status = 0;
-  return ::waitpid(-1, &status, WNOHANG) < 0 && errno == ECHILD;
 }
 
 // A pid a script wrote to a file, waiting for the file to appear.

@@ -1,5 +1,6 @@
 #include "krino/core/process/child_process.hpp"
 
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
 
 #include <cerrno>
@@ -153,6 +154,29 @@ ChildProcess::~ChildProcess() {
 void ChildProcess::close_input() noexcept {
   boost::system::error_code ignored;
   input_.close(ignored);
+}
+
+void ChildProcess::capture_errors(std::size_t tail_bytes, std::function<void()> on_end) {
+  error_tail_ = TailBuffer(tail_bytes);
+  read_errors(std::move(on_end));
+}
+
+void ChildProcess::read_errors(std::function<void()> on_end) {
+  errors_.async_read_some(boost::asio::buffer(error_chunk_), [self = shared_from_this(), on_end = std::move(on_end)](
+                                                                 const boost::system::error_code& error,
+                                                                 std::size_t size) mutable {
+    if (!self->errors_open_) return;  // close_errors() already reported the end
+    self->error_tail_.append(std::string_view(self->error_chunk_.data(), size));
+    if (!error) return self->read_errors(std::move(on_end));
+    self->errors_open_ = false;
+    on_end();
+  });
+}
+
+void ChildProcess::close_errors() noexcept {
+  errors_open_ = false;
+  boost::system::error_code ignored;
+  errors_.close(ignored);
 }
 
 void ChildProcess::signal_group(int signal) const noexcept {

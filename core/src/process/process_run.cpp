@@ -26,8 +26,7 @@ ProcessRun::ProcessRun(std::shared_ptr<ChildProcess> child, std::string input, c
       limits_(limits),
       done_(std::move(done)),
       started_(started),
-      timer_(child_->executor()),
-      errors_(limits.stderr_tail_bytes) {}
+      timer_(child_->executor()) {}
 
 void ProcessRun::begin() {
   asio::async_write(child_->input(), asio::buffer(input_), [self = shared_from_this()](const error_code&, std::size_t) {
@@ -36,7 +35,7 @@ void ProcessRun::begin() {
     self->child_->close_input();
   });
   read_output();
-  read_errors();
+  child_->capture_errors(limits_.stderr_tail_bytes, [self = shared_from_this()] { self->finish_if_done(); });
   child_->async_wait_exit([self = shared_from_this()](const ExitStatus&) { self->on_exit(); });
   arm_timer();
 }
@@ -60,19 +59,6 @@ void ProcessRun::read_output() {
       return self->finish_if_done();
     }
     self->read_output();
-  });
-}
-
-void ProcessRun::read_errors() {
-  child_->errors().async_read_some(asio::buffer(errors_chunk_), [self = shared_from_this()](const error_code& error,
-                                                                                           std::size_t size) {
-    if (!self->errors_open_) return;
-    self->errors_.append(std::string_view(self->errors_chunk_.data(), size));
-    if (error) {
-      self->errors_open_ = false;
-      return self->finish_if_done();
-    }
-    self->read_errors();
   });
 }
 
@@ -104,15 +90,8 @@ void ProcessRun::arm_timer() {
     if (limits_.timeout.count() > 0) wake = started_ + limits_.timeout;
     if (limits_.cancelled) wake = std::min(wake, Clock::now() + limits_.cancellation_poll);
   }
-  ++timer_generation_;
-  if (wake == Clock::time_point::max()) {
-    timer_.cancel();
-    return;
-  }
-  timer_.expires_at(wake);
-  timer_.async_wait([self = shared_from_this(), generation = timer_generation_](const error_code& error) {
-    if (error || generation != self->timer_generation_ || self->finished_) return;
-    self->on_timer();
+  timer_.arm(wake, [self = shared_from_this()] {
+    if (!self->finished_) self->on_timer();
   });
 }
 
@@ -130,18 +109,16 @@ void ProcessRun::on_timer() {
 void ProcessRun::close_pipes() {
   error_code ignored;
   output_open_ = false;
-  errors_open_ = false;
   child_->output().close(ignored);
-  child_->errors().close(ignored);
+  child_->close_errors();
 }
 
 void ProcessRun::finish_if_done() {
-  if (finished_ || !exited_ || output_open_ || errors_open_) return;
+  if (finished_ || !exited_ || output_open_ || child_->errors_open()) return;
   finished_ = true;
-  ++timer_generation_;
   timer_.cancel();
-  result_.stderr_tail.assign(errors_.tail());
-  result_.stderr_truncated = errors_.truncated();
+  result_.stderr_tail.assign(child_->error_tail().tail());
+  result_.stderr_truncated = child_->error_tail().truncated();
   result_.elapsed_ms = std::chrono::duration<double, std::milli>(exited_at_ - started_).count();
   auto done = std::move(done_);
   done(std::move(result_));

@@ -31,14 +31,13 @@ WorkerProcess::WorkerProcess(std::shared_ptr<ChildProcess> child, const ProcessL
       limits_(limits),
       on_idle_exit_(std::move(on_idle_exit)),
       pid_(child_->pid()),
-      timer_(child_->executor()),
-      errors_(limits.stderr_tail_bytes) {}
+      timer_(child_->executor()) {}
 
 void WorkerProcess::begin() {
   // Both pipes are read all the time, so the worker never blocks on a full pipe, and a death
   // between requests is noticed when it happens rather than by the next item.
   read_output();
-  read_errors();
+  child_->capture_errors(limits_.stderr_tail_bytes, [self = shared_from_this()] { self->after_exit(); });
   child_->async_wait_exit([self = shared_from_this()](const ExitStatus&) { self->on_exit(); });
 }
 
@@ -49,19 +48,6 @@ void WorkerProcess::read_output() {
     if (size > 0) self->on_output(std::string_view(self->output_chunk_.data(), size));
     if (error) return self->on_output_end();
     self->read_output();
-  });
-}
-
-void WorkerProcess::read_errors() {
-  child_->errors().async_read_some(asio::buffer(errors_chunk_), [self = shared_from_this()](const error_code& error,
-                                                                                           std::size_t size) {
-    if (!self->errors_open_) return;
-    self->errors_.append(std::string_view(self->errors_chunk_.data(), size));
-    if (error) {
-      self->errors_open_ = false;
-      return self->after_exit();
-    }
-    self->read_errors();
   });
 }
 
@@ -196,23 +182,14 @@ void WorkerProcess::begin_stop(ExitCallback done, bool wait_for_exit_first) {
 void WorkerProcess::arm_timer() {
   Clock::time_point wake = Clock::time_point::max();
   if (exited_) {
-    if (output_open_ || errors_open_) wake = exited_at_ + limits_.drain_after_exit;
+    if (output_open_ || child_->errors_open()) wake = exited_at_ + limits_.drain_after_exit;
   } else if (busy_ && !failure_) {
     if (limits_.timeout.count() > 0) wake = request_started_ + limits_.timeout;
     if (limits_.cancelled) wake = std::min(wake, Clock::now() + limits_.cancellation_poll);
   } else if (voluntary_exit_deadline_ && !child_->terminating()) {
     wake = *voluntary_exit_deadline_;
   }
-  ++timer_generation_;
-  if (wake == Clock::time_point::max()) {
-    timer_.cancel();
-    return;
-  }
-  timer_.expires_at(wake);
-  timer_.async_wait([self = shared_from_this(), generation = timer_generation_](const error_code& error) {
-    if (error || generation != self->timer_generation_) return;
-    self->on_timer();
-  });
+  timer_.arm(wake, [self = shared_from_this()] { self->on_timer(); });
 }
 
 void WorkerProcess::on_timer() {
@@ -220,9 +197,8 @@ void WorkerProcess::on_timer() {
     // Drained long enough: a process outside the group holds the pipes.
     error_code ignored;
     output_open_ = false;
-    errors_open_ = false;
     child_->output().close(ignored);
-    child_->errors().close(ignored);
+    child_->close_errors();
     return after_exit();
   }
   if (busy_ && !failure_) {
@@ -236,16 +212,16 @@ void WorkerProcess::on_timer() {
 }
 
 WorkerExit WorkerProcess::exit_report() const {
-  return WorkerExit{pid_, child_->status(), std::string(errors_.tail()), errors_.truncated(), child_->terminating()};
+  const TailBuffer& errors = child_->error_tail();
+  return WorkerExit{pid_, child_->status(), std::string(errors.tail()), errors.truncated(), child_->terminating()};
 }
 
 void WorkerProcess::after_exit() {
   // Whatever follows a failure or a stop waits for the process to be reaped and its pipes drained,
   // so the report has the exit status and the last words on stderr.
-  if (!exited_ || output_open_ || errors_open_) return;
+  if (!exited_ || output_open_ || child_->errors_open()) return;
   if (!gone()) {
     gone_.store(true, std::memory_order_release);
-    ++timer_generation_;
     timer_.cancel();
   }
   if (busy_) {
@@ -276,11 +252,7 @@ void WorkerProcess::after_exit() {
 
 void WorkerProcess::complete_request(WorkerReply reply) {
   busy_ = false;
-  request_line_.clear();
-  if (!exited_) {
-    ++timer_generation_;
-    timer_.cancel();
-  }
+  if (!exited_) timer_.cancel();
   auto done = std::move(request_done_);
   request_done_ = nullptr;
   done(std::move(reply));

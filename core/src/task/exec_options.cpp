@@ -33,16 +33,21 @@ std::optional<std::string> scalar_text(const json::value& value) {
   return std::nullopt;
 }
 
-std::int64_t whole_number(const json::value& value, const char* key, std::int64_t minimum, const char* unit) {
+std::int64_t whole_number(const json::value& value, const char* key, std::int64_t minimum, std::int64_t maximum,
+                          const char* unit) {
   std::optional<std::int64_t> number;
   if (value.is_int64()) number = value.get_int64();
   else if (value.is_uint64() && value.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
     number = static_cast<std::int64_t>(value.get_uint64());
-  if (!number || *number < minimum)
-    throw config_error(std::string(kPrefix) + "'" + key + "' must be a whole number of " + unit + " (at least " +
-                       std::to_string(minimum) + "), got " + ::krino::json::to_compact_json(value));
+  if (!number || *number < minimum || *number > maximum)
+    throw config_error(std::string(kPrefix) + "'" + key + "' must be a whole number of " + unit + " from " +
+                       std::to_string(minimum) + " to " + std::to_string(maximum) + ", got " +
+                       ::krino::json::to_compact_json(value));
   return *number;
 }
+
+// A week: longer waits are mistakes, and deadlines must stay far from the clock's range.
+constexpr std::int64_t kMaxMilliseconds = 7LL * 24 * 3600 * 1000;
 
 std::string text_option(const json::value& value, const char* key) {
   if (!value.is_string() || value.get_string().empty())
@@ -133,17 +138,17 @@ ExecOptions ExecOptions::parse(const json::object& options, const std::filesyste
     else throw config_error(std::string(kPrefix) + "'mode' must be per_example or worker, got '" + mode + "'");
   }
   if (auto it = options.find("timeout_ms"); it != options.end() && !it->value().is_null())
-    parsed.limits.timeout = std::chrono::milliseconds(whole_number(it->value(), "timeout_ms", 0, "milliseconds"));
+    parsed.limits.timeout = std::chrono::milliseconds(whole_number(it->value(), "timeout_ms", 0, kMaxMilliseconds, "milliseconds"));
   if (auto it = options.find("kill_grace_ms"); it != options.end() && !it->value().is_null())
-    parsed.limits.kill_grace = std::chrono::milliseconds(whole_number(it->value(), "kill_grace_ms", 0, "milliseconds"));
+    parsed.limits.kill_grace = std::chrono::milliseconds(whole_number(it->value(), "kill_grace_ms", 0, kMaxMilliseconds, "milliseconds"));
   if (auto it = options.find("max_output_bytes"); it != options.end() && !it->value().is_null())
-    parsed.limits.max_output_bytes = static_cast<std::size_t>(whole_number(it->value(), "max_output_bytes", 1, "bytes"));
+    parsed.limits.max_output_bytes = static_cast<std::size_t>(whole_number(it->value(), "max_output_bytes", 1, 1LL << 32, "bytes"));
 
   parsed.workers = std::max<std::uint32_t>(1, parallelism);
   if (auto it = options.find("workers"); it != options.end() && !it->value().is_null()) {
     if (parsed.mode != Mode::worker)
       throw config_error(std::string(kPrefix) + "'workers' applies only to mode: worker");
-    parsed.workers = static_cast<std::uint32_t>(std::min<std::int64_t>(whole_number(it->value(), "workers", 1, "processes"), 100000));
+    parsed.workers = static_cast<std::uint32_t>(whole_number(it->value(), "workers", 1, 100000, "processes"));
   }
   if (auto it = options.find("model"); it != options.end() && !it->value().is_null())
     parsed.model = text_option(it->value(), "model");
@@ -171,6 +176,10 @@ ExecOptions ExecOptions::parse(const json::object& options, const std::filesyste
     overrides = &it->value().get_object();
   }
   parsed.process.environment = build_environment(overrides, inherit);
+  // Set per call (docs/tasks/exec.md); an inherited value would shadow them.
+  std::erase_if(parsed.process.environment, [](const std::string& e) {
+    return e.rfind("KRINO_RUN_INDEX=", 0) == 0 || e.rfind("KRINO_ITEM_INDEX=", 0) == 0 || e.rfind("KRINO_SEED=", 0) == 0;
+  });
   // An inherited PWD names krino's directory, not the program's; shells and some runtimes trust it.
   if (inherit && (overrides == nullptr || !overrides->contains("PWD"))) {
     std::erase_if(parsed.process.environment, [](const std::string& e) { return e.rfind("PWD=", 0) == 0; });

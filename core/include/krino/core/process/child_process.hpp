@@ -18,6 +18,7 @@
 // happened yet.
 #include "krino/core/process/exit_status.hpp"
 #include "krino/core/process/process_spec.hpp"
+#include "krino/core/process/tail_buffer.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -25,6 +26,7 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -65,6 +67,15 @@ class ChildProcess : public std::enable_shared_from_this<ChildProcess> {
   // posted, if it already was). One wait at a time.
   void async_wait_exit(std::function<void(const ExitStatus&)> handler);
 
+  // Reads stderr until it ends, keeping its last `tail_bytes` (a child must never block on a full
+  // stderr pipe, and an error report wants how it ended); `on_end` runs on the strand when the
+  // pipe ends, unless close_errors() came first. Once per child.
+  void capture_errors(std::size_t tail_bytes, std::function<void()> on_end);
+  const TailBuffer& error_tail() const noexcept { return error_tail_; }
+  bool errors_open() const noexcept { return errors_open_; }
+  // Stops reading stderr (a descendant outside the group may hold it open for ever).
+  void close_errors() noexcept;
+
   // SIGTERM to the whole group, then SIGKILL to it after `grace` unless the leader has exited by
   // then (0: SIGKILL at once). Does nothing once the leader is reaped.
   void terminate(std::chrono::milliseconds grace);
@@ -76,6 +87,7 @@ class ChildProcess : public std::enable_shared_from_this<ChildProcess> {
  private:
   ChildProcess(const Executor& strand, pid_t pid, int pidfd, int input, int output, int errors);
 
+  void read_errors(std::function<void()> on_end);
   void watch_exit(std::function<void(const ExitStatus&)> handler);
   void poll_exit(std::function<void(const ExitStatus&)> handler, std::chrono::milliseconds interval);
   // Reaps the leader if it has exited, killing what is left of its group first.
@@ -92,6 +104,9 @@ class ChildProcess : public std::enable_shared_from_this<ChildProcess> {
   std::optional<Pipe> exit_watch_;
   boost::asio::steady_timer poll_timer_;
   boost::asio::steady_timer kill_timer_;
+  TailBuffer error_tail_{0};
+  std::array<char, 8192> error_chunk_;
+  bool errors_open_ = true;
   bool terminating_ = false;
   bool reaped_ = false;
   ExitStatus status_;

@@ -6,9 +6,7 @@
 // Threading: start() from any thread; `done` runs once, on the child's strand, never inside start().
 #include "krino/core/process/child_process.hpp"
 #include "krino/core/process/process_limits.hpp"
-#include "krino/core/process/tail_buffer.hpp"
-
-#include <boost/asio/steady_timer.hpp>
+#include "krino/core/process/wake_timer.hpp"
 
 #include <array>
 #include <functional>
@@ -46,7 +44,6 @@ class ProcessRun : public std::enable_shared_from_this<ProcessRun> {
              Clock::time_point started, Callback done);
   void begin();
   void read_output();
-  void read_errors();
   void on_exit();
   void stop(ProcessRunResult::Ending why);
   void arm_timer();
@@ -60,14 +57,10 @@ class ProcessRun : public std::enable_shared_from_this<ProcessRun> {
   Callback done_;
   Clock::time_point started_;
   Clock::time_point exited_at_;
-  boost::asio::steady_timer timer_;
-  unsigned timer_generation_ = 0;
+  WakeTimer timer_;
   ProcessRunResult result_;
-  TailBuffer errors_;
   std::array<char, 65536> output_chunk_;
-  std::array<char, 8192> errors_chunk_;
   bool output_open_ = true;
-  bool errors_open_ = true;
   bool exited_ = false;
   bool finished_ = false;
 };

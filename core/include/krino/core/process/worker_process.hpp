@@ -13,9 +13,8 @@
 // the worker's strand, never inside the call.
 #include "krino/core/process/child_process.hpp"
 #include "krino/core/process/process_limits.hpp"
-#include "krino/core/process/tail_buffer.hpp"
 
-#include <boost/asio/steady_timer.hpp>
+#include "krino/core/process/wake_timer.hpp"
 
 #include <array>
 #include <atomic>
@@ -81,7 +80,6 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   WorkerProcess(std::shared_ptr<ChildProcess> child, const ProcessLimits& limits, ExitCallback on_idle_exit);
   void begin();
   void read_output();
-  void read_errors();
   void on_output(std::string_view bytes);
   void on_output_end();
   void on_exit();
@@ -103,15 +101,11 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   std::atomic<bool> usable_{true};
   std::atomic<bool> gone_{false};
 
-  boost::asio::steady_timer timer_;
-  unsigned timer_generation_ = 0;
+  WakeTimer timer_;
   std::array<char, 65536> output_chunk_;
-  std::array<char, 8192> errors_chunk_;
   std::string pending_output_;  // bytes of stdout not yet taken as a reply
   std::size_t scanned_ = 0;     // of pending_output_, bytes known to hold no newline
-  TailBuffer errors_;
   bool output_open_ = true;
-  bool errors_open_ = true;
   bool exited_ = false;
   Clock::time_point exited_at_;
 
