@@ -6,6 +6,7 @@
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/judge/price_table.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
+#include "krino/core/process/descriptor_limit.hpp"
 #include "krino/core/task/exec_task.hpp"
 #include "krino/core/task/task_factory.hpp"
 
@@ -17,6 +18,7 @@
 #include <tbb/task_arena.h>
 
 #include <atomic>
+#include <sys/resource.h>
 
 using namespace krino::core;
 using namespace krino::test;
@@ -137,6 +139,20 @@ BOOST_FIXTURE_TEST_CASE(defaults_are_documented_ones, Fixture) {
   BOOST_TEST(o.workers == 6u);  // the experiment's parallelism
   BOOST_TEST(task.calls_out());
   BOOST_TEST(task.workers_started() == 0u);  // lazily
+}
+
+BOOST_AUTO_TEST_CASE(the_descriptor_limit_is_raised_when_needed_and_never_lowered) {
+  rlimit before{};
+  BOOST_REQUIRE(::getrlimit(RLIMIT_NOFILE, &before) == 0);
+  BOOST_TEST(!make_room_for_descriptors(16).has_value());
+  if (before.rlim_max != RLIM_INFINITY) {
+    auto warning = make_room_for_descriptors(static_cast<std::uint64_t>(before.rlim_max) + 1);
+    BOOST_REQUIRE(warning.has_value());
+    BOOST_TEST(contains(*warning, "ulimit -n"), *warning);
+  }
+  rlimit after{};
+  BOOST_REQUIRE(::getrlimit(RLIMIT_NOFILE, &after) == 0);
+  BOOST_TEST(after.rlim_cur >= before.rlim_cur);
 }
 
 BOOST_FIXTURE_TEST_CASE(the_environment_is_inherited_overridden_and_trimmed, Fixture) {

@@ -4,6 +4,7 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/process/child_process.hpp"
+#include "krino/core/process/descriptor_limit.hpp"
 #include "krino/core/process/printable_text.hpp"
 #include "krino/core/process/process_run.hpp"
 #include "krino/core/process/worker_pool.hpp"
@@ -69,6 +70,10 @@ ExecTask::ExecTask(const TaskConfig& config, const TaskEnvironment& environment)
     : options_(ExecOptions::parse(config.options, config.base_dir, environment.parallelism)),
       environment_(environment) {
   options_.limits.cancelled = [host = environment.host.host()] { return host->is_cancelled(host, nullptr) != 0; };
+  // Three pipe ends and a pidfd per program in flight, and room for everything else krino opens.
+  const std::uint64_t in_flight = options_.mode == ExecOptions::Mode::worker ? options_.workers : environment.parallelism;
+  if (auto warning = make_room_for_descriptors(4 * in_flight + 256))
+    environment.host.log(KRINO_LOG_WARNING, "exec", warning->data(), warning->size());
   if (options_.mode == ExecOptions::Mode::worker) {
     pool_ = std::make_unique<WorkerPool>(environment.io.context(), options_.process, options_.limits, options_.workers,
                                          [&host = environment.host](const std::string& message) {
