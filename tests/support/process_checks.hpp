@@ -4,8 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <fstream>
-#include <iterator>
+#include <cstdio>
 #include <string>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -16,8 +15,15 @@ namespace krino::test {
 // Whether `pid` names a live process (a zombie waiting for its parent counts as gone).
 inline bool process_alive(pid_t pid) {
   if (::kill(pid, 0) != 0) return false;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // The process may be reaped while this reads: a failed read means gone.
+  std::FILE* stat = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (stat == nullptr) return false;
+  char buffer[512];
+  const std::size_t size = std::fread(buffer, 1, sizeof(buffer), stat);
+  const bool failed = std::ferror(stat) != 0;
+  std::fclose(stat);
+  if (failed || size == 0) return false;
+  const std::string text(buffer, size);
   const auto paren = text.rfind(')');
   return paren == std::string::npos || paren + 2 >= text.size() || text[paren + 2] != 'Z';
 }

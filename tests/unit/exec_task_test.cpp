@@ -18,6 +18,7 @@
 #include <tbb/task_arena.h>
 
 #include <atomic>
+#include <set>
 #include <sys/resource.h>
 
 using namespace krino::core;
@@ -30,10 +31,11 @@ struct Fixture {
   Cancellation cancellation;
   HostServices host{cancellation, nullptr};
   PluginRegistry registry;
-  IoService io;
   PriceTable prices = PriceTable::from_json(
       json::parse(R"({"small":{"input_per_million":1.0,"output_per_million":2.0}})").as_object());
   ScratchDir dir;
+  // Last, so it is destroyed first: its thread stops before anything its handlers use goes away.
+  IoService io;
 
   TaskEnvironment environment(uint32_t parallelism = 4) { return TaskEnvironment{host, registry, io, prices, parallelism}; }
 
@@ -285,6 +287,20 @@ BOOST_FIXTURE_TEST_CASE(workers_answer_and_broken_ones_are_replaced, Fixture) {
   BOOST_TEST(static_cast<ExecTask&>(*t).workers_started() == 4u);
   t.reset();
   BOOST_TEST(no_children());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_worker_that_exits_after_each_reply_fails_no_item, Fixture) {
+  // Misused as a worker, a one-shot program still serves: each exit happens between requests, so
+  // the next request goes to a new worker instead of failing its item.
+  const std::string one_shot = R"(IFS= read -r line; id=${line#*\"id\":}; id=${id%%,*}
+    printf '{"id":%s,"actualOutputs":{"pid":%s}}\n' "$id" $$)";
+  auto t = task(json::serialize(json::object{{"command", one_shot}, {"mode", "worker"}}), 1);
+  std::set<std::string> pids;
+  for (int i = 0; i < 6; ++i) {
+    const TaskOutput out = output_of(run(*t, R"({"inputs":{}})", static_cast<uint64_t>(i)));
+    pids.insert(json::serialize(json::parse(out.actual_outputs).at("pid")));
+  }
+  BOOST_TEST(pids.size() == 6u);
 }
 
 BOOST_FIXTURE_TEST_CASE(items_waiting_on_programs_hold_no_thread, Fixture) {

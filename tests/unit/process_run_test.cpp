@@ -21,9 +21,10 @@ using namespace std::chrono_literals;
 namespace {
 
 struct Fixture {
-  IoService io;
   ProcessLimits limits;
   ScratchDir dir;
+  // Last, so it is destroyed first: its thread stops before anything its handlers use goes away.
+  IoService io;
 
   Fixture() {
     limits.timeout = 10s;

@@ -184,11 +184,15 @@ void ChildProcess::signal_group(int signal) const noexcept {
   ::kill(-pid_, signal);
 }
 
-bool ChildProcess::try_reap() {
+bool ChildProcess::has_exited() const noexcept {
   if (reaped_) return true;
   siginfo_t info{};
-  if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0)
-    return false;
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0;
+}
+
+bool ChildProcess::try_reap() {
+  if (!has_exited()) return false;
+  if (reaped_) return true;
   signal_group(SIGKILL);  // what the leader left behind (a background job, a hung grandchild)
   int status = 0;
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {

@@ -4,6 +4,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
+#include <sys/ioctl.h>
+
 namespace krino::core {
 
 namespace asio = boost::asio;
@@ -78,6 +80,7 @@ void WorkerProcess::on_exit() {
   exited_ = true;
   exited_at_ = Clock::now();
   usable_.store(false, std::memory_order_release);
+  if (!failure_) note_whether_request_unread();
   child_->close_input();
   // A reply written just before the exit is still in the pipe: keep reading until it ends (or the
   // drain time is up).
@@ -92,24 +95,30 @@ void WorkerProcess::request(std::string line, std::function<void(WorkerReply)> d
 }
 
 void WorkerProcess::begin_request(std::string line, std::function<void(WorkerReply)> done) {
+  if (exited_ || !output_open_ || !usable() || child_->has_exited()) {
+    // It exited (or broke) between requests, before the pool's check saw it: the request was
+    // never written, so it is not this item's failure. The exit is reported as an idle one.
+    become_unusable_while_idle();
+    WorkerReply reply;
+    reply.outcome = WorkerReply::Outcome::not_sent;
+    return done(std::move(reply));
+  }
   busy_ = true;
   failure_.reset();
+  request_unread_ = false;
   request_done_ = std::move(done);
   request_started_ = Clock::now();
-  if (exited_ || !output_open_ || !usable()) {
-    // It died (or broke) between the pool's check and now.
-    failure_ = WorkerReply::Outcome::died;
-    if (!exited_) child_->terminate(limits_.kill_grace);
-    return after_exit();
-  }
   request_line_ = std::move(line);
   writing_ = true;
   asio::async_write(child_->input(), asio::buffer(request_line_), [self = shared_from_this()](const error_code& error,
                                                                                              std::size_t) {
     self->writing_ = false;
     if (!self->busy_ || self->failure_) return;
-    // EPIPE: the worker closed its stdin, so it will never read this request.
-    if (error) return self->fail(WorkerReply::Outcome::died);
+    // EPIPE: the worker closed its stdin (or exited) and will never read this request.
+    if (error) {
+      self->request_unread_ = self->request_unread_ || error == asio::error::broken_pipe;
+      return self->fail(WorkerReply::Outcome::died);
+    }
     self->deliver_if_line();
     if (self->busy_ && !self->failure_ && !self->output_open_) self->fail(WorkerReply::Outcome::died);
   });
@@ -136,8 +145,20 @@ void WorkerProcess::deliver_if_line() {
   complete_request(std::move(reply));
 }
 
+void WorkerProcess::note_whether_request_unread() {
+  // A worker that exits between requests may do so just after krino wrote the next one: the
+  // request still sits whole in the pipe, so that item is not the worker's failure. (The write
+  // may have happened with its completion not yet handled, so writing_ says nothing here.)
+  if (!busy_ || request_unread_ || !child_->input().is_open()) return;
+  int unread = 0;
+  if (::ioctl(child_->input().native_handle(), FIONREAD, &unread) == 0 &&
+      static_cast<std::size_t>(unread) == request_line_.size())
+    request_unread_ = true;
+}
+
 void WorkerProcess::fail(WorkerReply::Outcome why) {
   if (failure_) return;
+  if (why == WorkerReply::Outcome::died) note_whether_request_unread();
   failure_ = why;
   usable_.store(false, std::memory_order_release);
   pending_output_.clear();
@@ -231,7 +252,8 @@ void WorkerProcess::after_exit() {
     }
     if (busy_) {
       WorkerReply reply;
-      reply.outcome = *failure_;
+      reply.outcome = request_unread_ && *failure_ == WorkerReply::Outcome::died ? WorkerReply::Outcome::not_sent
+                                                                                : *failure_;
       reply.exit = exit_report();
       reply.elapsed_ms = milliseconds_since(request_started_);
       complete_request(std::move(reply));
@@ -243,7 +265,7 @@ void WorkerProcess::after_exit() {
     stop_done_ = nullptr;
     on_idle_exit_ = nullptr;
     done(exit_report());
-  } else if (on_idle_exit_ && !failure_) {
+  } else if (on_idle_exit_ && (!failure_ || request_unread_)) {
     auto notify = std::move(on_idle_exit_);
     on_idle_exit_ = nullptr;
     notify(exit_report());

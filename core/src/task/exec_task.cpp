@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace krino::core {
 namespace {
@@ -152,17 +153,27 @@ std::variant<TaskOutput, ItemError> ExecTask::run_per_example(const std::string&
 
 std::variant<TaskOutput, ItemError> ExecTask::run_on_worker(const std::string& example,
                                                             const krino_call_context& ctx) const {
-  WorkerPool::Lease lease = pool_->acquire();
-  if (!lease.worker) return error(KRINO_UNAVAILABLE, "could not start a worker: " + lease.error);
-  std::shared_ptr<WorkerProcess> worker = lease.worker;
-  LeaseReturn give_back(*pool_, std::move(lease.worker));
-
   const std::uint64_t id = next_request_id_.fetch_add(1, std::memory_order_relaxed);
-  std::string request = "{\"id\":" + std::to_string(id) + ",\"example\":" + example +
-                        ",\"context\":{\"runIndex\":" + std::to_string(ctx.run_index) +
-                        ",\"itemIndex\":" + std::to_string(ctx.item_index) + ",\"seed\":" + std::to_string(ctx.seed) +
-                        "}}\n";
-  WorkerReply reply = await_callback<WorkerReply>([&](auto done) { worker->request(std::move(request), std::move(done)); });
+  const std::string request = "{\"id\":" + std::to_string(id) + ",\"example\":" + example +
+                              ",\"context\":{\"runIndex\":" + std::to_string(ctx.run_index) +
+                              ",\"itemIndex\":" + std::to_string(ctx.item_index) +
+                              ",\"seed\":" + std::to_string(ctx.seed) + "}}\n";
+  // A worker that exited between requests is noticed when the request is about to be written; the
+  // request then goes to another worker (a few times at most: a program that cannot stay up fails
+  // the item once it has been sent the request).
+  std::shared_ptr<WorkerProcess> worker;
+  std::optional<LeaseReturn> give_back;
+  WorkerReply reply;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    give_back.reset();
+    WorkerPool::Lease lease = pool_->acquire();
+    if (!lease.worker) return error(KRINO_UNAVAILABLE, "could not start a worker: " + lease.error);
+    worker = lease.worker;
+    give_back.emplace(*pool_, std::move(lease.worker));
+    if (options_.limits.cancelled()) return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
+    reply = await_callback<WorkerReply>([&](auto done) { worker->request(request, std::move(done)); });
+    if (reply.outcome != WorkerReply::Outcome::not_sent) break;
+  }
 
   const std::string who = "the worker (pid " + std::to_string(worker->pid()) + ")";
   auto fail = [&](krino_status code, std::string message, const WorkerExit& exit) {
@@ -170,6 +181,8 @@ std::variant<TaskOutput, ItemError> ExecTask::run_on_worker(const std::string& e
   };
   switch (reply.outcome) {
     case WorkerReply::Outcome::answered: break;
+    case WorkerReply::Outcome::not_sent:
+      return error(KRINO_UNAVAILABLE, "three workers in a row had exited before they could be sent the request");
     case WorkerReply::Outcome::timed_out:
       return fail(KRINO_DEADLINE_EXCEEDED, who + " did not answer within " + milliseconds(options_.limits.timeout) +
                                                " (timeout_ms); it was stopped (" + reply.exit.status.describe() +

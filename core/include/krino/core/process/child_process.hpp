@@ -82,6 +82,8 @@ class ChildProcess : public std::enable_shared_from_this<ChildProcess> {
   bool terminating() const noexcept { return terminating_; }
 
   bool reaped() const noexcept { return reaped_; }
+  // Whether the leader has exited by now, reaped or not (its exit may not have been handled yet).
+  bool has_exited() const noexcept;
   const ExitStatus& status() const noexcept { return status_; }
 
  private:

@@ -41,10 +41,11 @@ struct WorkerReply {
     cancelled,       // the run was cancelled; the worker was stopped
     died,            // the worker exited or closed stdout before replying
     reply_too_long,  // more than max_output_bytes without a newline; the worker was stopped
+    not_sent,        // the worker exited (or broke) without reading any of the request: ask another
   };
   Outcome outcome = Outcome::died;
   std::string line;  // without its newline
-  WorkerExit exit;   // every outcome but `answered`
+  WorkerExit exit;   // every outcome but `answered` and `not_sent`
   double elapsed_ms = 0;
 };
 
@@ -85,6 +86,7 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   void on_exit();
   void begin_request(std::string line, std::function<void(WorkerReply)> done);
   void deliver_if_line();
+  void note_whether_request_unread();
   void fail(WorkerReply::Outcome why);
   void become_unusable_while_idle();
   void begin_stop(ExitCallback done, bool wait_for_exit_first);
@@ -116,6 +118,8 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   std::function<void(WorkerReply)> request_done_;
   Clock::time_point request_started_;
   std::optional<WorkerReply::Outcome> failure_;
+  // The worker ended with the whole request still unread in its stdin pipe: it never saw it.
+  bool request_unread_ = false;
 
   // stop() / shutdown() in progress.
   ExitCallback stop_done_;
