@@ -13,6 +13,8 @@ echo "== judge concurrency (issue 4)  [within 1.2x of calls x latency / concurre
 "$bin/krino_judge_bench"
 echo "== http task (issue 5)  [>= 20000 items/s with no latency; within 1.1x of items x latency / parallelism]"
 "$bin/krino_http_task_bench"
+echo "== exec task: persistent workers vs a process per example, 10000 items (issue 5)  [ratio]"
+"$bin/krino_exec_bench"
 echo "== (b) ABI overhead  [<= 10 % for a microsecond-scale evaluator]"
 "$bin/krino_abi_overhead_bench"
 echo "== (d) start-up  [<= 30 ms]"

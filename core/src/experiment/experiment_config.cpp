@@ -191,6 +191,7 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
       if (key != "kind") config.task.options[key] = value;
     }
   }
+  config.task.base_dir = base_dir;
 
   config.evaluators = parse_uses(root, "evaluators");
   if (config.evaluators.empty()) throw config_error("evaluators: at least one evaluator is required");

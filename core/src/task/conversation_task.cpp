@@ -54,10 +54,10 @@ int turn_count(const json::array& messages) {
 
 }  // namespace
 
-ConversationTask::ConversationTask(const json::object& options_json, const TaskEnvironment& environment,
+ConversationTask::ConversationTask(const TaskConfig& config, const TaskEnvironment& environment,
                                    const EnvironmentLookup& variables)
-    : environment_(environment), user_(make_user(options_json)) {
-  TaskOptions options(options_json, "task");
+    : environment_(environment), user_(make_user(config.options)) {
+  TaskOptions options(config.options, "task");
   options.value("user");  // read above
 
   auto application = options.object("application");
@@ -67,7 +67,7 @@ ConversationTask::ConversationTask(const json::object& options_json, const TaskE
   const std::string inner_kind(kind->get_string());
   if (inner_kind == "conversation" || inner_kind == "replay")
     options.fail("application.kind", "'" + inner_kind + "' cannot answer a conversation (openai, anthropic, http or exec)");
-  TaskConfig inner{inner_kind, {}};
+  TaskConfig inner{inner_kind, {}, config.base_dir};
   for (const auto& [key, value] : *application)
     if (key != "kind") inner.options[key] = value;
   try {

@@ -12,6 +12,7 @@
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -48,10 +49,9 @@ krino_status status_for_http(unsigned status) {
 
 }  // namespace
 
-HttpTask::HttpTask(const json::object& options_json, const TaskEnvironment& environment,
-                   const EnvironmentLookup& variables)
+HttpTask::HttpTask(const TaskConfig& config, const TaskEnvironment& environment, const EnvironmentLookup& variables)
     : environment_(environment) {
-  TaskOptions options(options_json, "task");
+  TaskOptions options(config.options, "task");
   method_ = options.choice("method", "POST", {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"});
   url_ = RequestTemplate(options.required_string("url"), "task.url", variables);
   try {
@@ -97,7 +97,11 @@ HttpTask::HttpTask(const json::object& options_json, const TaskEnvironment& envi
   retry_.max_delay = std::chrono::milliseconds(options.integer("retry_max_ms", 30000, 1));
 
   HttpClientOptions client_options;
-  if (auto ca = options.optional_string("ca_file")) client_options.extra_ca_pem = read_file(*ca, options);
+  if (auto ca = options.optional_string("ca_file")) {
+    std::filesystem::path path(*ca);
+    if (path.is_relative() && !config.base_dir.empty()) path = config.base_dir / path;  // as the dataset path is
+    client_options.extra_ca_pem = read_file(path.string(), options);
+  }
   // As many idle connections as items can be in flight: each item then reuses a warm connection.
   client_options.max_idle_per_origin = 4096;
   options.reject_unknown();

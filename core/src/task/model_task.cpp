@@ -71,10 +71,9 @@ json::object canonical_call(const json::object& call) {
 
 }  // namespace
 
-ModelTask::ModelTask(std::string kind, const json::object& options_json, const TaskEnvironment& environment,
-                     const EnvironmentLookup& variables)
-    : kind_(std::move(kind)) {
-  TaskOptions options(options_json, "task");
+ModelTask::ModelTask(const TaskConfig& config_in, const TaskEnvironment& environment, const EnvironmentLookup& variables)
+    : kind_(config_in.kind) {
+  TaskOptions options(config_in.options, "task");
   json::object judge;
   if (kind_ == "openai") {
     judge["provider"] = options.choice("api", "chat", {"chat", "responses"}) == "chat" ? "openai" : "openai_responses";
@@ -114,7 +113,10 @@ ModelTask::ModelTask(std::string kind, const json::object& options_json, const T
 
   std::optional<std::filesystem::path> cache_dir;
   if (const json::value* cache = options.value("cache")) {
-    if (cache->is_string()) cache_dir = std::filesystem::path(std::string(cache->get_string()));
+    if (cache->is_string()) {
+      cache_dir = std::filesystem::path(std::string(cache->get_string()));
+      if (cache_dir->is_relative() && !config_in.base_dir.empty()) cache_dir = config_in.base_dir / *cache_dir;
+    }
     else if (cache->is_bool()) {
       if (cache->get_bool()) {
         cache_dir = JudgeCache::default_directory();

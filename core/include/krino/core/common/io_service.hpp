@@ -4,6 +4,9 @@
 // suspend the calling TBB task until the operation completes (await_callback), so a thousand items
 // waiting on the network or on child processes hold no scheduler thread.
 //
+// The service's threads block SIGPIPE, so writes to pipes must start on them (post to a strand
+// first): Asio may write at once in the thread that starts an operation.
+//
 // Threading: context() is [thread-safe]; handlers run on the service's threads. Destruction stops
 // the context and joins the threads, so it must come after every operation has completed.
 #include <boost/asio/executor_work_guard.hpp>

@@ -25,6 +25,9 @@ struct DatasetConfig {
 struct TaskConfig {
   std::string kind = "replay";
   boost::json::object options;
+  // The experiment file's directory: tasks resolve relative paths in their options (exec's cwd)
+  // against it, as the dataset path is. Empty: the current directory.
+  std::filesystem::path base_dir;
 };
 
 struct ExperimentConfig {

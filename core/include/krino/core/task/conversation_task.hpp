@@ -20,7 +20,7 @@ namespace krino::core {
 class ConversationTask final : public Task {
  public:
   // Throws a configuration error naming the option.
-  ConversationTask(const boost::json::object& options, const TaskEnvironment& environment,
+  ConversationTask(const TaskConfig& config, const TaskEnvironment& environment,
                    const EnvironmentLookup& variables = process_environment());
   ~ConversationTask() override;
 

@@ -22,7 +22,7 @@ namespace krino::core {
 class HttpTask final : public Task {
  public:
   // Throws a configuration error naming the option.
-  HttpTask(const boost::json::object& options, const TaskEnvironment& environment,
+  HttpTask(const TaskConfig& config, const TaskEnvironment& environment,
            const EnvironmentLookup& variables = process_environment());
   ~HttpTask() override;
 

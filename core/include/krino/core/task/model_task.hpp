@@ -22,8 +22,8 @@ class JudgeService;
 
 class ModelTask final : public Task {
  public:
-  // `kind` is "openai" or "anthropic". Throws a configuration error naming the option.
-  ModelTask(std::string kind, const boost::json::object& options, const TaskEnvironment& environment,
+  // `config.kind` is "openai" or "anthropic". Throws a configuration error naming the option.
+  ModelTask(const TaskConfig& config, const TaskEnvironment& environment,
             const EnvironmentLookup& variables = process_environment());
   ~ModelTask() override;
 

@@ -1,0 +1,80 @@
+#pragma once
+// The persistent workers of one exec task. Workers start when a request finds none idle and fewer
+// than `max_workers` running (so a run with parallelism 64 over three examples starts three), are
+// reused while they behave, and are dropped when they break (the next request starts a new one).
+// A request that finds `max_workers` busy waits for the next one released, suspended, holding no
+// thread.
+//
+// Threading: acquire() and release() are [thread-safe]; shutdown() (and the destructor) once every
+// lease is back.
+#include "krino/core/process/process_limits.hpp"
+#include "krino/core/process/process_spec.hpp"
+#include "krino/core/process/worker_process.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace krino::core {
+
+class WorkerPool {
+ public:
+  using Log = std::function<void(const std::string&)>;
+
+  // `limits` must outlive the pool. `warn` hears about workers that exit between requests or have
+  // to be killed at shutdown.
+  WorkerPool(boost::asio::io_context& io, ProcessSpec spec, const ProcessLimits& limits, std::size_t max_workers,
+             Log warn);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  struct Lease {
+    std::shared_ptr<WorkerProcess> worker;  // null when a new worker could not be started
+    std::string error;                      // why not
+  };
+  // A worker for one request. Suspends the calling TBB task (or blocks a plain thread) while all
+  // `max_workers` are busy.
+  Lease acquire();
+  // Hands a worker back after its request. One that is no longer usable() leaves the pool (it stops
+  // itself, or the caller stopped it) and frees its place for a new one.
+  void release(std::shared_ptr<WorkerProcess> worker);
+
+  // Ends every worker: closes its stdin, gives it kill_grace to exit, then stops its process group.
+  // Blocks until all are reaped. Idempotent.
+  void shutdown();
+
+  std::size_t max_workers() const noexcept { return max_workers_; }
+  // Workers started so far (replacements included).
+  std::size_t started_count() const;
+
+ private:
+  // Either an idle worker, or the right to start one (worker == null).
+  struct Grant {
+    std::shared_ptr<WorkerProcess> worker;
+  };
+  bool grant_locked(Grant& grant);
+  void give_back_slot();
+
+  boost::asio::io_context& io_;
+  ProcessSpec spec_;
+  const ProcessLimits& limits_;
+  std::size_t max_workers_;
+  Log warn_;
+
+  mutable std::mutex mutex_;
+  std::vector<std::shared_ptr<WorkerProcess>> idle_;
+  std::vector<std::shared_ptr<WorkerProcess>> all_;  // every worker not yet gone(), for shutdown
+  std::deque<std::function<void(Grant)>> waiters_;
+  std::size_t running_ = 0;  // started and not yet dropped (idle, leased, or dead in idle_)
+  std::size_t started_ = 0;
+  bool shut_down_ = false;
+};
+
+}  // namespace krino::core

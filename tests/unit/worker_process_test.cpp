@@ -1,0 +1,231 @@
+// Persistent workers: one reply line per request line, and every way a worker can go wrong (it
+// dies, hangs, floods stdout, exits between requests, ignores the end of its input); the pool
+// that starts them lazily, reuses them and replaces the broken ones.
+#include "krino/core/common/await_callback.hpp"
+#include "krino/core/common/io_service.hpp"
+#include "krino/core/process/worker_pool.hpp"
+#include "krino/core/process/worker_process.hpp"
+
+#include "process_test_support.hpp"
+
+#include <boost/asio/strand.hpp>
+#include <boost/test/unit_test.hpp>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+
+using namespace krino::core;
+using namespace krino::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Echoes every request line back.
+constexpr const char* kEchoWorker = "while IFS= read -r line; do printf '%s\\n' \"$line\"; done";
+
+struct Fixture {
+  ProcessLimits limits;
+  ScratchDir dir;
+  std::mutex warnings_mutex;
+  std::vector<std::string> warnings;
+  // Last, so it is destroyed first: its thread stops before anything its handlers use goes away.
+  IoService io;
+
+  Fixture() {
+    limits.timeout = 10s;
+    limits.kill_grace = 300ms;
+  }
+
+  std::shared_ptr<WorkerProcess> start(const std::string& script) {
+    auto started = WorkerProcess::start(boost::asio::make_strand(io.context()), shell(script, dir.path()), limits,
+                                        [this](const WorkerExit& exit) {
+                                          std::lock_guard lock(warnings_mutex);
+                                          warnings.push_back(exit.status.describe() + "|" + exit.stderr_tail);
+                                        });
+    BOOST_REQUIRE_MESSAGE(started.worker, started.error);
+    return started.worker;
+  }
+  static WorkerReply ask(WorkerProcess& worker, std::string line) {
+    return await_callback<WorkerReply>([&](auto done) { worker.request(std::move(line), std::move(done)); });
+  }
+  static WorkerExit shut(WorkerProcess& worker) {
+    return await_callback<WorkerExit>([&](auto done) { worker.shutdown(std::move(done)); });
+  }
+  std::vector<std::string> warnings_seen() {
+    std::lock_guard lock(warnings_mutex);
+    return warnings;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(worker_process)
+
+BOOST_FIXTURE_TEST_CASE(one_process_answers_request_after_request, Fixture) {
+  auto worker = start(kEchoWorker);
+  for (int i = 0; i < 50; ++i) {
+    WorkerReply reply = ask(*worker, "{\"id\":" + std::to_string(i) + "}\n");
+    BOOST_REQUIRE((reply.outcome == WorkerReply::Outcome::answered));
+    BOOST_TEST(reply.line == "{\"id\":" + std::to_string(i) + "}");
+  }
+  BOOST_TEST(worker->usable());
+  WorkerExit exit = shut(*worker);
+  BOOST_TEST(exit.status.success());  // closing stdin was enough
+  BOOST_TEST(!exit.stopped);
+  BOOST_TEST(worker->gone());
+  BOOST_TEST(no_children());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_worker_that_dies_mid_request_says_how, Fixture) {
+  auto worker = start("read -r line; echo 'Traceback: boom' >&2; exit 4");
+  WorkerReply reply = ask(*worker, "{}\n");
+  BOOST_TEST((reply.outcome == WorkerReply::Outcome::died));
+  BOOST_TEST(reply.exit.status.exit_code() == 4);
+  BOOST_TEST(reply.exit.stderr_tail == "Traceback: boom\n");
+  BOOST_TEST(!worker->usable());
+  BOOST_TEST(warnings_seen().empty());  // the item error tells it; no second report
+}
+
+BOOST_FIXTURE_TEST_CASE(a_reply_written_just_before_exiting_still_counts, Fixture) {
+  auto worker = start("read -r line; echo '{\"id\":1}'; exit 0");
+  WorkerReply reply = ask(*worker, "{}\n");
+  BOOST_TEST((reply.outcome == WorkerReply::Outcome::answered));
+  BOOST_TEST(reply.line == "{\"id\":1}");
+  // ... and its exit between requests is reported once, not blamed on the next item.
+  for (int i = 0; i < 200 && worker->usable(); ++i) std::this_thread::sleep_for(10ms);
+  BOOST_TEST(!worker->usable());
+  for (int i = 0; i < 200 && warnings_seen().empty(); ++i) std::this_thread::sleep_for(10ms);
+  BOOST_TEST(warnings_seen().size() == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_worker_that_hangs_is_stopped_at_the_timeout, Fixture) {
+  limits.timeout = 300ms;
+  auto worker = start("read -r line; sleep 30 & echo $! > child.pid; wait");
+  const auto started = std::chrono::steady_clock::now();
+  WorkerReply reply = ask(*worker, "{}\n");
+  BOOST_TEST((reply.outcome == WorkerReply::Outcome::timed_out));
+  BOOST_TEST(reply.exit.status.signal() == SIGTERM);
+  BOOST_TEST(reply.exit.stopped);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < 5s));
+  BOOST_TEST(gone_within(pid_from_file(dir, "child.pid"), 2s));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_reply_without_end_is_bounded, Fixture) {
+  limits.max_output_bytes = 1u << 20;
+  auto worker = start("read -r line; yes | tr -d '\\n'");
+  WorkerReply reply = ask(*worker, "{}\n");
+  BOOST_TEST((reply.outcome == WorkerReply::Outcome::reply_too_long));
+  BOOST_TEST(!worker->usable());
+}
+
+BOOST_FIXTURE_TEST_CASE(cancellation_stops_a_busy_worker, Fixture) {
+  std::atomic<bool> cancelled{false};
+  limits.cancelled = [&] { return cancelled.load(); };
+  limits.cancellation_poll = 20ms;
+  auto worker = start("read -r line; sleep 30");
+  std::thread later([&] {
+    std::this_thread::sleep_for(150ms);
+    cancelled = true;
+  });
+  WorkerReply reply = ask(*worker, "{}\n");
+  later.join();
+  BOOST_TEST((reply.outcome == WorkerReply::Outcome::cancelled));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_worker_that_ignores_the_end_of_its_input_is_stopped_at_shutdown, Fixture) {
+  auto worker = start("trap '' TERM; exec sleep 30");
+  const auto started = std::chrono::steady_clock::now();
+  WorkerExit exit = shut(*worker);
+  BOOST_TEST(exit.stopped);
+  BOOST_TEST(exit.status.signal() == SIGKILL);  // it ignored SIGTERM too
+  BOOST_TEST((std::chrono::steady_clock::now() - started < 5s));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_request_to_a_worker_that_already_exited_is_not_sent, Fixture) {
+  // Whether or not krino has handled the exit yet: the request is never written, so the item is
+  // not blamed for the worker's death (the exit is reported as an idle one).
+  auto worker = start("exit 2");
+  for (int i = 0; i < 200 && !worker->gone(); ++i) std::this_thread::sleep_for(10ms);
+  BOOST_REQUIRE(worker->gone());
+  BOOST_TEST((ask(*worker, "{}\n").outcome == WorkerReply::Outcome::not_sent));
+  BOOST_TEST(warnings_seen().size() == 1u);
+  BOOST_TEST(warnings_seen().front() == "exit status 2|");
+  auto unhandled = start("exit 3");
+  BOOST_TEST(gone_within(unhandled->pid(), 2s));  // a zombie, perhaps not yet reaped by krino
+  BOOST_TEST((ask(*unhandled, "{}\n").outcome == WorkerReply::Outcome::not_sent));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(worker_pool)
+
+BOOST_FIXTURE_TEST_CASE(workers_start_when_needed_and_are_reused, Fixture) {
+  WorkerPool pool(io.context(), shell(kEchoWorker, dir.path()), limits, 4, {});
+  for (int i = 0; i < 20; ++i) {
+    WorkerPool::Lease lease = pool.acquire();
+    BOOST_REQUIRE(lease.worker);
+    BOOST_TEST((ask(*lease.worker, "{}\n").outcome == WorkerReply::Outcome::answered));
+    pool.release(lease.worker);
+  }
+  BOOST_TEST(pool.started_count() == 1u);  // one item at a time needs one worker
+  pool.shutdown();
+  BOOST_TEST(no_children());
+}
+
+BOOST_FIXTURE_TEST_CASE(concurrent_requests_share_at_most_max_workers_without_holding_threads, Fixture) {
+  // 40 requests of 200 ms each from 2 threads through 8 workers: suspended waits, so about
+  // 40 / 8 * 200 ms, where blocked threads would need 40 / 2 * 200 ms = 4 s.
+  WorkerPool pool(io.context(), shell("while IFS= read -r line; do sleep 0.2; echo \"$$\"; done", dir.path()), limits,
+                  8, {});
+  std::mutex mutex;
+  std::set<std::string> pids;
+  std::atomic<int> answered{0};
+  const auto started = std::chrono::steady_clock::now();
+  tbb::task_arena arena(2);
+  arena.execute([&] {
+    tbb::parallel_for(0, 40, [&](int) {
+      WorkerPool::Lease lease = pool.acquire();
+      if (!lease.worker) return;
+      WorkerReply reply = ask(*lease.worker, "{}\n");
+      pool.release(lease.worker);
+      if (reply.outcome != WorkerReply::Outcome::answered) return;
+      ++answered;
+      std::lock_guard lock(mutex);
+      pids.insert(reply.line);
+    });
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  BOOST_TEST(answered.load() == 40);
+  BOOST_TEST(pids.size() <= 8u);
+  BOOST_TEST(pool.started_count() <= 8u);
+  BOOST_TEST(seconds < 3.5);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_broken_worker_is_replaced, Fixture) {
+  // Every worker dies on its second request.
+  WorkerPool pool(io.context(), shell("read -r line; echo \"$$\"; read -r line; exit 9", dir.path()), limits, 1, {});
+  std::vector<WorkerReply::Outcome> outcomes;
+  for (int i = 0; i < 4; ++i) {
+    WorkerPool::Lease lease = pool.acquire();
+    BOOST_REQUIRE(lease.worker);
+    outcomes.push_back(ask(*lease.worker, "{}\n").outcome);
+    pool.release(lease.worker);
+  }
+  using O = WorkerReply::Outcome;
+  BOOST_TEST((outcomes == std::vector<O>{O::answered, O::died, O::answered, O::died}));
+  BOOST_TEST(pool.started_count() == 2u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_program_that_cannot_start_gives_its_reason_to_every_lease, Fixture) {
+  WorkerPool pool(io.context(), ProcessSpec{"/nonexistent/worker", {"worker"}, dir.path(), {}}, limits, 2, {});
+  for (int i = 0; i < 3; ++i) {
+    WorkerPool::Lease lease = pool.acquire();
+    BOOST_TEST(!lease.worker);
+    BOOST_TEST(lease.error.find("No such file or directory") != std::string::npos, lease.error);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
