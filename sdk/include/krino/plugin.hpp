@@ -812,7 +812,12 @@ struct TraceExtractorTrampolines {
     return guarded(error, [&] {
       boost::system::error_code ec;
       const boost::json::value document = parse_raw_trace(data, size, ec);
-      if (ec) throw invalid_argument("the trace is not valid JSON: " + ec.message());
+      if (ec) {
+        std::string start(std::string_view(data, size).substr(0, 40));
+        for (char& c : start)
+          if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        throw invalid_argument("the trace is not valid JSON (" + ec.message() + "); it begins: " + start);
+      }
       write_json(trace, T::extract(document).to_json());
       return KRINO_OK;
     });

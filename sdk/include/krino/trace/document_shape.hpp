@@ -26,7 +26,8 @@ inline std::string describe_document(const boost::json::value& document) {
         }
         keys += (shown++ == 0 ? "" : ", ") + std::string(member.key());
       }
-      return "an object with keys " + keys;
+      const bool schema = object.contains("$schema") || object.contains("$defs") || object.contains("definitions");
+      return std::string(schema ? "a JSON Schema, " : "") + "an object with keys " + keys;
     }
     case boost::json::kind::array: {
       const std::size_t n = document.get_array().size();

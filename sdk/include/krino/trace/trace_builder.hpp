@@ -107,6 +107,8 @@ class TraceBuilder {
   }
 
   bool has_turns() const { return !trace_.turns.empty(); }
+  // Whether anything but turns was recorded: calls outside the conversation, or model calls.
+  bool has_calls_or_usage() const { return !extra_calls_.empty() || !trace_.model_calls.empty(); }
   const std::vector<Turn>& turns() const { return trace_.turns; }
 
   // The trace: tool calls are every assistant message's calls in order, then the standalone ones;
