@@ -77,13 +77,14 @@ void read_llm_conversation(trace::TraceBuilder& builder, const Run& run) {
 trace::ModelCall llm_model_call(const Run& run) {
   const boost::json::object& outputs = section(run, "outputs");
   trace::ModelCall call = trace::read_model_call(outputs);
-  if (call.usage.empty())
-    if (const boost::json::object* generation = first_generation(outputs))
-      if (const boost::json::value* message = generation->if_contains("message")) {
-        trace::ModelCall from_message = message_model_call(*message);
-        call.usage = from_message.usage;
-        if (call.model.empty()) call.model = from_message.model;
-      }
+  // The reply message's usage_metadata has the cache and reasoning details that llm_output's
+  // token_usage lacks; LangSmith's own outputs.usage_metadata wins over both.
+  if (const boost::json::object* generation = first_generation(outputs); generation != nullptr && !outputs.contains("usage_metadata"))
+    if (const boost::json::value* message = generation->if_contains("message")) {
+      trace::ModelCall from_message = message_model_call(*message);
+      if (!from_message.usage.empty()) call.usage = from_message.usage;
+      if (call.model.empty()) call.model = from_message.model;
+    }
   if (call.model.empty())
     if (const boost::json::object* llm_output = trace::find_object(outputs, "llm_output"))
       call.model = trace::string_member(*llm_output, "model_name");
@@ -109,7 +110,10 @@ const boost::json::value* main_value(const boost::json::object& section, const c
   return nullptr;
 }
 
+// Tool runs pair with the conversation's calls of their name in order (the k-th run of a tool
+// with its k-th call): they fill in a result the conversation lacks, and mark failures.
 void read_tool_runs(trace::TraceBuilder& builder, const std::vector<Run>& runs) {
+  std::set<const agent::ToolCall*> paired;
   for (const Run& run : runs) {
     if (run.run_type != "tool") continue;
     const boost::json::object& outputs = section(run, "outputs");
@@ -117,13 +121,13 @@ void read_tool_runs(trace::TraceBuilder& builder, const std::vector<Run>& runs) 
     const boost::json::value* output = main_value(outputs, "output");
     agent::ToolCall* known = nullptr;
     for (agent::ToolCall* call : builder.conversation_calls())
-      if (call->name == run.name && !call->result) {
+      if (call->name == run.name && paired.insert(call).second) {
         known = call;
         break;
       }
     if (known != nullptr) {
-      if (output != nullptr) known->result = text_of(output);
-      else if (!error.empty()) known->result = error;
+      if (!known->result && output != nullptr) known->result = text_of(output);
+      else if (!known->result && !error.empty()) known->result = error;
       if (!error.empty()) known->metadata["isError"] = true;
       continue;
     }

@@ -34,8 +34,10 @@ class TraceBuilder {
     trace_.turns.push_back(std::move(turn));
   }
 
-  // An assistant message, opening a new window for tool results.
+  // An assistant message, opening a new window for tool results. A message that calls tools and
+  // whose text is blank ("" is what several APIs send) said nothing: its content is null.
   void assistant(std::optional<std::string> content, std::vector<agent::ToolCall> calls = {}) {
+    if (content && !calls.empty() && content->find_first_not_of(" \t\r\n") == std::string::npos) content.reset();
     Turn turn;
     turn.role = "assistant";
     turn.content = std::move(content);

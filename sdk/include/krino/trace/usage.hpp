@@ -147,6 +147,7 @@ inline ModelCall read_model_call(const boost::json::object& response, const boos
   if (request != nullptr)
     if (const boost::json::value* model = request->if_contains("model"); model != nullptr && model->is_string())
       call.request_model = std::string(model->get_string());
+  if (call.request_model == call.model) call.request_model.clear();  // said once is enough
   call.usage = read_usage(response);
   return call;
 }
