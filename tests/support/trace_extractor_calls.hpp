@@ -9,6 +9,7 @@
 #include <krino/plugin.hpp>
 
 #include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -117,6 +118,18 @@ inline std::string check_golden(const LoadedModule& module, const GoldenCase& go
   if (actual != golden.expected)
     return golden.file + ": the trace differs from the golden file; actual:\n" + json::to_pretty_json(actual);
   return "";
+}
+
+// Checks every golden file of KRINO_GOLDEN_DIR against the plugin's built module; `count` pins how
+// many there are, so a lost file is noticed.
+inline void check_golden_files(const std::string& plugin, std::size_t count) {
+  const LoadedModule module(plugin_module(plugin));
+  const std::vector<GoldenCase> cases = golden_cases(KRINO_GOLDEN_DIR);
+  BOOST_TEST_REQUIRE(cases.size() == count);
+  for (const GoldenCase& golden : cases) {
+    const std::string problem = check_golden(module, golden);
+    BOOST_TEST(problem.empty(), problem);
+  }
 }
 
 }  // namespace krino::test
