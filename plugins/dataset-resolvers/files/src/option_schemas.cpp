@@ -8,6 +8,13 @@ const char* const kJsonlOptionsSchema = R"({
   "description": "A JSON Lines file: one example object per line, blank lines skipped.",
   "type": "object",
   "properties": {
+    "fields": {
+      "type": "object",
+      "minProperties": 1,
+      "propertyNames": {"pattern": "^(id|trace|(inputs|expectedOutputs|actualOutputs|metadata)(\\..+)?)$"},
+      "additionalProperties": {"type": "string"},
+      "description": "Builds each example from parts of the record: target (id, trace, inputs, expectedOutputs, actualOutputs, metadata, or SECTION.KEY) to a JSON pointer into the record (\"\" for all of it) or a template such as \"{/task_id}-{/trial}\". Only mapped fields are kept; a pointer that finds nothing is an item error."
+    },
     "name": {
       "type": "string",
       "minLength": 1,
@@ -28,6 +35,13 @@ const char* const kJsonOptionsSchema = R"({
   "description": "A JSON file: {\"name\", \"description\", \"examples\": [...]} or a bare array of examples, read as a stream.",
   "type": "object",
   "properties": {
+    "fields": {
+      "type": "object",
+      "minProperties": 1,
+      "propertyNames": {"pattern": "^(id|trace|(inputs|expectedOutputs|actualOutputs|metadata)(\\..+)?)$"},
+      "additionalProperties": {"type": "string"},
+      "description": "Builds each example from parts of the record: target (id, trace, inputs, expectedOutputs, actualOutputs, metadata, or SECTION.KEY) to a JSON pointer into the record (\"\" for all of it) or a template such as \"{/task_id}-{/trial}\". Only mapped fields are kept; a pointer that finds nothing is an item error."
+    },
     "name": {
       "type": "string",
       "minLength": 1,
