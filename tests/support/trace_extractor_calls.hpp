@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -61,6 +63,21 @@ inline std::string read_text(const std::filesystem::path& path) {
 // The module built for a plugin: "openai" is build/.../krino-openai.so.
 inline std::string plugin_module(const std::string& plugin) {
   return std::string(KRINO_PLUGIN_BUILD_DIR) + "/krino-" + plugin + ".so";
+}
+
+// The built module of `plugin`, loaded once per test process (the host never unloads plugins either).
+inline const LoadedModule& shared_module(const std::string& plugin) {
+  static std::map<std::string, std::unique_ptr<LoadedModule>> loaded;
+  std::unique_ptr<LoadedModule>& module = loaded[plugin];
+  if (!module) module = std::make_unique<LoadedModule>(plugin_module(plugin));
+  return *module;
+}
+
+// The trace `extractor` of `plugin` makes of `raw`; a failed extraction fails the test.
+inline boost::json::object extracted(const std::string& plugin, const std::string& extractor, const std::string& raw) {
+  const ExtractOutcome out = extract(shared_module(plugin), extractor, raw);
+  BOOST_TEST_REQUIRE(out.status == KRINO_OK, out.error);
+  return out.json().as_object();
 }
 
 struct GoldenCase {

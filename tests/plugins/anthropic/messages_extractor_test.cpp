@@ -5,16 +5,9 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() {
-  static const LoadedModule loaded(plugin_module("anthropic"));
-  return loaded;
-}
+const LoadedModule& module() { return shared_module("anthropic"); }
 
-boost::json::object anthropic_trace(const std::string& raw) {
-  const ExtractOutcome out = extract(module(), "anthropic", raw);
-  BOOST_TEST_REQUIRE(out.status == KRINO_OK, out.error);
-  return out.json().as_object();
-}
+boost::json::object anthropic_trace(const std::string& raw) { return extracted("anthropic", "anthropic", raw); }
 
 }  // namespace
 

@@ -5,10 +5,7 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() {
-  static const LoadedModule loaded(plugin_module("langchain4j"));
-  return loaded;
-}
+const LoadedModule& module() { return shared_module("langchain4j"); }
 
 }  // namespace
 

@@ -6,16 +6,9 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() {
-  static const LoadedModule loaded(plugin_module("langsmith"));
-  return loaded;
-}
+const LoadedModule& module() { return shared_module("langsmith"); }
 
-boost::json::object langsmith_trace(const std::string& raw) {
-  const ExtractOutcome out = extract(module(), "langsmith", raw);
-  BOOST_TEST_REQUIRE(out.status == KRINO_OK, out.error);
-  return out.json().as_object();
-}
+boost::json::object langsmith_trace(const std::string& raw) { return extracted("langsmith", "langsmith", raw); }
 
 }  // namespace
 

@@ -8,18 +8,11 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() {
-  static const LoadedModule loaded(plugin_module("openai"));
-  return loaded;
-}
+const LoadedModule& module() { return shared_module("openai"); }
 
 ExtractOutcome chat(const std::string& raw) { return extract(module(), "openai_chat", raw); }
 
-boost::json::object chat_trace(const std::string& raw) {
-  const ExtractOutcome out = chat(raw);
-  BOOST_TEST_REQUIRE(out.status == KRINO_OK, out.error);
-  return out.json().as_object();
-}
+boost::json::object chat_trace(const std::string& raw) { return extracted("openai", "openai_chat", raw); }
 
 }  // namespace
 

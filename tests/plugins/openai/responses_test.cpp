@@ -7,16 +7,9 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() {
-  static const LoadedModule loaded(plugin_module("openai"));
-  return loaded;
-}
+const LoadedModule& module() { return shared_module("openai"); }
 
-boost::json::object responses_trace(const std::string& raw) {
-  const ExtractOutcome out = extract(module(), "openai_responses", raw);
-  BOOST_TEST_REQUIRE(out.status == KRINO_OK, out.error);
-  return out.json().as_object();
-}
+boost::json::object responses_trace(const std::string& raw) { return extracted("openai", "openai_responses", raw); }
 
 }  // namespace
 

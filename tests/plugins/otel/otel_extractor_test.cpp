@@ -8,16 +8,9 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() {
-  static const LoadedModule loaded(plugin_module("otel"));
-  return loaded;
-}
+const LoadedModule& module() { return shared_module("otel"); }
 
-boost::json::object otel_trace(const std::string& raw) {
-  const ExtractOutcome out = extract(module(), "otel", raw);
-  BOOST_TEST_REQUIRE(out.status == KRINO_OK, out.error);
-  return out.json().as_object();
-}
+boost::json::object otel_trace(const std::string& raw) { return extracted("otel", "otel", raw); }
 
 }  // namespace
 

@@ -160,14 +160,8 @@ void read_reply(trace::TraceBuilder& builder, const boost::json::object& reply) 
 }  // namespace
 
 int MessagesExtractor::detect(const boost::json::value& raw) {
-  if (const std::optional<trace::Recording> recording = trace::Recording::read(raw)) {
-    int best = 0;
-    for (const trace::Exchange& exchange : recording->exchanges()) {
-      if (exchange.response != nullptr && is_reply_body(*exchange.response)) return 95;
-      if (is_messages_exchange(exchange)) best = 50;
-    }
-    return best;
-  }
+  if (const std::optional<trace::Recording> recording = trace::Recording::read(raw))
+    return trace::recording_confidence(*recording, is_reply_body, is_messages_exchange);
   if (raw.is_array()) return message_list_score(raw);
   if (!raw.is_object()) return 0;
   const boost::json::object& body = raw.get_object();

@@ -234,14 +234,8 @@ void read_response(ItemReader& items, trace::TraceBuilder& builder, const boost:
 }  // namespace
 
 int ResponsesExtractor::detect(const boost::json::value& raw) {
-  if (const std::optional<trace::Recording> recording = trace::Recording::read(raw)) {
-    int best = 0;
-    for (const trace::Exchange& exchange : recording->exchanges()) {
-      if (exchange.response != nullptr && is_response_body(*exchange.response)) return 95;
-      if (is_responses_exchange(exchange)) best = 50;
-    }
-    return best;
-  }
+  if (const std::optional<trace::Recording> recording = trace::Recording::read(raw))
+    return trace::recording_confidence(*recording, is_response_body, is_responses_exchange);
   if (raw.is_array()) return has_typed_items(raw) ? 80 : 0;
   if (!raw.is_object()) return 0;
   const boost::json::object& body = raw.get_object();

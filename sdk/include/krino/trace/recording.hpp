@@ -99,6 +99,18 @@ class Recording {
   std::deque<boost::json::value> parsed_;
 };
 
+// How sure an API extractor is that `recording` is its API's: 95 when a reply is one of its reply
+// bodies (`is_reply`), 50 when only a request is (`is_api` without such a reply), 0 otherwise.
+template <class IsReply, class IsApi>
+int recording_confidence(const Recording& recording, IsReply is_reply, IsApi is_api) {
+  int best = 0;
+  for (const Exchange& exchange : recording.exchanges()) {
+    if (exchange.response != nullptr && is_reply(*exchange.response)) return 95;
+    if (is_api(exchange)) best = 50;
+  }
+  return best;
+}
+
 // Reads a recording the way the API extractors do: the trace is the conversation of the LAST
 // exchange in `api` (its request's history, then its reply), since each request of an agent loop
 // carries the whole conversation so far; every exchange's reply counts as a model call, whatever its
