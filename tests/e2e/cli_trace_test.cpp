@@ -75,8 +75,8 @@ BOOST_AUTO_TEST_SUITE(cli_traces)
 //  6-0  Ground truth: one update_reservation_flights; call #5 has exactly its arguments: 1/1.
 //       5 judged calls succeed, 6 distinct, 15 pairs none alike. Reward 1.
 // Beyond these five, every score of all 200 items was compared with an independent Python
-// reimplementation of the four evaluators over the raw file (per-turn binding, LCS, word sets with
-// Python's own str() of the arguments): no difference.
+// reimplementation of the four evaluators over the raw file (tests/support/tau_bench_reference.py:
+// per-turn binding, LCS, word sets with Python's own str() of the arguments): no difference.
 BOOST_AUTO_TEST_CASE(the_tau_bench_experiment_replays_every_trajectory_through_openai_chat) {
   const std::string results = temp_path("tau-bench.jsonl");
   const ProcessResult r = run_process({krino_binary(), "run", source_path("datasets/tau-bench-airline.yaml"), "--set",
