@@ -183,4 +183,20 @@ BOOST_AUTO_TEST_CASE(helper_layer_eval_results_match_the_schema) {
   }
 }
 
+// What the trace extractors write is what the schema describes: every golden file's expected trace.
+BOOST_AUTO_TEST_CASE(every_golden_trace_matches_the_schema) {
+  int checked = 0;
+  for (const auto& family : fs::directory_iterator(fs::path(KRINO_SOURCE_DIR) / "tests" / "plugins")) {
+    const fs::path golden = family.path() / "golden";
+    if (!fs::is_directory(golden)) continue;
+    for (const auto& file : fs::directory_iterator(golden)) {
+      BOOST_TEST_CONTEXT("golden " << file.path().string()) {
+        BOOST_TEST(violations("trace", read_json(file.path()).at("expected")) == "");
+        ++checked;
+      }
+    }
+  }
+  BOOST_TEST(checked >= 40);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

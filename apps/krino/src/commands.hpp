@@ -30,7 +30,16 @@ struct PluginsArguments {
   PluginOptions plugins;
 };
 
+struct ExtractArguments {
+  std::string input = "-";
+  std::string extractor = "auto";  // a short name or id, or auto (detection)
+  bool detect = false;             // --detect: print every extractor's confidence instead
+  bool compact = false;            // --compact: one line of JSON
+  PluginOptions plugins;
+};
+
 int run_command(const RunArguments& args);
+int extract_command(const ExtractArguments& args);
 int eval_command(const EvalArguments& args);
 int plugins_list_command(const PluginsArguments& args);
 int plugins_info_command(const PluginsArguments& args);

@@ -46,6 +46,15 @@ int main(int argc, char** argv) {
   eval_cmd->add_flag("--no-cache", eval.no_cache, "Ask the LLM judges again instead of reusing cached replies");
   eval.plugins.add_to(*eval_cmd);
 
+  ExtractArguments extract;
+  auto* extract_cmd = app.add_subcommand("extract", "Print the canonical trace (krino.trace/1) a trace extractor reads from a file");
+  extract_cmd->add_option("input", extract.input, "A raw trace: JSON file, or - for standard input")->type_name("FILE");
+  extract_cmd->add_option("--extractor,-x", extract.extractor, "Trace extractor id or short name (default: auto, by detection)")
+      ->type_name("NAME");
+  extract_cmd->add_flag("--detect", extract.detect, "Print every extractor's confidence for the input instead");
+  extract_cmd->add_flag("--compact", extract.compact, "Print the trace on one line");
+  extract.plugins.add_to(*extract_cmd);
+
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
   plugins_cmd->require_subcommand(1);
   PluginsArguments list;
@@ -67,6 +76,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run_command(run);
     if (*eval_cmd) return eval_command(eval);
+    if (*extract_cmd) return extract_command(extract);
     if (*list_cmd) return plugins_list_command(list);
     if (*info_cmd) return plugins_info_command(info);
   } catch (const krino::core::KrinoError& e) {

@@ -11,12 +11,14 @@ void PluginOptions::add_to(CLI::App& command) {
   command.add_option("--plugin-dir", plugin_dirs, "Look for plugins in DIR first (repeatable)")
       ->type_name("DIR")
       ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);  // CLI11 lets a list option take the next positional otherwise
   command.add_option("--plugins", allow_list, "Load only these plugins, by name (text,files,json)")
       ->delimiter(',')
       ->type_name("NAMES")
       ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   command.add_flag("-v,--verbose", verbosity, "Log more (repeat for debug output)");
 }
 

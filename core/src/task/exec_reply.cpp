@@ -84,8 +84,8 @@ CallMetrics read_metrics(const json::object& envelope, const ExecReplyRules& rul
 }
 
 // Spec §1.8 (Task.typed): an object is the outputs; any other value is the single output.
-std::string outputs_text(const json::value& outputs) {
-  if (outputs.is_object()) return ::krino::json::to_compact_json(outputs.get_object());
+std::string outputs_text(const json::value& outputs, bool raw) {
+  if (outputs.is_object() || raw) return ::krino::json::to_compact_json(outputs);
   return ::krino::json::to_compact_json(json::object{{"output", outputs}});
 }
 
@@ -127,7 +127,7 @@ ExecReply read_exec_reply(std::string_view text, const ExecReplyRules& rules) {
   } else if (envelope == nullptr || !envelope->contains("actualOutputs")) {
     ExecReply reply;
     reply.kind = ExecReply::Kind::outputs;
-    reply.output.actual_outputs = outputs_text(document);
+    reply.output.actual_outputs = outputs_text(document, rules.raw);
     reply.output.metrics = CallMetrics{};
     return reply;
   }
@@ -143,7 +143,7 @@ ExecReply read_exec_reply(std::string_view text, const ExecReplyRules& rules) {
     ExecReply reply;
     reply.kind = ExecReply::Kind::outputs;
     reply.output.metrics = read_metrics(*envelope, rules);
-    reply.output.actual_outputs = outputs_text(*outputs);
+    reply.output.actual_outputs = outputs_text(*outputs, rules.raw);
     return reply;
   } catch (const EnvelopeProblem& problem) {
     return reply_of(ExecReply::Kind::invalid_envelope, "a malformed reply envelope: " + problem.message);

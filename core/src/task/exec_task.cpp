@@ -67,9 +67,10 @@ class LeaseReturn {
 
 }  // namespace
 
-ExecTask::ExecTask(const TaskConfig& config, const TaskEnvironment& environment)
+ExecTask::ExecTask(const TaskConfig& config, const TaskEnvironment& environment, bool raw_replies)
     : options_(ExecOptions::parse(config.options, config.base_dir, environment.parallelism)),
-      environment_(environment) {
+      environment_(environment),
+      raw_replies_(raw_replies) {
   options_.limits.cancelled = [host = environment.host.host()] { return host->is_cancelled(host, nullptr) != 0; };
   // Three pipe ends and a pidfd per program in flight, and room for everything else krino opens.
   const std::uint64_t in_flight = options_.mode == ExecOptions::Mode::worker ? options_.workers : environment.parallelism;
@@ -135,7 +136,7 @@ std::variant<TaskOutput, ItemError> ExecTask::run_per_example(const std::string&
     return fail(KRINO_UNKNOWN, std::move(message));
   }
 
-  ExecReply reply = read_exec_reply(result.output, ExecReplyRules{std::nullopt, &environment_.prices, options_.model});
+  ExecReply reply = read_exec_reply(result.output, ExecReplyRules{std::nullopt, &environment_.prices, options_.model, raw_replies_});
   switch (reply.kind) {
     case ExecReply::Kind::outputs:
       reply.output.metrics->latency_ms = rounded_ms(result.elapsed_ms);
@@ -198,7 +199,7 @@ std::variant<TaskOutput, ItemError> ExecTask::run_on_worker(const std::string& e
                                                 "and will be replaced", reply.exit);
   }
 
-  ExecReply read = read_exec_reply(reply.line, ExecReplyRules{id, &environment_.prices, options_.model});
+  ExecReply read = read_exec_reply(reply.line, ExecReplyRules{id, &environment_.prices, options_.model, raw_replies_});
   switch (read.kind) {
     case ExecReply::Kind::outputs:
       read.output.metrics->latency_ms = rounded_ms(reply.elapsed_ms);

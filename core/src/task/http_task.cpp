@@ -49,8 +49,9 @@ krino_status status_for_http(unsigned status) {
 
 }  // namespace
 
-HttpTask::HttpTask(const TaskConfig& config, const TaskEnvironment& environment, const EnvironmentLookup& variables)
-    : environment_(environment) {
+HttpTask::HttpTask(const TaskConfig& config, const TaskEnvironment& environment, const EnvironmentLookup& variables,
+                   bool raw_replies)
+    : environment_(environment), raw_replies_(raw_replies) {
   TaskOptions options(config.options, "task");
   method_ = options.choice("method", "POST", {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"});
   url_ = RequestTemplate(options.required_string("url"), "task.url", variables);
@@ -83,6 +84,8 @@ HttpTask::HttpTask(const TaskConfig& config, const TaskEnvironment& environment,
   if (auto response = options.object("response")) {
     TaskOptions reply(*response, "task.response");
     reply_format_ = reply.choice("format", "json", {"json", "text"}) == "json" ? ReplyFormat::json : ReplyFormat::text;
+    if (raw_replies_ && reply_format_ == ReplyFormat::text)
+      reply.fail("format", "a trace extractor reads JSON: leave response.format at json with task.extractor");
     output_pointer_ = reply.string("path", "");
     if (!output_pointer_.empty() && output_pointer_.front() != '/')
       reply.fail("path", "must be a JSON pointer such as /answer or /choices/0/message");
@@ -240,7 +243,7 @@ std::variant<TaskOutput, ItemError> HttpTask::read_reply(const HttpResponse& res
                        "the reply has nothing at " + output_pointer_ + ": " + redact(excerpt(response.body))};
     }
   }
-  if (outputs->is_object()) output.actual_outputs = ::krino::json::to_compact_json(*outputs);
+  if (outputs->is_object() || raw_replies_) output.actual_outputs = ::krino::json::to_compact_json(*outputs);
   else output.actual_outputs = ::krino::json::to_compact_json(json::object{{"output", *outputs}});
   output.metrics = metrics_from_reply(reply, latency_ms, environment_.prices);
   return output;

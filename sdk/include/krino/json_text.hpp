@@ -157,6 +157,49 @@ inline std::string to_compact_json(const boost::json::value& value) {
   return out;
 }
 
+namespace detail {
+inline void append_pretty_json(std::string& out, const boost::json::value& value, int depth) {
+  const auto indent = [&out](int level) { out.append(static_cast<std::size_t>(level) * 2, ' '); };
+  if (value.is_object() && !value.get_object().empty()) {
+    out += "{\n";
+    bool first = true;
+    for (const auto& member : value.get_object()) {
+      if (!first) out += ",\n";
+      first = false;
+      indent(depth + 1);
+      append_json_string(out, member.key());
+      out += ": ";
+      append_pretty_json(out, member.value(), depth + 1);
+    }
+    out += '\n';
+    indent(depth);
+    out += '}';
+  } else if (value.is_array() && !value.get_array().empty()) {
+    out += "[\n";
+    bool first = true;
+    for (const auto& element : value.get_array()) {
+      if (!first) out += ",\n";
+      first = false;
+      indent(depth + 1);
+      append_pretty_json(out, element, depth + 1);
+    }
+    out += '\n';
+    indent(depth);
+    out += ']';
+  } else {
+    append_compact_json(out, value);  // scalars, {} and []
+  }
+}
+}  // namespace detail
+
+// `value` as indented JSON for people to read (two spaces per level, one member or element per
+// line, "key": value), with scalars written as append_compact_json writes them.
+inline std::string to_pretty_json(const boost::json::value& value) {
+  std::string out;
+  detail::append_pretty_json(out, value, 0);
+  return out;
+}
+
 // The "string form" of a value: a string is its own text (no quotes, no escaping); anything else
 // is its compact JSON. So "5", 5 and 5.0 have the forms 5, 5 and 5.0.
 inline std::string string_form(const boost::json::value& value) {

@@ -112,6 +112,20 @@ BOOST_AUTO_TEST_CASE(reads_messages_key_and_reports_missing_messages) {
   BOOST_TEST(*evaluate(evaluator, test_case(R"({"trace": []})")).score == 1.0);
 }
 
+BOOST_AUTO_TEST_CASE(reads_the_canonical_turns_trace_extractors_write) {
+  // actualOutputs.turns: flat calls with object arguments under toolCalls, answers by toolCallId;
+  // the second call reuses the first one's id, as recorded traces do.
+  const ActionLoopDetectionEvaluator evaluator(config(R"({"messages_key": "turns"})"));
+  const krino::EvalResult r = evaluate(evaluator, test_case(R"({"turns": [
+    {"role": "assistant", "content": null, "toolCalls": [{"id": "c", "name": "search", "arguments": {"query": "python"}}]},
+    {"role": "tool", "content": "Results...", "toolCallId": "c"},
+    {"role": "assistant", "content": null, "toolCalls": [{"id": "c", "name": "search", "arguments": {"query": "python"}}]},
+    {"role": "tool", "content": "Results...", "toolCallId": "c"}]})"));
+  BOOST_TEST(*r.score == 0.0);
+  BOOST_TEST(r.metadata.at("action_count").to_number<int>() == 2);
+  BOOST_TEST(r.metadata.at("signatures") == boost::json::parse(R"(["search: query: python", "search: query: python"])"));
+}
+
 BOOST_AUTO_TEST_CASE(configuration_errors) {
   BOOST_CHECK_EXCEPTION(ActionLoopDetectionEvaluator(config(R"({"similarity": 1})")), krino::Error,
                         invalid("unknown option 'similarity'"));

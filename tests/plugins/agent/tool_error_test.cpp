@@ -196,4 +196,26 @@ BOOST_AUTO_TEST_CASE(through_the_trampolines) {
   BOOST_TEST(r.at("metadata").at("failedCalls").at(0).at("rule").as_string() == "error_pattern");
 }
 
+BOOST_AUTO_TEST_CASE(a_call_the_source_flagged_as_an_error_fails_whatever_its_result_says) {
+  // Trace extractors keep a source's own error flag (Anthropic's is_error, a failed tool span) as
+  // metadata.isError; the result text of such a call often reads like any other answer.
+  const EvalResult r = run("{}", R"([{"name":"a","result":"sold out","metadata":{"isError":true}},
+                                     {"name":"b","result":"ok","metadata":{"isError":false}}])");
+  BOOST_TEST(*r.score == 0.5);
+  BOOST_TEST(r.metadata.at("failedCalls") == json(R"([{"index":0,"tool":"a","rule":"error_flag"}])"));
+}
+
+BOOST_AUTO_TEST_CASE(ignored_tools_are_neither_counted_nor_failed) {
+  const EvalResult r = run(R"({"ignore_tools": ["think"], "error_patterns": ["^Error:"]})",
+                           R"([{"name":"think","result":""},{"name":"book","result":"Error: no seats"},
+                               {"name":"think","result":""},{"name":"search","result":"[]"}])");
+  BOOST_TEST(*r.score == 0.5);
+  BOOST_TEST(r.metadata.at("totalCalls").as_uint64() == 2u);
+  BOOST_TEST(r.metadata.at("ignoredCalls").as_uint64() == 2u);
+  BOOST_TEST(r.reason == "1 of 2 tool calls succeeded; failed: #1 book (error_pattern); 2 ignored");
+  const EvalResult only_ignored = run(R"({"ignore_tools": ["think"]})", R"([{"name":"think","result":""}])");
+  BOOST_TEST(*only_ignored.score == 1.0);
+  BOOST_TEST(only_ignored.reason == "every tool call was of an ignored tool");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

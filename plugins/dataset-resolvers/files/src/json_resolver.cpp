@@ -14,8 +14,8 @@ JsonResolver::JsonResolver(const krino_host*, std::string uri, const Config& opt
     : JsonResolver(path_from_file_uri(uri), options, info) {}
 
 JsonResolver::JsonResolver(const std::string& path, const Config& options, DatasetInfo& info)
-    : where_(path), scanner_(BufferedFile(path)) {
-  const DatasetOptions chosen = read_dataset_options(options, {"name", "description"});
+    : where_(path), fields_(FieldMapping::from_options(options)), scanner_(BufferedFile(path)) {
+  const DatasetOptions chosen = read_dataset_options(options, {"name", "description", "fields"});
   JsonDatasetFields fields = scanner_.fields();
   const bool header_complete = fields.root_is_array || (fields.name && fields.description);
   if (worth_counting(scanner_.file().size_on_open()) || !header_complete) {
@@ -42,9 +42,10 @@ Next JsonResolver::next(std::string& record, std::string& location, std::string&
   return Next::record;
 }
 
-bool JsonResolver::record_is_example(std::string_view record) const { return is_canonical_record(record); }
+bool JsonResolver::record_is_example(std::string_view record) const { return !fields_ && is_canonical_record(record); }
 
 boost::json::object JsonResolver::decode(std::string_view record) const {
+  if (fields_) return fields_->apply(boost::json::value(parse_json_record(record)));
   return normalize_example(parse_json_record(record));
 }
 

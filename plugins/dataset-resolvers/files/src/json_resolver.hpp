@@ -5,10 +5,12 @@
 #define KRINO_FILES_JSON_RESOLVER_HPP
 
 #include "json_array_scanner.hpp"
+#include "field_mapping.hpp"
 #include "source_location.hpp"
 
 #include <krino/plugin.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,13 +29,15 @@ class JsonResolver {
 
   // [thread-safe] One example's bytes into a canonical example (see example_normalizer.hpp).
   boost::json::object decode(std::string_view record) const;
-  // A record already in canonical shape goes to the host as it is (see canonical_record.hpp).
+  // A record already in canonical shape goes to the host as it is (see canonical_record.hpp),
+  // unless a field mapping builds every example.
   bool record_is_example(std::string_view record) const;
 
  private:
   JsonResolver(const std::string& path, const Config& options, DatasetInfo& info);
 
   SourceLocation where_;
+  std::optional<FieldMapping> fields_;
   JsonArrayScanner scanner_;
 };
 

@@ -14,8 +14,8 @@ JsonlResolver::JsonlResolver(const krino_host*, std::string uri, const Config& o
     : JsonlResolver(path_from_file_uri(uri), options, info) {}
 
 JsonlResolver::JsonlResolver(const std::string& path, const Config& options, DatasetInfo& info)
-    : where_(path), lines_(BufferedFile(path)) {
-  const DatasetOptions chosen = read_dataset_options(options, {"name", "description"});
+    : where_(path), fields_(FieldMapping::from_options(options)), lines_(BufferedFile(path)) {
+  const DatasetOptions chosen = read_dataset_options(options, {"name", "description", "fields"});
   info.name = chosen.name.value_or(file_stem(path));
   info.description = chosen.description.value_or("");
   if (worth_counting(lines_.file().size_on_open())) {
@@ -34,9 +34,10 @@ Next JsonlResolver::next(std::string& record, std::string& location, std::string
   return Next::record;
 }
 
-bool JsonlResolver::record_is_example(std::string_view record) const { return is_canonical_record(record); }
+bool JsonlResolver::record_is_example(std::string_view record) const { return !fields_ && is_canonical_record(record); }
 
 boost::json::object JsonlResolver::decode(std::string_view record) const {
+  if (fields_) return fields_->apply(boost::json::value(parse_json_record(record)));
   return normalize_example(parse_json_record(record));
 }
 

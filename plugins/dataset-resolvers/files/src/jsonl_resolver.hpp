@@ -4,10 +4,12 @@
 #define KRINO_FILES_JSONL_RESOLVER_HPP
 
 #include "jsonl_stream.hpp"
+#include "field_mapping.hpp"
 #include "source_location.hpp"
 
 #include <krino/plugin.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,13 +25,15 @@ class JsonlResolver {
 
   // [thread-safe] One line into a canonical example (see example_normalizer.hpp).
   boost::json::object decode(std::string_view record) const;
-  // A record already in canonical shape goes to the host as it is (see canonical_record.hpp).
+  // A record already in canonical shape goes to the host as it is (see canonical_record.hpp),
+  // unless a field mapping builds every example.
   bool record_is_example(std::string_view record) const;
 
  private:
   JsonlResolver(const std::string& path, const Config& options, DatasetInfo& info);
 
   SourceLocation where_;
+  std::optional<FieldMapping> fields_;
   JsonlStream lines_;
 };
 

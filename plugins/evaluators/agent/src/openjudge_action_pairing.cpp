@@ -24,6 +24,7 @@ std::vector<ActionObservation> pair_actions_with_observations(const boost::json:
     }
     if (role != "tool" && role != "function") continue;
     const boost::json::value* answered = message.if_contains("tool_call_id");
+    if (answered == nullptr) answered = message.if_contains("toolCallId");  // krino's canonical turns
     if (answered != nullptr && python_truthy(*answered)) {
       auto found = waiting_by_id.find(python_repr(*answered));
       if (found == waiting_by_id.end())

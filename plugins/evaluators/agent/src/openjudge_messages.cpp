@@ -56,6 +56,8 @@ std::vector<ToolCallView> assistant_tool_calls(const boost::json::object& messag
   std::vector<ToolCallView> calls;
   if (role_of(message) != "assistant") return calls;
   const auto* tool_calls = message.if_contains("tool_calls");
+  // krino's canonical turns (what trace extractors write) spell it toolCalls.
+  if (tool_calls == nullptr) tool_calls = message.if_contains("toolCalls");
   if (tool_calls == nullptr || !python_truthy(*tool_calls)) return calls;
   const std::string where = "message " + std::to_string(index);
   if (!tool_calls->is_array()) throw invalid_argument(where + ": tool_calls must be a list");

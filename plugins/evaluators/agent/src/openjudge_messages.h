@@ -48,8 +48,8 @@ const boost::json::object& message_at(const boost::json::array& messages, std::s
 // The message's role, "" when absent or not a string.
 std::string role_of(const boost::json::object& message);
 
-// The tool calls of an assistant message, in order; empty for other roles and for assistant
-// messages without calls. A call may be wrapped as {"tool_call": {...}}; its name and arguments
+// The tool calls of an assistant message ("tool_calls", or "toolCalls" as krino's canonical turns
+// write it), in order; empty for other roles and for assistant messages without calls. A call may be wrapped as {"tool_call": {...}}; its name and arguments
 // come from its "function" object, or from the call itself when it has none.
 std::vector<ToolCallView> assistant_tool_calls(const boost::json::object& message, std::size_t index);
 

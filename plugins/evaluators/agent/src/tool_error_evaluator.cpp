@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
 #include <utility>
@@ -13,7 +14,7 @@ namespace {
 constexpr char kSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_error",
-  "description": "Share of the agent's tool calls that succeeded. A call failed when it has no result, a blank result, a JSON object result whose 'error' is neither null nor false, or when one of the configured error patterns or error pointers fires; the configured detectors add to the built-in rules.",
+  "description": "Share of the agent's tool calls that succeeded. A call failed when its metadata flags it as an error (isError), it has no result, a blank result, a JSON object result whose 'error' is neither null nor false, or when one of the configured error patterns or error pointers fires; the configured detectors add to the built-in rules.",
   "type": "object",
   "properties": {
     "name": {"type": "string", "minLength": 1, "default": "tool_error",
@@ -25,7 +26,9 @@ constexpr char kSchema[] = R"json({
     "error_patterns": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": [],
                        "description": "PCRE2 regular expressions searched anywhere in each non-blank result (the result text, or the compact JSON of a non-string result); a match marks the call as failed."},
     "error_pointers": {"type": "array", "items": {"type": "string", "pattern": "^/"}, "default": [],
-                       "description": "JSON pointers (RFC 6901, such as /status/error) into results that are JSON; a value there that is present and neither null nor false marks the call as failed."}
+                       "description": "JSON pointers (RFC 6901, such as /status/error) into results that are JSON; a value there that is present and neither null nor false marks the call as failed."},
+    "ignore_tools": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": [],
+                     "description": "Names of tools whose calls are not judged at all (neither succeeded nor failed), such as a 'think' scratchpad that returns nothing by design."}
   },
   "additionalProperties": false
 })json";
@@ -72,9 +75,12 @@ ToolErrorEvaluator::ToolErrorEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_error", 1.0)),
       tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
       error_patterns_(read_patterns(config)),
-      error_pointers_(read_pointers(config)) {}
+      error_pointers_(read_pointers(config)),
+      ignore_tools_(config.get_strings("ignore_tools")) {}
 
 std::optional<ToolCallFailure> ToolErrorEvaluator::failure(const ToolCall& call) const {
+  if (const boost::json::value* flag = call.metadata.if_contains("isError"); flag != nullptr && flag->is_bool() && flag->get_bool())
+    return ToolCallFailure{"error_flag", {}};
   if (!call.result) return ToolCallFailure{"no_result", {}};
   const std::string& result = *call.result;
   if (blank(result)) return ToolCallFailure{"blank_result", {}};
@@ -105,7 +111,12 @@ EvalResult ToolErrorEvaluator::evaluate(const TestCase& test_case, CallContext&)
 
   boost::json::array failed;
   std::string failed_text;
+  std::size_t ignored = 0;
   for (std::size_t index = 0; index < calls.size(); ++index) {
+    if (std::find(ignore_tools_.begin(), ignore_tools_.end(), calls[index].name) != ignore_tools_.end()) {
+      ++ignored;
+      continue;
+    }
     const std::optional<ToolCallFailure> why = failure(calls[index]);
     if (!why) continue;
     boost::json::object entry{{"index", index}, {"tool", calls[index].name}, {"rule", why->rule}};
@@ -116,15 +127,19 @@ EvalResult ToolErrorEvaluator::evaluate(const TestCase& test_case, CallContext&)
     failed_text += "#" + std::to_string(index) + " " + calls[index].name + " (" + why->rule + ")";
   }
 
-  const std::size_t succeeded = calls.size() - failed.size();
-  const double score = calls.empty() ? 1.0 : static_cast<double>(succeeded) / static_cast<double>(calls.size());
-  std::string reason = calls.empty() ? "no tool calls were made"
-                                     : std::to_string(succeeded) + " of " + std::to_string(calls.size()) +
-                                           (calls.size() == 1 ? " tool call succeeded" : " tool calls succeeded");
+  const std::size_t judged = calls.size() - ignored;
+  const std::size_t succeeded = judged - failed.size();
+  const double score = judged == 0 ? 1.0 : static_cast<double>(succeeded) / static_cast<double>(judged);
+  std::string reason = calls.empty()  ? "no tool calls were made"
+                       : judged == 0  ? "every tool call was of an ignored tool"
+                                      : std::to_string(succeeded) + " of " + std::to_string(judged) +
+                                           (judged == 1 ? " tool call succeeded" : " tool calls succeeded");
   if (!failed_text.empty()) reason += "; failed: " + failed_text;
+  if (ignored > 0 && judged > 0) reason += "; " + std::to_string(ignored) + " ignored";
 
   EvalResult result = EvalResult::scored(common_.name, score, common_.threshold, std::move(reason));
-  result.metadata["totalCalls"] = calls.size();
+  result.metadata["totalCalls"] = judged;
+  if (!ignore_tools_.empty()) result.metadata["ignoredCalls"] = ignored;
   result.metadata["failedCount"] = failed.size();
   result.metadata["failedCalls"] = std::move(failed);
   return result;

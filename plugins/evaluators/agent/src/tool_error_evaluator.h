@@ -1,5 +1,7 @@
 // tool_error: the share of the agent's tool calls that succeeded. A call failed when any rule
 // fires; the rules add up, and the configurable ones never switch the built-in ones off:
+//   error_flag      the call's metadata says "isError": true (trace extractors set it from the
+//                   source's own error flag: Anthropic's is_error, a failed tool span or run)
 //   no_result       the call has no result (absent); a JSON null result is the text "null",
 //                   which is something the tool returned, so it is not an error
 //   blank_result    the result is empty or only white space
@@ -8,8 +10,9 @@
 //   error_pattern   one of error_patterns (PCRE2) is found somewhere in the result
 //   error_pointer   the result is JSON and one of error_pointers leads to a value that is neither
 //                   null nor false
-// Score = succeeded calls / all calls; no calls scores 1.0. The calls are read from actualOutputs
-// only; a missing or null list means no calls.
+// Score = succeeded calls / judged calls; no judged calls scores 1.0. Calls of the tools listed in
+// ignore_tools are not judged (tools such as a "think" scratchpad return nothing by design). The
+// calls are read from actualOutputs only; a missing or null list means no calls.
 #ifndef KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
 #define KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
 
@@ -46,6 +49,7 @@ class ToolErrorEvaluator {
   std::string tool_calls_key_;
   std::vector<ResultPattern> error_patterns_;
   std::vector<std::string> error_pointers_;
+  std::vector<std::string> ignore_tools_;
 };
 
 }  // namespace krino::agent

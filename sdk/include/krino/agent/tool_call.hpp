@@ -5,8 +5,9 @@
 //   {"id": "call_1", "type": "function", "function": {"name": "search", "arguments": "{\"q\":\"x\"}"}}
 // The second is the OpenAI Chat Completions form, so provider messages can be used unchanged.
 // `arguments` may be an object or a JSON string holding one (providers send a string); absent or
-// null means no arguments. A `result` that is not a string is stored as its compact JSON, so
-// `null` becomes the four characters "null": a tool that returned null did return something.
+// null means no arguments; `kwargs` is read as `arguments` when a call has no `arguments`. A
+// `result` that is not a string is stored as its compact JSON, so `null` becomes the four
+// characters "null": a tool that returned null did return something.
 #ifndef KRINO_AGENT_TOOL_CALL_HPP
 #define KRINO_AGENT_TOOL_CALL_HPP
 
@@ -55,6 +56,13 @@ inline boost::json::object read_arguments(const boost::json::value* value, const
   throw invalid_argument(where + ": 'arguments' must be an object or a JSON string holding one");
 }
 
+// "arguments", or "kwargs" when there is no "arguments" (tau-bench writes its ground-truth actions
+// as {"name", "kwargs"}).
+inline const boost::json::value* arguments_member(const boost::json::object& call) {
+  if (const boost::json::value* arguments = call.if_contains("arguments")) return arguments;
+  return call.if_contains("kwargs");
+}
+
 inline std::string read_optional_string(const boost::json::object& object, std::string_view field,
                                         const std::string& where) {
   const boost::json::value* value = object.if_contains(field);
@@ -92,7 +100,7 @@ inline ToolCall read_tool_call(const boost::json::value& value, const std::strin
   // Built in one piece: the JSON members are initialised straight from objects that already use
   // `storage` (assigning them would copy into the member's own storage instead).
   ToolCall call{detail::read_optional_string(object, "id", where), std::move(name),
-                detail::read_arguments(body->if_contains("arguments"), where, storage), std::move(result),
+                detail::read_arguments(detail::arguments_member(*body), where, storage), std::move(result),
                 metadata != nullptr && metadata->is_object() ? boost::json::object(metadata->get_object(), storage)
                                                              : boost::json::object(storage)};
   return call;

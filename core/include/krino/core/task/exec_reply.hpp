@@ -18,6 +18,7 @@ struct ExecReplyRules {
   std::optional<std::uint64_t> request_id;
   const PriceTable* prices = nullptr;
   std::string_view default_model;  // the task's `model` option
+  bool raw = false;  // hand the outputs over as they are (for a trace extractor), never wrapped
 };
 
 struct ExecReply {

@@ -21,8 +21,10 @@ class WorkerPool;
 
 class ExecTask final : public Task {
  public:
-  // Throws a configuration error naming the option at fault.
-  ExecTask(const TaskConfig& config, const TaskEnvironment& environment);
+  // Throws a configuration error naming the option at fault. With `raw_replies` (a trace extractor
+  // reads the output), a program's JSON (or its envelope's actualOutputs) is handed over as it is,
+  // whatever its type, instead of becoming actual outputs.
+  ExecTask(const TaskConfig& config, const TaskEnvironment& environment, bool raw_replies = false);
   // Shuts the workers down: closes their stdin, waits kill_grace, then stops what is left.
   ~ExecTask() override;
 
@@ -41,6 +43,7 @@ class ExecTask final : public Task {
 
   ExecOptions options_;
   const TaskEnvironment environment_;
+  bool raw_replies_ = false;
   std::unique_ptr<WorkerPool> pool_;
   mutable std::atomic<std::uint64_t> next_request_id_{1};
 };

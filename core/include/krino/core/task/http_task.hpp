@@ -21,9 +21,11 @@ namespace krino::core {
 
 class HttpTask final : public Task {
  public:
-  // Throws a configuration error naming the option.
+  // Throws a configuration error naming the option. With `raw_replies` (a trace extractor reads the
+  // output), the JSON reply, or the value at response.path, is handed over as it is, whatever its
+  // type, instead of becoming actual outputs.
   HttpTask(const TaskConfig& config, const TaskEnvironment& environment,
-           const EnvironmentLookup& variables = process_environment());
+           const EnvironmentLookup& variables = process_environment(), bool raw_replies = false);
   ~HttpTask() override;
 
   std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const override;
@@ -50,6 +52,7 @@ class HttpTask final : public Task {
   std::string content_type_;
   ReplyFormat reply_format_ = ReplyFormat::json;
   std::string output_pointer_;  // where the outputs are in a JSON reply; empty: the whole reply
+  bool raw_replies_ = false;
   std::chrono::milliseconds timeout_{30000};
   RetryPolicy retry_;
   std::vector<std::string> secrets_;
