@@ -51,7 +51,7 @@ const char* gate_status_name(GateStatus status) {
 GateVerdict decide_verdict(const Comparison& c, const GateConfig& config, const std::string& pairing,
                            const std::string& rebaseline_command) {
   GateVerdict v;
-  v.baseline = std::filesystem::absolute(config.baseline).lexically_normal();
+  if (!config.baseline.empty()) v.baseline = std::filesystem::absolute(config.baseline).lexically_normal();
   v.pairing = pairing;
   v.severity_margin = config.comparison.severity_margin;
   v.alpha = config.comparison.alpha;
