@@ -12,6 +12,7 @@ namespace krino::cli {
 
 int run_command(const RunArguments& args) {
   core::ExperimentConfig config = core::load_experiment(args.experiment, args.overrides);
+  if (!args.shard.empty()) config.shard = core::parse_shard_spec(args.shard);
   core::Cancellation cancellation;
   SignalWatcher watcher(cancellation);
   core::HostServices host(cancellation, stderr, args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG
