@@ -12,6 +12,7 @@ struct RunArguments {
   std::vector<std::string> overrides;
   PluginOptions plugins;
   bool no_cache = false;  // --no-cache: the judge cache is neither read nor written
+  std::string shard;      // --shard K/N: evaluate only that share of the dataset (docs/sharding.md)
 };
 
 struct EvalArguments {
@@ -38,7 +39,15 @@ struct ExtractArguments {
   PluginOptions plugins;
 };
 
+// krino merge: shard outputs back into one krino.event/1 file (docs/sharding.md).
+struct MergeArguments {
+  std::vector<std::string> inputs;
+  std::string output;
+  bool allow_missing = false;
+};
+
 int run_command(const RunArguments& args);
+int merge_command(const MergeArguments& args);
 int extract_command(const ExtractArguments& args);
 int eval_command(const EvalArguments& args);
 int plugins_list_command(const PluginsArguments& args);

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   run_cmd->add_flag("--no-cache", run.no_cache, "Ask the LLM judges again instead of reusing cached replies");
+  run_cmd->add_option("--shard", run.shard, "Evaluate only shard K of N (1-based; docs/sharding.md)")->type_name("K/N");
   run.plugins.add_to(*run_cmd);
 
   EvalArguments eval;
@@ -55,6 +56,12 @@ int main(int argc, char** argv) {
   extract_cmd->add_flag("--compact", extract.compact, "Print the trace on one line");
   extract.plugins.add_to(*extract_cmd);
 
+  MergeArguments merge;
+  auto* merge_cmd = app.add_subcommand("merge", "Merge the JSON Lines outputs of `run --shard` into the file one run would write");
+  merge_cmd->add_option("shards", merge.inputs, "Every shard's krino.event/1 file")->required()->type_name("FILE...");
+  merge_cmd->add_option("-o,--output", merge.output, "The merged file (- for standard output)")->required()->type_name("FILE");
+  merge_cmd->add_flag("--allow-missing", merge.allow_missing, "Merge even when some shards' files are absent (marked in the output)");
+
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
   plugins_cmd->require_subcommand(1);
   PluginsArguments list;
@@ -76,6 +83,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run_command(run);
     if (*eval_cmd) return eval_command(eval);
+    if (*merge_cmd) return merge_command(merge);
     if (*extract_cmd) return extract_command(extract);
     if (*list_cmd) return plugins_list_command(list);
     if (*info_cmd) return plugins_info_command(info);

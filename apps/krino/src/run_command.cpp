@@ -11,7 +11,10 @@
 namespace krino::cli {
 
 int run_command(const RunArguments& args) {
+  std::optional<core::ShardSpec> shard;
+  if (!args.shard.empty()) shard = core::parse_shard_spec(args.shard);  // a bad --shard first: it is the quick fix
   core::ExperimentConfig config = core::load_experiment(args.experiment, args.overrides);
+  config.shard = shard;
   core::Cancellation cancellation;
   SignalWatcher watcher(cancellation);
   core::HostServices host(cancellation, stderr, args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG

@@ -72,4 +72,11 @@ boost::json::object JudgeUsage::to_json() const {
                              {"costUsd", cost_usd ? boost::json::value(round6(*cost_usd)) : boost::json::value(nullptr)}};
 }
 
+boost::json::object JudgeUsage::to_item_json() const {
+  boost::json::object o = to_json();
+  o["costUsdExact"] = optional_json(cost_usd);
+  o["unpricedTokens"] = unpriced_tokens;
+  return o;
+}
+
 }  // namespace krino::core

@@ -85,6 +85,11 @@ void ExperimentRunner::emit(const std::string& event) {
   for (auto& reporter : reporters_) reporter->on_event(event);
 }
 
+void ExperimentRunner::add_shard(boost::json::object& event) const {
+  // Only a sharded run says so; `krino merge` reads it (docs/sharding.md).
+  if (config_.shard) event["shard"] = json::object{{"index", config_.shard->index}, {"count", config_.shard->count}};
+}
+
 void ExperimentRunner::flush_reporters() {
   for (auto& reporter : reporters_) reporter->flush();
 }
@@ -110,6 +115,7 @@ std::string ExperimentRunner::run_started_event(uint32_t run_index, const Datase
   e["evaluators"] = std::move(evaluators);
   e["parallelism"] = config_.parallelism;
   e["timestamp"] = utc_timestamp();
+  add_shard(e);
   return ::krino::json::to_compact_json(e);
 }
 
@@ -121,7 +127,7 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   std::vector<std::string> names;
   for (const auto& ev : evaluators_) names.push_back(ev->name());
   RunStatistics run_stats(names);
-  ItemProcessor processor(host_, dataset, *task_, evaluators_, config_.seed);
+  ItemProcessor processor(host_, dataset, *task_, evaluators_, config_.seed, config_.shard);
 
   struct Slot {
     uint64_t index;
@@ -165,6 +171,7 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
                                            return slot;
                                          }) &
           tbb::make_filter<SlotPtr, void>(tbb::filter_mode::serial_in_order, [&](SlotPtr owned) {
+            if (owned->item.skipped) return;  // another shard's item
             run_stats.add_item(owned->item.success, owned->item.error, owned->item.scores);
             run_stats.add_judge(owned->item.judge, owned->item.judge_by_evaluator);
             emit(owned->item.event);
@@ -179,6 +186,7 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   finished["status"] = cancelled ? "cancelled" : "completed";
   finished["durationMs"] = milliseconds_since(started);
   finished["summary"] = run_stats.summary();
+  add_shard(finished);
   emit(::krino::json::to_compact_json(finished));
   flush_reporters();
   statistics.add_run(run_stats);
@@ -217,6 +225,7 @@ ExperimentOutcome ExperimentRunner::run() {
   finished["status"] = outcome.cancelled ? "cancelled" : "completed";
   finished["durationMs"] = milliseconds_since(started);
   finished["summary"] = statistics.summary();
+  add_shard(finished);
   emit(::krino::json::to_compact_json(finished));
   flush_reporters();
 
@@ -225,6 +234,8 @@ ExperimentOutcome ExperimentRunner::run() {
   outcome.error_count = statistics.error_count();
   outcome.summary = statistics.summary();
   outcome.passed = !outcome.cancelled && outcome.total_count > 0 && outcome.pass_rate + 1e-12 >= config_.min_pass_rate;
+  // A shard may own no example of a small dataset; that is no failure: the merged file is judged.
+  if (config_.shard && !outcome.cancelled && outcome.total_count == 0) outcome.passed = true;
   return outcome;
 }
 

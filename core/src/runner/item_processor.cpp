@@ -3,6 +3,7 @@
 #include "krino/core/judge/judge_usage.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_spans.hpp>
 #include <krino/json_text.hpp>
 
 #include <chrono>
@@ -24,8 +25,9 @@ uint64_t item_seed(uint64_t experiment_seed, uint32_t run_index, uint64_t item_i
 }
 
 ItemProcessor::ItemProcessor(const HostServices& host, const DatasetStream& dataset, const Task& task,
-                             const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed)
-    : host_(host), dataset_(dataset), task_(task), evaluators_(evaluators), seed_(seed) {}
+                             const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed,
+                             std::optional<ShardSpec> shard)
+    : host_(host), dataset_(dataset), task_(task), evaluators_(evaluators), seed_(seed), shard_(shard) {}
 
 namespace {
 
@@ -88,6 +90,18 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
                         ec ? "the record is not valid JSON: " + ec.message() : "the record is not a JSON object"};
     }
   }
+  // A sharded run decides here, once the id is known, and leaves other shards' items alone. An
+  // unreadable record has no id, so it goes by its index.
+  if (shard_) {
+    std::optional<std::string> id;
+    if (!error) {
+      if (auto token = example.id_token()) id = krino::json::key_text(*token);
+    }
+    if (!shard_->owns(id ? std::optional<std::string_view>(*id) : std::nullopt, index)) {
+      item.skipped = true;
+      return item;
+    }
+  }
   const std::string_view inputs = example.section("inputs");
   const std::string_view expected = example.section("expectedOutputs");
   const std::string_view metadata = example.section("metadata");
@@ -125,7 +139,7 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
       const JudgeUsage spent = attribution.usage().minus(before);
       if (!spent.empty()) {
         item.judge_by_evaluator.emplace_back(evaluator->name(), spent);
-        judge_by_evaluator[evaluator->name()] = spent.to_json();
+        judge_by_evaluator[evaluator->name()] = spent.to_item_json();
       }
       if (auto* e = std::get_if<ItemError>(&evaluated)) {
         error = std::move(*e);
@@ -177,7 +191,7 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   item.judge = attribution.usage();
   if (!item.judge.empty()) {
     // Present only when the item asked a judge: what it cost, in all and per evaluator.
-    json::object judge = item.judge.to_json();
+    json::object judge = item.judge.to_item_json();
     judge["byEvaluator"] = std::move(judge_by_evaluator);
     append_key(e, "judge");
     krino::json::append_compact_json(e, judge);

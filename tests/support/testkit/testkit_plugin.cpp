@@ -1,7 +1,9 @@
 // krino-testkit: components that exist only to test the host through the real ABI.
 //   resolver  `sequence`  URIs "seq:N" : N examples, index i has inputs.input = i,
 //                                         actualOutputs.output = i, metadata from options;
-//                                         "bad_every": k makes every k-th record malformed.
+//                                         "bad_every": k makes every k-th record malformed;
+//                                         "id_every": k gives ids ("item-i") to i % k == 0 only
+//                                         (default 1: every example; 0: none).
 //   evaluator `echo_score`               : score = actualOutputs.score if present, else 1; may sleep
 //                                          a pseudo-random time (max_sleep_ms) and throw on items
 //                                          whose input is in "throw_on"; fails (non-OK) on "fail_on".
@@ -25,6 +27,7 @@ class SequenceStream {
     count_ = std::stoull(uri.substr(4));
     bad_every_ = static_cast<uint64_t>(options.get_int("bad_every", 0));
     per_item_score_ = options.get_bool("score_from_index", false);
+    id_every_ = static_cast<uint64_t>(options.get_int("id_every", 1));
     info.name = "sequence";
     info.size_hint = count_;
   }
@@ -37,7 +40,7 @@ class SequenceStream {
       return krino::Next::bad;
     }
     boost::json::object example;
-    example["id"] = "item-" + std::to_string(i);
+    if (id_every_ > 0 && i % id_every_ == 0) example["id"] = "item-" + std::to_string(i);
     example["inputs"] = boost::json::object{{"input", i}};
     boost::json::object actual{{"output", i}};
     if (per_item_score_) actual["score"] = static_cast<double>(i % 5) / 4.0;
@@ -52,6 +55,7 @@ class SequenceStream {
   uint64_t count_ = 0;
   uint64_t index_ = 0;
   uint64_t bad_every_ = 0;
+  uint64_t id_every_ = 1;
   bool per_item_score_ = false;
 };
 
@@ -113,7 +117,8 @@ class Capture {
 
 KRINO_DATASET_RESOLVER(SequenceStream, "test.sequence", "sequence", "1.0.0", "Generated examples for tests", "seq", "",
                        R"({"type":"object","properties":{"bad_every":{"type":"integer","minimum":0},
-                           "score_from_index":{"type":"boolean"}},"additionalProperties":false})");
+                           "score_from_index":{"type":"boolean"},"id_every":{"type":"integer","minimum":0}},
+                           "additionalProperties":false})");
 KRINO_EVALUATOR(EchoScore, "test.echo_score", "echo_score", "1.0.0", "Scores what the output says",
                 KRINO_CAP_THREAD_SAFE, R"({"type":"object","properties":{"name":{"type":"string"},
                     "threshold":{"type":"number"},"max_sleep_ms":{"type":"integer","minimum":0},

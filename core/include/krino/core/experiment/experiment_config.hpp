@@ -3,8 +3,11 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include "krino/core/shard/shard_spec.hpp"
+
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +51,8 @@ struct ExperimentConfig {
   std::string default_judge;      // empty: the judge named "default", else the first
   boost::json::value judge_cache = true;  // true, false, or a directory
   boost::json::object prices;     // model -> {input_per_million, output_per_million}
+  // Set by `krino run --shard K/N`, never by the file: only this share of the dataset is evaluated.
+  std::optional<ShardSpec> shard;
 };
 
 // Rewrites the shorthands of the evaluators/reporters/task/dataset entries into their explicit

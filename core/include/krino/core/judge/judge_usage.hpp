@@ -40,6 +40,9 @@ struct JudgeUsage {
   bool tokenized() const { return tokens_in.has_value() || tokens_out.has_value(); }
   bool priced() const { return tokenized() && !unpriced_tokens && cost_usd.has_value(); }
   boost::json::object to_json() const;
+  // to_json() plus what an exact roll-up needs of an item (`krino merge` rebuilds run totals from
+  // item lines): the unrounded cost, `costUsdExact`, and `unpricedTokens`.
+  boost::json::object to_item_json() const;
 };
 
 // What krino_call_context::host_handle points at during an item: judge calls made with that context

@@ -48,6 +48,7 @@ class ExperimentRunner {
   RunResult run_once(uint32_t run_index, class ExperimentStatistics& statistics);
   void emit(const std::string& event);
   void flush_reporters();
+  void add_shard(boost::json::object& event) const;
   std::string run_started_event(uint32_t run_index, const struct DatasetInfo& info) const;
 
   const ExperimentConfig& config_;

@@ -5,17 +5,20 @@
 #include "krino/core/judge/judge_usage.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
+#include "krino/core/shard/shard_spec.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
 #include "krino/core/task/task.hpp"
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace krino::core {
 
 struct FinishedItem {
+  bool skipped = false;             // not in this run's shard: no task, no evaluation, no event
   std::string event;                // the item_finished event, serialized
   bool success = false;
   bool error = false;
@@ -27,7 +30,8 @@ struct FinishedItem {
 class ItemProcessor {
  public:
   ItemProcessor(const HostServices& host, const DatasetStream& dataset, const Task& task,
-                const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed);
+                const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed,
+                std::optional<ShardSpec> shard = std::nullopt);
 
   FinishedItem process(uint32_t run_index, uint64_t index, const DatasetRecord& record) const;
 
@@ -37,6 +41,7 @@ class ItemProcessor {
   const Task& task_;
   const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators_;
   uint64_t seed_;
+  std::optional<ShardSpec> shard_;
 };
 
 // A well-mixed per-item seed from the experiment seed, run and item (splitmix64).
