@@ -3,8 +3,8 @@
 #
 # The in-tree face of krino_sdk_add_plugin() (sdk/cmake/KrinoAddPlugin.cmake, the same function
 # the installed SDK gives third parties), plus what only the krino tree wants: krino's warning
-# flags, the build-tree plugin directory, an install rule and a deb component named after the
-# target, and -z defs left out under KRINO_SANITIZE.
+# flags, the build-tree plugin directory, an install rule in the deb component its folder belongs
+# to (krino_plugin_component below), and -z defs left out under KRINO_SANITIZE.
 #   OUTPUT_DIRECTORY  build the library there instead of ${KRINO_PLUGIN_OUTPUT_DIR}
 #   NO_INSTALL        not a shipped plugin (examples, test fixtures): no install rule, and not
 #                     listed in the global property KRINO_PLUGIN_TARGETS
@@ -43,9 +43,38 @@ function(krino_add_plugin target)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${KRINO_PLUGIN_OUTPUT_DIR}")
   endif()
   if(NOT ARG_NO_INSTALL)
-    install(TARGETS ${target} LIBRARY DESTINATION "${KRINO_PLUGIN_INSTALL_DIR}" COMPONENT ${target})
+    krino_plugin_component(component)
+    install(TARGETS ${target} LIBRARY DESTINATION "${KRINO_PLUGIN_INSTALL_DIR}" COMPONENT ${component})
     set_property(GLOBAL APPEND PROPERTY KRINO_PLUGIN_TARGETS ${target})
+    set_property(GLOBAL APPEND PROPERTY KRINO_PLUGIN_COMPONENTS ${component})
   endif()
+endfunction()
+
+# krino_plugin_component(<out-var> [<plugin-folder>])
+# The install component, and so the Debian package (packaging/CMakeLists.txt), that a first-party
+# plugin ships in, decided by its folder (default: the current source directory):
+#   plugins/evaluators/judge/       plugins_judge   krino-plugins-judge   (LLM judges, network)
+#   plugins/trace-extractors/<any>/ plugins_traces  krino-plugins-traces
+#   any other plugins/<kind>/<any>/ plugins_core    krino-plugins-core
+# A plugin's other installed files (the judge's prompts) use the same component.
+function(krino_plugin_component out)
+  if(ARGC GREATER 1)
+    set(folder "${ARGV1}")
+  else()
+    set(folder "${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
+  file(RELATIVE_PATH relative "${PROJECT_SOURCE_DIR}/plugins" "${folder}")
+  if(relative MATCHES "^\\.\\.")
+    message(FATAL_ERROR "krino_plugin_component: ${folder} is not under plugins/; only first-party plugins are packaged")
+  endif()
+  if(relative MATCHES "^evaluators/judge(/|$)")
+    set(component plugins_judge)
+  elseif(relative MATCHES "^trace-extractors/")
+    set(component plugins_traces)
+  else()
+    set(component plugins_core)
+  endif()
+  set(${out} ${component} PARENT_SCOPE)
 endfunction()
 
 # Whether a first-party plugin folder is selected by -DKRINO_PLUGINS.

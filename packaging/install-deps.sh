@@ -15,6 +15,7 @@ packages=(
   libssl-dev          # TLS for remote judges
   libxml2-utils       # xmllint: the junit reporter's tests validate its XML against a JUnit schema
   chromium            # headless browser: the html reporter's tests load the report offline
+  groff-base          # the man page test renders packaging/krino.1.in and checks for warnings
 )
 
 missing=()

@@ -28,6 +28,9 @@ struct EvalArguments {
 struct PluginsArguments {
   std::string name;  // for `info`
   bool json = false;
+  bool names = false;         // list --names: component short names only, one a line
+  bool plugin_names = false;  // list --plugin-names: what --plugins accepts, one a line
+  std::string kind;           // list --kind: only components of this kind
   PluginOptions plugins;
 };
 

@@ -66,6 +66,11 @@ int main(int argc, char** argv) {
   plugins_cmd->require_subcommand(1);
   PluginsArguments list;
   auto* list_cmd = plugins_cmd->add_subcommand("list", "Every component of every plugin, and plugins that failed to load");
+  list_cmd->add_flag("--names", list.names, "Print only the components' short names, one a line (for scripts)");
+  list_cmd->add_flag("--plugin-names", list.plugin_names, "Print only the plugin names --plugins accepts, one a line");
+  list_cmd->add_option("--kind", list.kind, "Only components of this kind")
+      ->check(CLI::IsMember({"evaluator", "dataset-resolver", "trace-extractor", "reporter"}))
+      ->type_name("KIND");
   list.plugins.add_to(*list_cmd);
   PluginsArguments info;
   auto* info_cmd = plugins_cmd->add_subcommand("info", "A component's description and options");

@@ -3,6 +3,7 @@
 #include "exit_codes.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/plugin/plugin_discovery.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 
 #include <boost/json.hpp>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 namespace krino::cli {
 namespace json = boost::json;
@@ -81,6 +83,23 @@ void print_options(const std::string& schema_text) {
   }
 }
 
+// --names and --plugin-names: bare sorted names for scripts and the shell completion
+// (packaging/krino-completion.bash); load problems go to stderr so they never become a name.
+int print_names(const core::PluginRegistry& registry, const PluginsArguments& args) {
+  std::set<std::string> names;
+  for (const auto& plugin : registry.plugins()) {
+    if (args.plugin_names) names.insert(core::plugin_selection_name(plugin->path));
+    if (!args.names) continue;
+    for (const auto& c : plugin->components) {
+      if (args.kind.empty() || core::component_kind_name(c.kind) == args.kind) names.insert(c.name);
+    }
+  }
+  for (const auto& name : names) std::printf("%s\n", name.c_str());
+  for (const auto& problem : registry.problems())
+    std::fprintf(stderr, "krino: warning: plugin not loaded: %s\n", problem.to_string().c_str());
+  return registry.problems().empty() ? kSuccess : kRuntimeError;
+}
+
 }  // namespace
 
 int plugins_list_command(const PluginsArguments& args) {
@@ -88,10 +107,12 @@ int plugins_list_command(const PluginsArguments& args) {
   core::HostServices host(cancellation);
   core::PluginRegistry registry;
   args.plugins.load(registry, host, false);
+  if (args.names || args.plugin_names) return print_names(registry, args);
 
   std::printf("%-17s %-22s %-30s %-8s %s\n", "KIND", "NAME", "ID", "VERSION", "PLUGIN");
   for (const auto& plugin : registry.plugins()) {
     for (const auto& c : plugin->components) {
+      if (!args.kind.empty() && core::component_kind_name(c.kind) != args.kind) continue;
       std::printf("%-17s %-22s %-30s %-8s %s\n", std::string(core::component_kind_name(c.kind)).c_str(), c.name.c_str(),
                   c.id.c_str(), c.version.c_str(), plugin->path.filename().string().c_str());
     }

@@ -1,0 +1,122 @@
+# bash completion for krino. Installed as /usr/share/bash-completion/completions/krino; works
+# without the bash-completion package too (`source` it). Subcommands and options are listed here
+# (tests/packaging/completion_test.sh checks them against `krino <command> --help`); plugin and
+# component names come from `krino plugins list --plugin-names` / `--names`, asked of the krino
+# being completed, with the --plugin-dir options already typed.
+
+# The options each command takes, the plugin options of run/eval/extract/plugins included.
+_krino_plugin_options='--plugin-dir --plugins -v --verbose'
+_krino_options_run="--set --no-cache --shard $_krino_plugin_options"
+_krino_options_eval="-e --evaluator -c --config -j --parallelism --judges --no-cache $_krino_plugin_options"
+_krino_options_extract="-x --extractor --detect --compact $_krino_plugin_options"
+_krino_options_gate='--baseline --severity-margin --pairing --alpha --seed --update --verdict-dir'
+_krino_options_compare='--format --fail-on-regression'
+_krino_options_merge='-o --output --allow-missing'
+_krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
+_krino_options_plugins_info="--json $_krino_plugin_options"
+
+# _krino_names <list-options>...: names printed by `krino plugins list <list-options>`, for the
+# krino on the command line (a build tree's bin/krino as well as the installed one).
+_krino_names() {
+    local krino=${COMP_WORDS[0]} i
+    local -a dirs=()
+    for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+        if [[ ${COMP_WORDS[i]} == --plugin-dir ]]; then
+            dirs+=(--plugin-dir "${COMP_WORDS[i + 1]}")
+        fi
+    done
+    krino=${krino/#\~/$HOME}
+    "$krino" plugins list "$@" "${dirs[@]}" 2>/dev/null
+}
+
+_krino_files() {
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -f -- "$1")
+}
+
+_krino() {
+    local cur=${COMP_WORDS[COMP_CWORD]}
+    local prev=${COMP_WORDS[COMP_CWORD - 1]}
+    COMPREPLY=()
+
+    # The command (run, eval, ..., "plugins list"): the first words that are not options.
+    local command='' i word
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${COMP_WORDS[i]}
+        [[ $word == -* ]] && continue
+        case $command in
+            '') command=$word ;;
+            plugins) command="plugins $word" ;;
+        esac
+        [[ $command == plugins ]] || break
+    done
+
+    # The value of the option just typed.
+    case $prev in
+        --plugin-dir | --verdict-dir)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+            return ;;
+        --judges | --baseline | -o | --output)
+            _krino_files "$cur"
+            return ;;
+        --plugins)
+            # A comma-separated list: complete the name after the last comma.
+            local done_part='' last=$cur
+            if [[ $cur == *,* ]]; then
+                done_part=${cur%,*},
+                last=${cur##*,}
+            fi
+            local name
+            while IFS= read -r name; do
+                [[ $name == "$last"* ]] && COMPREPLY+=("$done_part$name")
+            done < <(_krino_names --plugin-names)
+            compopt -o nospace 2>/dev/null
+            return ;;
+        -e | --evaluator)
+            mapfile -t COMPREPLY < <(compgen -W "$(_krino_names --names --kind evaluator)" -- "$cur")
+            return ;;
+        -x | --extractor)
+            mapfile -t COMPREPLY < <(compgen -W "auto $(_krino_names --names --kind trace-extractor)" -- "$cur")
+            return ;;
+        --kind)
+            mapfile -t COMPREPLY < <(compgen -W 'evaluator dataset-resolver trace-extractor reporter' -- "$cur")
+            return ;;
+        --format)
+            mapfile -t COMPREPLY < <(compgen -W 'text json markdown' -- "$cur")
+            return ;;
+        --pairing)
+            mapfile -t COMPREPLY < <(compgen -W 'auto positional id' -- "$cur")
+            return ;;
+        --set | -c | --config | -j | --parallelism | --shard | --severity-margin | --alpha | --seed)
+            return ;;  # free-form values
+    esac
+
+    if [[ $cur == -* ]]; then
+        local options
+        case $command in
+            run) options=$_krino_options_run ;;
+            eval) options=$_krino_options_eval ;;
+            extract) options=$_krino_options_extract ;;
+            gate) options=$_krino_options_gate ;;
+            compare) options=$_krino_options_compare ;;
+            merge) options=$_krino_options_merge ;;
+            'plugins list') options=$_krino_options_plugins_list ;;
+            'plugins info') options=$_krino_options_plugins_info ;;
+            '') options='--help --version' ;;
+            *) options='' ;;
+        esac
+        mapfile -t COMPREPLY < <(compgen -W "$options --help" -- "$cur")
+        return
+    fi
+
+    case $command in
+        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge plugins' -- "$cur") ;;
+        plugins) mapfile -t COMPREPLY < <(compgen -W 'list info' -- "$cur") ;;
+        'plugins info') mapfile -t COMPREPLY < <(compgen -W "$(_krino_names --names)" -- "$cur") ;;
+        'plugins list') ;;
+        *) _krino_files "$cur" ;;  # experiment files, JSON Lines inputs, traces, runs, shards
+    esac
+}
+
+complete -F _krino krino
