@@ -1,10 +1,13 @@
 #pragma once
 // An experiment, as written in an experiment file (docs/experiment-file.md), checked and typed.
+#include "krino/core/gate/gate_config.hpp"
+
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +51,9 @@ struct ExperimentConfig {
   std::string default_judge;      // empty: the judge named "default", else the first
   boost::json::value judge_cache = true;  // true, false, or a directory
   boost::json::object prices;     // model -> {input_per_million, output_per_million}
+  // The regression gate (docs/gate.md): present when the file has a `gate:` section (`gate: {}`
+  // takes every default).
+  std::optional<GateConfig> gate;
 };
 
 // Rewrites the shorthands of the evaluators/reporters/task/dataset entries into their explicit
