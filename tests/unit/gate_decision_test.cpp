@@ -272,6 +272,7 @@ BOOST_AUTO_TEST_CASE(gate_section_parsing) {
   const std::filesystem::path base = "/exp";
   GateConfig d = parse_gate_config({}, base, "rag");
   BOOST_TEST(d.baseline == std::filesystem::path("/exp/baselines/rag.json"));
+  BOOST_TEST(d.verdict_dir == std::filesystem::path("/exp/krino-gate"));
   BOOST_TEST(d.comparison.severity_margin == 0.15);
   BOOST_TEST(d.comparison.alpha == 0.05);
   BOOST_TEST(d.comparison.seed == 42u);

@@ -2,8 +2,14 @@
 // One function per subcommand; main() only wires them to CLI11.
 #include "plugin_options.hpp"
 
+#include "krino/core/gate/gate_config.hpp"
+
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace krino::cli {
 
@@ -49,6 +55,31 @@ struct MergeArguments {
   bool allow_missing = false;
 };
 
+// Options `krino gate` and `krino compare` share (gate_command.cpp).
+struct GateArguments {
+  double alpha = 0.05;
+  uint64_t seed = 42;
+  std::string pairing = "auto";
+  uint32_t permutation_iterations = 10000;
+  uint32_t bootstrap_iterations = 10000;
+  double severity_margin = 0.15;
+  // `krino gate` only
+  std::string baseline, run, verdict_dir = "krino-gate", on_removed_evaluator = "fail";
+  bool update = false, no_fail_on_regression = false, fail_on_removed_items = false, fail_on_inconclusive = false,
+       no_bootstrap_pass = false, json = false;
+  void add_to(CLI::App& command);
+  void apply(core::GateConfig& config) const;
+};
+
+struct CompareArguments {
+  std::string a, b, format = "text";
+  size_t max_items = 20;
+  bool fail_on_regression = false;
+  GateArguments options;
+};
+
+int gate_command(const GateArguments& args);
+int compare_command(const CompareArguments& args);
 int run_command(const RunArguments& args);
 int merge_command(const MergeArguments& args);
 int extract_command(const ExtractArguments& args);

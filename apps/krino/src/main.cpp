@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("krino ") + krino::core::kVersion);
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 success; 1 evaluation failed (pass rate under min_pass_rate, or a line failed in eval);\n"
+      "Exit codes: 0 success; 1 evaluation failed (pass rate under min_pass_rate, a gate regression, or a line\n"
+      "failed in eval);\n"
       "2 usage or configuration error; 3 runtime failure; 130 interrupted (reports flushed).\n"
       "Documentation: docs/cli.md, docs/experiment-file.md");
 
@@ -78,6 +79,32 @@ int main(int argc, char** argv) {
   info_cmd->add_flag("--json", info.json, "Print the options' JSON Schema instead");
   info.plugins.add_to(*info_cmd);
 
+  GateArguments gate;
+  auto* gate_cmd = app.add_subcommand("gate", "Compare a run's JSON Lines output with a baseline file (the regression gate)");
+  gate_cmd->add_option("run", gate.run, "The run: JSON Lines output of `krino run` (json reporter)")->required()->type_name("RUN.jsonl");
+  gate_cmd->add_option("--baseline,-b", gate.baseline, "The baseline file (written when missing, locally)")->required()->type_name("FILE");
+  gate_cmd->add_option("--severity-margin", gate.severity_margin, "Fail when one item drops by more than this (default 0.15)");
+  gate_cmd->add_option("--verdict-dir", gate.verdict_dir, "Where the verdict JSON goes (default krino-gate)")->type_name("DIR");
+  gate_cmd->add_option("--on-removed-evaluator", gate.on_removed_evaluator, "fail or warn (default fail)")
+      ->check(CLI::IsMember({"fail", "warn"}));
+  gate_cmd->add_flag("--update", gate.update, "Overwrite the baseline from this run and pass (also KRINO_UPDATE_BASELINE=1)");
+  gate_cmd->add_flag("--no-fail-on-regression", gate.no_fail_on_regression, "Record a regression without failing");
+  gate_cmd->add_flag("--fail-on-removed-items", gate.fail_on_removed_items, "Fail when baseline items are missing");
+  gate_cmd->add_flag("--fail-on-inconclusive", gate.fail_on_inconclusive, "Fail when there are too few items to decide");
+  gate_cmd->add_flag("--no-bootstrap-pass", gate.no_bootstrap_pass, "Fail once when the baseline had to be created");
+  gate_cmd->add_flag("--json", gate.json, "Print the verdict JSON instead of the summary");
+  gate.add_to(*gate_cmd);
+
+  CompareArguments compare;
+  auto* compare_cmd = app.add_subcommand("compare", "Diff two runs (JSON Lines outputs or baseline files): A is before, B after");
+  compare_cmd->add_option("a", compare.a, "Before: a run's JSON Lines output or a baseline")->required()->type_name("A");
+  compare_cmd->add_option("b", compare.b, "After: a run's JSON Lines output or a baseline")->required()->type_name("B");
+  compare_cmd->add_option("--format,-f", compare.format, "text (default), json or markdown")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  compare_cmd->add_option("--max-items", compare.max_items, "Flipped items listed (default 20; the rest are counted)");
+  compare_cmd->add_flag("--fail-on-regression", compare.fail_on_regression, "Exit 1 when B regressed significantly");
+  compare.options.add_to(*compare_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -90,6 +117,8 @@ int main(int argc, char** argv) {
     if (*eval_cmd) return eval_command(eval);
     if (*merge_cmd) return merge_command(merge);
     if (*extract_cmd) return extract_command(extract);
+    if (*gate_cmd) return gate_command(gate);
+    if (*compare_cmd) return compare_command(compare);
     if (*list_cmd) return plugins_list_command(list);
     if (*info_cmd) return plugins_info_command(info);
   } catch (const krino::core::KrinoError& e) {

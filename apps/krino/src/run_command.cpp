@@ -3,10 +3,12 @@
 #include "signal_watcher.hpp"
 
 #include "krino/core/experiment/experiment_config.hpp"
+#include "krino/core/gate/regression_gate.hpp"
 #include "krino/core/judge/judge_setup.hpp"
 #include "krino/core/runner/experiment_runner.hpp"
 
 #include <cstdio>
+#include <optional>
 
 namespace krino::cli {
 
@@ -27,13 +29,25 @@ int run_command(const RunArguments& args) {
   core::PluginRegistry registry;
   args.plugins.load(registry, host);
 
+  // The gate keeps only the item-level projection (scores and passes), never the outputs.
+  std::optional<core::RunProjectionBuilder> projection;
+  if (config.gate) projection.emplace();
   core::ExperimentOutcome outcome;
   {
     core::ExperimentRunner runner(config, registry, host, cancellation);
+    if (projection) runner.set_event_observer([&](const std::string& event) { projection->add_event(event, "run event"); });
     outcome = runner.run();
   }  // every instance is destroyed before the registry unloads the plugins
   if (outcome.cancelled) return kInterrupted;
-  return outcome.passed ? kSuccess : kEvaluationFailed;
+  bool gate_fails = false;
+  if (projection) {
+    const core::GateVerdict verdict =
+        core::run_regression_gate(projection->finish(), *config.gate, core::GateEnvironment::from_process(),
+                                  "KRINO_UPDATE_BASELINE=1 krino run " + args.experiment);
+    std::fputs(core::verdict_summary(verdict).c_str(), stderr);
+    gate_fails = verdict.fails_build;
+  }
+  return outcome.passed && !gate_fails ? kSuccess : kEvaluationFailed;
 }
 
 }  // namespace krino::cli

@@ -157,7 +157,7 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
   const auto& root = document.get_object();
   static const std::set<std::string, std::less<>> known = {
       "name", "description", "metadata", "dataset", "task", "evaluators", "reporters",
-      "runs", "parallelism", "min_pass_rate", "seed", "judges", "default_judge", "judge_cache", "prices"};
+      "runs", "parallelism", "min_pass_rate", "seed", "judges", "default_judge", "judge_cache", "prices", "gate"};
   for (const auto& [key, value] : root) {
     if (known.count(key) == 0) {
       std::string message = "unknown key '" + std::string(key) + "'; known keys:";
@@ -211,6 +211,17 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
     if (it->value().is_int64() && it->value().get_int64() >= 0) config.seed = static_cast<uint64_t>(it->value().get_int64());
     else if (it->value().is_uint64()) config.seed = it->value().get_uint64();
     else throw config_error("seed: expected a non-negative whole number");
+  }
+  if (auto it = root.find("gate"); it != root.end()) {
+    if (it->value().is_bool() && !it->value().get_bool()) {
+      // gate: false switches it off (handy with --set gate=false)
+    } else if (it->value().is_null() || it->value().is_bool()) {
+      config.gate = parse_gate_config({}, base_dir, config.name);
+    } else if (it->value().is_object()) {
+      config.gate = parse_gate_config(it->value().get_object(), base_dir, config.name);
+    } else {
+      throw config_error("gate: expected a mapping of gate options (or true for the defaults)");
+    }
   }
   return config;
 }

@@ -81,9 +81,11 @@ GateConfig parse_gate_config(const json::object& section, const std::filesystem:
   }
   c.baseline = std::filesystem::path(baseline).is_relative() && !base_dir.empty() ? base_dir / baseline : std::filesystem::path(baseline);
   c.baseline = c.baseline.lexically_normal();
-  if (std::string dir = read_string(section, "verdict_dir"); !dir.empty())
-    c.verdict_dir = std::filesystem::path(dir).is_relative() && !base_dir.empty() ? (base_dir / dir).lexically_normal()
-                                                                                  : std::filesystem::path(dir);
+  // Like the baseline, verdicts sit next to the experiment file, whatever the working directory.
+  std::string dir = read_string(section, "verdict_dir");
+  if (dir.empty()) dir = c.verdict_dir.string();
+  c.verdict_dir = std::filesystem::path(dir).is_relative() && !base_dir.empty() ? (base_dir / dir).lexically_normal()
+                                                                                : std::filesystem::path(dir);
   c.comparison.severity_margin = read_number(section, "severity_margin", c.comparison.severity_margin);
   c.comparison.alpha = read_number(section, "alpha", c.comparison.alpha);
   c.comparison.seed = read_whole(section, "seed", c.comparison.seed);

@@ -83,6 +83,7 @@ ExperimentRunner::~ExperimentRunner() = default;
 
 void ExperimentRunner::emit(const std::string& event) {
   for (auto& reporter : reporters_) reporter->on_event(event);
+  if (observer_) observer_(event);
 }
 
 void ExperimentRunner::add_shard(boost::json::object& event) const {

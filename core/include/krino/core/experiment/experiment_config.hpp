@@ -1,5 +1,7 @@
 #pragma once
 // An experiment, as written in an experiment file (docs/experiment-file.md), checked and typed.
+#include "krino/core/gate/gate_config.hpp"
+
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
@@ -53,6 +55,9 @@ struct ExperimentConfig {
   boost::json::object prices;     // model -> {input_per_million, output_per_million}
   // Set by `krino run --shard K/N`, never by the file: only this share of the dataset is evaluated.
   std::optional<ShardSpec> shard;
+  // The regression gate (docs/gate.md): present when the file has a `gate:` section (`gate: {}`
+  // takes every default).
+  std::optional<GateConfig> gate;
 };
 
 // Rewrites the shorthands of the evaluators/reporters/task/dataset entries into their explicit

@@ -16,7 +16,9 @@
 
 #include <boost/json/object.hpp>
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace krino::core {
@@ -39,6 +41,10 @@ class ExperimentRunner {
   ~ExperimentRunner();
 
   ExperimentOutcome run();
+
+  // Sees every event the reporters see, in the same order, on the same (serial) stage: how the
+  // regression gate collects its projection during the run without a reporter of its own.
+  void set_event_observer(std::function<void(const std::string&)> observer) { observer_ = std::move(observer); }
 
   // Items admitted into the pipeline at once.
   size_t window() const { return window_; }
@@ -63,6 +69,7 @@ class ExperimentRunner {
   std::vector<std::unique_ptr<EvaluatorHandle>> evaluators_;
   std::vector<std::unique_ptr<ReporterHandle>> reporters_;
   size_t window_ = 1;
+  std::function<void(const std::string&)> observer_;
 };
 
 }  // namespace krino::core
