@@ -62,6 +62,14 @@ const char* kExperiment =
     "runs: 3\n"
     "parallelism: 4\n";
 
+// The assignment rule as docs/sharding.md states it, written independently of krino's code.
+int64_t documented_shard(const json::value& id, int64_t index, int64_t count) {
+  if (!id.is_string()) return index % count + 1;
+  uint64_t h = 14695981039346656037ULL;
+  for (unsigned char c : std::string(id.as_string())) h = (h ^ c) * 1099511628211ULL;
+  return static_cast<int64_t>(h % static_cast<uint64_t>(count)) + 1;
+}
+
 void drop(json::object& o, std::initializer_list<const char*> keys) {
   for (const char* k : keys) o.erase(k);
 }
@@ -85,6 +93,7 @@ BOOST_AUTO_TEST_CASE(four_merged_shards_equal_one_unsharded_run) {
       const std::string kind(ev.at("event").as_string());
       if (kind == "item_finished") {
         BOOST_TEST(seen.emplace(ev.at("run_index").as_int64(), ev.at("index").as_int64()).second);
+        BOOST_TEST(documented_shard(ev.at("id"), ev.at("index").as_int64(), 4) == k);
       } else {
         BOOST_TEST(ev.at("shard") == json::parse(R"({"index":)" + std::to_string(k) + R"(,"count":4})"));
       }

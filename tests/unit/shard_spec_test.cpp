@@ -45,7 +45,11 @@ BOOST_AUTO_TEST_CASE(ids_spread_evenly_over_the_shards) {
 }
 
 BOOST_AUTO_TEST_CASE(a_single_shard_owns_everything) {
-  for (uint64_t index = 0; index < 10; ++index) BOOST_TEST(ShardSpec{1, 1}.owns(std::string_view("x"), index));
+  const ShardSpec only{1, 1};
+  for (uint64_t index = 0; index < 10; ++index) {
+    BOOST_TEST(only.owns(std::string_view("x"), index));
+    BOOST_TEST(only.owns(std::nullopt, index));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(parse_reads_k_of_n) {
