@@ -9,8 +9,9 @@ _krino_plugin_options='--plugin-dir --plugins -v --verbose'
 _krino_options_run="--set --no-cache --shard $_krino_plugin_options"
 _krino_options_eval="-e --evaluator -c --config -j --parallelism --judges --no-cache $_krino_plugin_options"
 _krino_options_extract="-x --extractor --detect --compact $_krino_plugin_options"
-_krino_options_gate='--baseline --severity-margin --pairing --alpha --seed --update --verdict-dir'
-_krino_options_compare='--format --fail-on-regression'
+_krino_test_options='--pairing --alpha --seed --permutation-iterations --bootstrap-iterations'
+_krino_options_gate="-b --baseline --severity-margin --verdict-dir --on-removed-evaluator --update --no-fail-on-regression --fail-on-removed-items --fail-on-inconclusive --no-bootstrap-pass --json $_krino_test_options"
+_krino_options_compare="-f --format --max-items --fail-on-regression $_krino_test_options"
 _krino_options_merge='-o --output --allow-missing'
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
@@ -57,7 +58,7 @@ _krino() {
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -d -- "$cur")
             return ;;
-        --judges | --baseline | -o | --output)
+        --judges | -b | --baseline | -o | --output)
             _krino_files "$cur"
             return ;;
         --plugins)
@@ -82,13 +83,17 @@ _krino() {
         --kind)
             mapfile -t COMPREPLY < <(compgen -W 'evaluator dataset-resolver trace-extractor reporter' -- "$cur")
             return ;;
-        --format)
+        -f | --format)
             mapfile -t COMPREPLY < <(compgen -W 'text json markdown' -- "$cur")
             return ;;
         --pairing)
             mapfile -t COMPREPLY < <(compgen -W 'auto positional id' -- "$cur")
             return ;;
-        --set | -c | --config | -j | --parallelism | --shard | --severity-margin | --alpha | --seed)
+        --on-removed-evaluator)
+            mapfile -t COMPREPLY < <(compgen -W 'fail warn' -- "$cur")
+            return ;;
+        --set | -c | --config | -j | --parallelism | --shard | --severity-margin | --alpha | --seed | \
+            --permutation-iterations | --bootstrap-iterations | --max-items)
             return ;;  # free-form values
     esac
 

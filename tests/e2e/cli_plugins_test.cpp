@@ -35,4 +35,37 @@ BOOST_AUTO_TEST_CASE(info_on_an_unknown_name_exits_two) {
   BOOST_TEST(r.err.find("nope") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(list_names_prints_bare_sorted_component_names) {
+  ProcessResult r = run_process({krino_binary(), "plugins", "list", "--names", "--plugin-dir", KRINO_TESTKIT_DIR,
+                                 "--plugins", "testkit"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == "capture\necho_score\nsequence\n");
+}
+
+BOOST_AUTO_TEST_CASE(list_names_of_one_kind) {
+  ProcessResult r = run_process({krino_binary(), "plugins", "list", "--names", "--kind", "evaluator", "--plugin-dir",
+                                 KRINO_TESTKIT_DIR, "--plugins", "testkit"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == "echo_score\n");
+  ProcessResult table = run_process({krino_binary(), "plugins", "list", "--kind", "reporter", "--plugin-dir",
+                                     KRINO_TESTKIT_DIR, "--plugins", "testkit"});
+  BOOST_TEST(table.exit_code == 0, table.err);
+  BOOST_TEST(table.out.find("capture") != std::string::npos, table.out);
+  BOOST_TEST(table.out.find("echo_score") == std::string::npos, table.out);
+}
+
+BOOST_AUTO_TEST_CASE(list_plugin_names_prints_what_plugins_accepts) {
+  ProcessResult r = run_process({krino_binary(), "plugins", "list", "--plugin-names", "--plugin-dir", KRINO_TESTKIT_DIR,
+                                 "--plugins", "testkit"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == "testkit\n");
+}
+
+BOOST_AUTO_TEST_CASE(list_with_an_unknown_kind_exits_two) {
+  ProcessResult r = run_process({krino_binary(), "plugins", "list", "--kind", "evaluators", "--plugin-dir",
+                                 KRINO_TESTKIT_DIR, "--plugins", "testkit"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err.find("evaluator") != std::string::npos, r.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,7 @@
 #   1. renders with groff's man macros without a single warning (-ww), where groff is installed;
 #   2. names every command `krino --help` lists, and describes every option each command's --help
 #      prints in that command's subsection (or, for the plugin options and -h/--help, in the
-#      shared "Plugin options" / "Other options" subsections the command refers to).
+#      shared "Plugin options" / "Test options" / "Other options" subsections the command refers to).
 # Usage: man_page_test.sh KRINO_BINARY MAN_PAGE
 set -euo pipefail
 KRINO=$1
@@ -35,12 +35,14 @@ section() {
         /^\.S[SH] / { title = $0; sub(/^\.S[SH] "?/, "", title); in_section = (index(title, want) == 1); next }
         in_section' <<<"$plain"
 }
-shared_options="$(section "Plugin options")
-$(section "Other options")"
+# Options several commands share are described once, in a subsection the command points at
+# ("And the plugin options below."); -h/--help in "Other options".
 
 # The tag lines of a section: the line after each .TP, where the option being described is named.
 tags() { awk 'after_tp { print; after_tp = 0 } /^\.TP/ { after_tp = 1 }'; }
-shared_tags=$(tags <<<"$shared_options")
+plugin_tags=$(section "Plugin options" | tags)
+test_tags=$(section "Test options" | tags)
+other_tags=$(section "Other options" | tags)
 
 commands=$(krino_commands)
 [[ -n $commands ]] || fail "krino --help lists no commands"
@@ -52,9 +54,12 @@ while IFS= read -r command <&3; do
         continue
     fi
     grep -qx "\.B $command" <<<"$synopsis" || fail "the SYNOPSIS does not show krino $command"
-    available=$(tags <<<"$text")
+    available="$(tags <<<"$text")
+$other_tags"
     if grep -q "plugin options below" <<<"$text"; then available="$available
-$shared_tags"; fi
+$plugin_tags"; fi
+    if grep -q "test options below" <<<"$text"; then available="$available
+$test_tags"; fi
     missing=()
     for option in $(krino_options "$command"); do
         grep -qE -- "^\.[BI][IR]? (.*[ \"])?$option([ \",]|\$)" <<<"$available" || missing+=("$option")
