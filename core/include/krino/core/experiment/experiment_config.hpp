@@ -1,11 +1,10 @@
 #pragma once
 // An experiment, as written in an experiment file (docs/experiment-file.md), checked and typed.
 #include "krino/core/gate/gate_config.hpp"
+#include "krino/core/shard/shard_spec.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
-
-#include "krino/core/shard/shard_spec.hpp"
 
 #include <cstdint>
 #include <filesystem>
