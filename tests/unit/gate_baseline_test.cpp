@@ -69,6 +69,23 @@ BOOST_AUTO_TEST_CASE(multi_run_projection_takes_the_mean_and_the_majority_with_t
   BOOST_TEST(second.pass_probability() == 0.0);
 }
 
+BOOST_AUTO_TEST_CASE(a_run_file_is_read_line_by_line_keeping_the_last_experiment) {
+  TempDir dir;
+  const auto path = dir.path / "run.jsonl";
+  // Two appended experiments; the last line lacks its line feed (a killed writer): skipped.
+  write(path, run_started(0, "old") + "\n" + item_event(0, 0, {{"a", 0.1, false}}) + "\n" + R"({"event":"future","schema":"krino.event/1"})" +
+                  "\n" + R"({"event":"item_finished","schema":"krino.event/2","index":9})" + "\n" + run_started(0, "new") + "\n" +
+                  item_event(0, 0, {{"a", 0.9, true}}) + "\n" + item_event(0, 1, {{"a", 0.8, true}}).substr(0, 40));
+  const RunProjection run = read_run_projection(path.string());
+  BOOST_TEST(run.experiment == "new");
+  BOOST_REQUIRE(run.items.size() == 1u);
+  BOOST_TEST(*run.items[0].evaluators[0].score == 0.9);
+  write(path, run_started(0) + "\n");
+  BOOST_CHECK_EXCEPTION(read_run_projection(path.string()), KrinoError,
+                        [](const KrinoError& e) { return message_has(e, "holds no item_finished events"); });
+  BOOST_CHECK_THROW(read_run_projection((dir.path / "missing.jsonl").string()), KrinoError);
+}
+
 BOOST_AUTO_TEST_CASE(an_item_twice_in_one_run_is_an_error) {
   BOOST_CHECK_THROW(project({item_event(0, 3, {{"a", 1.0, true}}), item_event(0, 3, {{"a", 1.0, true}})}), KrinoError);
 }

@@ -8,6 +8,7 @@
 #include "krino/core/gate/regression_gate.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <krino/json_text.hpp>
 
 #include <cstdio>

@@ -14,6 +14,10 @@ std::string signed4(double v) { return fmt::format("{:+.4f}", v); }
 std::string percent(double v) { return fmt::format("{:.1f}%", v * 100.0); }
 std::string ci(const Interval& i) { return fmt::format("[{:+.4f}, {:+.4f}]", i.low, i.high); }
 
+const char* pass_rate_status(const Comparison& c) {
+  return c.pass_rate_regressed ? "REGRESSED" : c.pass_rate_improved ? "IMPROVED" : "UNCHANGED";
+}
+
 std::string flip_name(const ItemComparison& item) { return item.baseline_pass ? "pass -> fail" : "fail -> pass"; }
 
 std::string deltas_text(const ItemComparison& item) {
@@ -93,7 +97,7 @@ std::string render_comparison(const Comparison& c, const ComparisonReportOptions
     out += "| | A | B | Δ | p | 95% CI | status |\n|---|---|---|---|---|---|---|\n";
     out += fmt::format("| **pass rate** | {} | {} | {:+.1f} pts | {} ({}) | {} | {} |\n", percent(c.baseline_pass_rate),
                        percent(c.candidate_pass_rate), c.pass_rate_delta * 100.0, g(c.pass_rate_p_value), c.pass_rate_test,
-                       c.pass_rate_interval ? ci(*c.pass_rate_interval) : "", c.pass_rate_significant ? "significant" : "");
+                       c.pass_rate_interval ? ci(*c.pass_rate_interval) : "", pass_rate_status(c));
     for (const auto& e : c.evaluators)
       out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", e.name, g(e.baseline_mean), g(e.candidate_mean), signed4(e.delta),
                          g(e.p_value), ci(e.interval), change_status_name(e.status));
@@ -111,8 +115,7 @@ std::string render_comparison(const Comparison& c, const ComparisonReportOptions
   out += fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9}  {:<20} {}\n", "", "A", "B", "delta", "p", "95% CI", "status");
   out += fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9}  {:<20} {}\n", "pass rate", percent(c.baseline_pass_rate),
                      percent(c.candidate_pass_rate), fmt::format("{:+.1f}pt", c.pass_rate_delta * 100.0), g(c.pass_rate_p_value),
-                     c.pass_rate_interval ? ci(*c.pass_rate_interval) : c.pass_rate_test,
-                     c.pass_rate_significant ? "significant" : "");
+                     c.pass_rate_interval ? ci(*c.pass_rate_interval) : c.pass_rate_test, pass_rate_status(c));
   for (const auto& e : c.evaluators)
     out += fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9}  {:<20} {}\n", e.name, g(e.baseline_mean), g(e.candidate_mean), signed4(e.delta),
                        g(e.p_value), ci(e.interval), change_status_name(e.status));
