@@ -56,4 +56,28 @@ BOOST_AUTO_TEST_CASE(noise_alone_passes_at_least_95_percent_of_trials) {
   BOOST_TEST(significance_alarms <= kTrials * 5 / 100, "guard 1 fired on noise in " << significance_alarms << " trials");
 }
 
+// The same experiment with every default, for a judge whose noise is sd 0.03: the default margin of
+// 0.15 is then 5 sd, and both guards together must stay quiet in at least 95 % of trials.
+BOOST_AUTO_TEST_CASE(noise_alone_passes_with_every_default_for_a_steadier_judge) {
+  constexpr int kTrials = 200;
+  constexpr size_t kItems = 50;
+  constexpr double kThreshold = 0.5;
+  std::mt19937_64 world(20261126);
+  std::uniform_real_distribution<double> quality(0.0, 1.0);
+  std::normal_distribution<double> judge_noise(0.0, 0.03);
+  const GateConfig config;
+  int passed = 0;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    std::vector<double> base(kItems), cand(kItems);
+    for (size_t i = 0; i < kItems; ++i) {
+      base[i] = std::round(quality(world) * 1e6) / 1e6;
+      cand[i] = std::clamp(base[i] + judge_noise(world), 0.0, 1.0);
+    }
+    const Comparison c = compare_sides(side_of(base, kThreshold), side_of(cand, kThreshold), config.comparison);
+    if (!decide_verdict(c, config, "positional", "re-baseline").fails_build) ++passed;
+  }
+  BOOST_TEST_MESSAGE("A/A with every default, judge sd 0.03: " << passed << "/" << kTrials << " passed");
+  BOOST_TEST(passed >= kTrials * 95 / 100, passed << " of " << kTrials << " A/A trials passed");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
