@@ -1,4 +1,5 @@
 // `krino eval` as a unix filter, end to end.
+#include "json_lines.hpp"
 #include "process.hpp"
 
 #include <boost/json.hpp>
@@ -10,13 +11,6 @@ using namespace krino::test;
 namespace json = boost::json;
 
 namespace {
-std::vector<json::object> lines_of(const std::string& text) {
-  std::vector<json::object> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
-  return out;
-}
 ProcessResult eval(const std::string& input, std::vector<std::string> extra = {}) {
   std::vector<std::string> argv = {krino_binary(), "eval", "--evaluator", "echo_score", "--plugin-dir",
                                    KRINO_TESTKIT_DIR, "--plugins", "testkit"};
@@ -37,7 +31,7 @@ BOOST_AUTO_TEST_CASE(one_result_line_per_input_line_in_order) {
   }
   ProcessResult r = eval(input);
   BOOST_TEST(r.exit_code == 1, r.err);  // half of them fail the 0.5 threshold
-  auto lines = lines_of(r.out);
+  auto lines = json_lines_of(r.out);
   BOOST_REQUIRE(lines.size() == 500u);
   for (size_t i = 0; i < lines.size(); ++i) {
     BOOST_TEST(lines[i].at("score").as_double() == (i % 2 == 0 ? 1.0 : 0.25));
@@ -48,7 +42,7 @@ BOOST_AUTO_TEST_CASE(one_result_line_per_input_line_in_order) {
 BOOST_AUTO_TEST_CASE(bad_lines_get_an_error_object_and_blank_lines_are_skipped) {
   ProcessResult r = eval("{\"actualOutputs\":{}}\nnot json\n\n[1,2]\n{\"inputs\":{\"input\":3}}\n", {"--config", R"({"throw_on":[3]})"});
   BOOST_TEST(r.exit_code == 1);
-  auto lines = lines_of(r.out);
+  auto lines = json_lines_of(r.out);
   BOOST_REQUIRE(lines.size() == 4u);
   BOOST_TEST(lines[0].at("success").as_bool() == true);
   BOOST_TEST(lines[1].at("line").as_int64() == 2);
@@ -64,7 +58,7 @@ BOOST_AUTO_TEST_CASE(all_passing_input_exits_zero_and_reads_files_too) {
   ProcessResult r = run_process({krino_binary(), "eval", "-e", "echo_score", path, "--plugin-dir", KRINO_TESTKIT_DIR,
                                  "--plugins", "testkit"});
   BOOST_TEST(r.exit_code == 0, r.err);
-  BOOST_TEST(lines_of(r.out).size() == 1u);
+  BOOST_TEST(json_lines_of(r.out).size() == 1u);
   std::remove(path.c_str());
 }
 

@@ -1,4 +1,5 @@
 // The real binary with the first-party plugins, the bundled sample, and the out-of-tree SDK example.
+#include "json_lines.hpp"
 #include "process.hpp"
 
 #include <boost/json.hpp>
@@ -12,13 +13,6 @@ using namespace krino::test;
 namespace json = boost::json;
 
 namespace {
-std::vector<json::object> json_lines(const std::string& path) {
-  std::vector<json::object> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
-  return out;
-}
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(cli_first_party)

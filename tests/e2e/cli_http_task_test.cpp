@@ -2,6 +2,7 @@
 // user's service (the fake server's /app/ endpoint, over real HTTP) and scores what comes back.
 // Timeouts, error statuses, slow servers and replies that are not JSON each become that item's
 // error, with its cause, and the run goes on.
+#include "json_lines.hpp"
 #include "process.hpp"
 
 #include "fake_llm_server.hpp"
@@ -20,14 +21,6 @@ namespace fake = krino::fake_llm;
 namespace {
 
 constexpr const char* kToken = "tok-http-e2e-91c2-must-not-leak";
-
-std::vector<json::object> json_lines(const std::string& path) {
-  std::vector<json::object> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
-  return out;
-}
 
 // An experiment whose task is `http` against the fake server; `task` is the YAML of the task's
 // options (indented under `task:`), `rows` the dataset.

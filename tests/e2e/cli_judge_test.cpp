@@ -1,5 +1,6 @@
 // `krino run` with an LLM judge, end to end: the real binary, the judge plugin, the judge service
 // and the fake OpenAI-compatible server (in this process), over real HTTP.
+#include "json_lines.hpp"
 #include "process.hpp"
 
 #include "fake_llm_server.hpp"
@@ -19,14 +20,6 @@ namespace fake = krino::fake_llm;
 namespace {
 
 constexpr const char* kKey = "sk-e2e-7d1e5c-must-not-leak";
-
-std::vector<json::object> json_lines(const std::string& path) {
-  std::vector<json::object> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
-  return out;
-}
 
 struct JudgeRun {
   fake::FakeLlmServer server;

@@ -1,4 +1,5 @@
 // `krino run` end to end: the real binary, real experiment files, real signals.
+#include "json_lines.hpp"
 #include "process.hpp"
 
 #include <boost/json.hpp>
@@ -27,13 +28,7 @@ struct Experiment {
     argv.insert(argv.end(), extra.begin(), extra.end());
     return run_process(argv, options);
   }
-  std::vector<json::object> events() const {
-    std::vector<json::object> out;
-    std::ifstream in(capture);
-    std::string line;
-    while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
-    return out;
-  }
+  std::vector<json::object> events() const { return krino::test::json_lines(capture); }
 };
 
 size_t line_count(const std::string& path) {

@@ -1,5 +1,6 @@
 // `krino run --shard K/N` and `krino merge` end to end: an experiment run once, and as four shards
 // merged back, must report the same items and exactly the same summaries.
+#include "json_lines.hpp"
 #include "process.hpp"
 
 #include <boost/json.hpp>
@@ -13,14 +14,6 @@ using namespace krino::test;
 namespace json = boost::json;
 
 namespace {
-
-std::vector<json::object> events_of(const std::string& path) {
-  std::vector<json::object> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
-  return out;
-}
 
 // A scratch directory with an experiment whose json reporter writes `<dir>/<name>.jsonl` (set per run).
 struct ShardedExperiment {
@@ -89,7 +82,7 @@ BOOST_AUTO_TEST_CASE(four_merged_shards_equal_one_unsharded_run) {
     const std::string path = e.out("shard" + std::to_string(k));
     ProcessResult r = e.run(path, {"--shard", std::to_string(k) + "/4"});
     BOOST_TEST((r.exit_code == 0 || r.exit_code == 1), r.err);
-    for (const auto& ev : events_of(path)) {
+    for (const auto& ev : json_lines(path)) {
       const std::string kind(ev.at("event").as_string());
       if (kind == "item_finished") {
         BOOST_TEST(seen.emplace(ev.at("run_index").as_int64(), ev.at("index").as_int64()).second);
@@ -106,8 +99,8 @@ BOOST_AUTO_TEST_CASE(four_merged_shards_equal_one_unsharded_run) {
   ProcessResult merged = e.merge({shards[2], shards[0], shards[3], shards[1]});
   BOOST_TEST_REQUIRE(merged.exit_code == 0, merged.err);
 
-  auto expected = events_of(e.out("single"));
-  auto actual = events_of(e.out("merged"));
+  auto expected = json_lines(e.out("single"));
+  auto actual = json_lines(e.out("merged"));
   BOOST_TEST_REQUIRE(actual.size() == expected.size());
   BOOST_TEST(expected.size() == 3u * (60u + 2u) + 1u);
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -161,10 +154,10 @@ BOOST_AUTO_TEST_CASE(an_empty_shard_passes_and_merges) {
     ProcessResult r = e.run(shards.back(), {"--shard", std::to_string(k) + "/3"});
     BOOST_TEST(r.exit_code == 0, r.err);
   }
-  BOOST_TEST(events_of(shards[2]).size() == 3u);  // run_started, run_finished, experiment_finished
+  BOOST_TEST(json_lines(shards[2]).size() == 3u);  // run_started, run_finished, experiment_finished
   ProcessResult merged = e.merge(shards);
   BOOST_TEST_REQUIRE(merged.exit_code == 0, merged.err);
-  auto events = events_of(e.out("merged"));
+  auto events = json_lines(e.out("merged"));
   BOOST_TEST_REQUIRE(events.size() == 5u);
   BOOST_TEST(events[1].at("index").as_int64() == 0);
   BOOST_TEST(events[2].at("index").as_int64() == 1);
@@ -199,7 +192,7 @@ BOOST_AUTO_TEST_CASE(merge_refuses_files_that_do_not_belong_together) {
   ProcessResult partial = e.merge({s1}, {"--allow-missing"});
   BOOST_TEST(partial.exit_code == 0, partial.err);
   BOOST_TEST(partial.err.find("missing") != std::string::npos, partial.err);
-  auto events = events_of(e.out("merged"));
+  auto events = json_lines(e.out("merged"));
   BOOST_TEST(events.back().at("merged") == json::parse(R"({"count":2,"missing":[2]})"));
   BOOST_TEST(events.back().at("summary").at("totalCount").as_int64() == 4);
 

@@ -1,4 +1,5 @@
 // The runner end to end through the real ABI, with the test-only plugin kit (tests/support/testkit).
+#include "json_lines.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
@@ -41,13 +42,7 @@ struct Harness {
     return runner.run();
   }
 
-  std::vector<json::object> events() const {
-    std::vector<json::object> out;
-    std::ifstream in(capture);
-    std::string line;
-    while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
-    return out;
-  }
+  std::vector<json::object> events() const { return krino::test::json_lines(capture); }
 
   static std::vector<json::object> of_type(const std::vector<json::object>& events, const char* type) {
     std::vector<json::object> out;

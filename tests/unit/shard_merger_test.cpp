@@ -1,3 +1,4 @@
+#include "json_lines.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/shard/item_line.hpp"
 #include "krino/core/shard/shard_merger.hpp"
@@ -13,6 +14,7 @@
 #include <sstream>
 
 using namespace krino::core;
+using krino::test::json_lines_of;
 namespace json = boost::json;
 
 namespace {
@@ -75,14 +77,6 @@ struct Files {
     return path;
   }
 };
-
-std::vector<json::object> lines_of(const std::string& text) {
-  std::vector<json::object> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(json::parse(line).as_object());
-  return out;
-}
 
 JudgeUsage usage(double cost, int64_t tokens, bool unpriced = false) {
   JudgeUsage u;
@@ -158,7 +152,7 @@ BOOST_AUTO_TEST_CASE(merged_summaries_equal_the_statistics_of_the_items_in_datas
   std::ostringstream out;
   const MergeReport report = merge_shards({{files.write("b", b.text), files.write("a", a.text)}, false}, out);
   BOOST_TEST(report.items == 14u);
-  const auto events = lines_of(out.str());
+  const auto events = json_lines_of(out.str());
   BOOST_TEST_REQUIRE(events.size() == 2u * 9u + 1u);
   for (uint32_t run = 0; run < 2; ++run) {
     const auto& started = events[run * 9];

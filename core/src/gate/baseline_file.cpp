@@ -1,6 +1,7 @@
 #include "krino/core/gate/baseline_file.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/utc_time.hpp"
 #include "krino/core/gate/atomic_file.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
 #include "krino/core/version.hpp"
@@ -10,7 +11,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <ctime>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -19,15 +19,6 @@ namespace krino::core {
 namespace json = boost::json;
 
 namespace {
-
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
 
 std::optional<uint64_t> positional_index(std::string_view key) {
   if (key.rfind("item-", 0) != 0 || key.size() == 5) return std::nullopt;
@@ -44,7 +35,7 @@ json::value optional_double(const std::optional<double>& v) { return v ? json::v
 }  // namespace
 
 boost::json::object default_provenance() {
-  return json::object{{"krino", kVersion}, {"createdAt", utc_now()}};
+  return json::object{{"krino", kVersion}, {"createdAt", utc_timestamp_now()}};
 }
 
 Baseline make_baseline(const RunProjection& run, Pairing pairing, json::object provenance) {

@@ -1,6 +1,7 @@
 #include "krino/core/runner/experiment_runner.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/utc_time.hpp"
 #include "krino/core/runner/component_factory.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/item_processor.hpp"
@@ -17,22 +18,12 @@
 
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <set>
 
 namespace krino::core {
 namespace json = boost::json;
 
 namespace {
-
-std::string utc_timestamp() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -115,7 +106,7 @@ std::string ExperimentRunner::run_started_event(uint32_t run_index, const Datase
   }
   e["evaluators"] = std::move(evaluators);
   e["parallelism"] = config_.parallelism;
-  e["timestamp"] = utc_timestamp();
+  e["timestamp"] = utc_timestamp_now();
   add_shard(e);
   return ::krino::json::to_compact_json(e);
 }

@@ -1,11 +1,11 @@
 #include "krino/core/shard/item_line.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/text_number.hpp"
 
 #include <boost/json.hpp>
 #include <krino/json_spans.hpp>
 
-#include <charconv>
 #include <optional>
 
 namespace krino::core {
@@ -17,16 +17,8 @@ using krino::json::key_equals;
 [[noreturn]] void bad(const std::string& what) { throw runtime_error("item_finished line: " + what); }
 
 template <class Number>
-std::optional<Number> number_token(std::string_view token) {
-  Number value{};
-  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || end != token.data() + token.size()) return std::nullopt;
-  return value;
-}
-
-template <class Number>
 Number required_number(std::string_view token, const char* name) {
-  auto value = number_token<Number>(token);
+  auto value = parse_whole_number<Number>(token);
   if (!value) bad(std::string("\"") + name + "\" is not a number of the expected kind");
   return *value;
 }

@@ -1,11 +1,11 @@
 #include "krino/core/shard/shard_file.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/text_number.hpp"
 #include "krino/core/common/json_scan.hpp"
 
 #include <krino/json_spans.hpp>
 
-#include <charconv>
 #include <cstring>
 
 namespace krino::core {
@@ -13,14 +13,6 @@ namespace {
 
 bool known_event(const std::string& e) {
   return e == "run_started" || e == "item_finished" || e == "run_finished" || e == "experiment_finished";
-}
-
-template <class Number>
-std::optional<Number> number_token(std::string_view token) {
-  Number value{};
-  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || end != token.data() + token.size()) return std::nullopt;
-  return value;
 }
 
 }  // namespace
@@ -53,11 +45,11 @@ bool ShardFile::advance() {
     if (!known_event(event_)) continue;  // events added later are not this merge's business
     run_index_.reset();
     if (run_index && *run_index != "null") {
-      run_index_ = number_token<uint32_t>(*run_index);
+      run_index_ = parse_whole_number<uint32_t>(*run_index);
       if (!run_index_) throw runtime_error(where() + ": \"run_index\" is not a run number");
     }
     if (event_ == "item_finished") {
-      auto parsed = index ? number_token<uint64_t>(*index) : std::nullopt;
+      auto parsed = index ? parse_whole_number<uint64_t>(*index) : std::nullopt;
       if (!parsed || !run_index_) throw runtime_error(where() + ": an item_finished line without \"run_index\" and \"index\"");
       index_ = *parsed;
     }

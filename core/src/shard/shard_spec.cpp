@@ -1,8 +1,7 @@
 #include "krino/core/shard/shard_spec.hpp"
 
 #include "krino/core/common/error.hpp"
-
-#include <charconv>
+#include "krino/core/common/text_number.hpp"
 
 namespace krino::core {
 
@@ -26,24 +25,13 @@ bool ShardSpec::owns(std::optional<std::string_view> id, uint64_t dataset_index)
 
 std::string ShardSpec::to_string() const { return std::to_string(index) + "/" + std::to_string(count); }
 
-namespace {
-
-std::optional<uint32_t> parse_positive(std::string_view text) {
-  uint32_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
-}  // namespace
-
 ShardSpec parse_shard_spec(std::string_view text) {
   const std::string shown(text);
   const size_t slash = text.find('/');
   if (slash == std::string_view::npos)
     throw usage_error("--shard '" + shown + "': write the shard as K/N, for example 2/4 (the second of four shards)");
-  const auto k = parse_positive(text.substr(0, slash));
-  const auto n = parse_positive(text.substr(slash + 1));
+  const auto k = parse_whole_number<uint32_t>(text.substr(0, slash));
+  const auto n = parse_whole_number<uint32_t>(text.substr(slash + 1));
   if (!k || !n)
     throw usage_error("--shard '" + shown + "': K and N must be whole numbers, as in 2/4");
   if (*n == 0) throw usage_error("--shard '" + shown + "': the shard count N must be at least 1");
