@@ -57,28 +57,6 @@ int main(int argc, char** argv) {
   extract_cmd->add_flag("--compact", extract.compact, "Print the trace on one line");
   extract.plugins.add_to(*extract_cmd);
 
-  MergeArguments merge;
-  auto* merge_cmd = app.add_subcommand("merge", "Merge the JSON Lines outputs of `run --shard` into the file one run would write");
-  merge_cmd->add_option("shards", merge.inputs, "Every shard's krino.event/1 file")->required()->type_name("FILE...");
-  merge_cmd->add_option("-o,--output", merge.output, "The merged file (- for standard output)")->required()->type_name("FILE");
-  merge_cmd->add_flag("--allow-missing", merge.allow_missing, "Merge even when some shards' files are absent (marked in the output)");
-
-  auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
-  plugins_cmd->require_subcommand(1);
-  PluginsArguments list;
-  auto* list_cmd = plugins_cmd->add_subcommand("list", "Every component of every plugin, and plugins that failed to load");
-  list_cmd->add_flag("--names", list.names, "Print only the components' short names, one a line (for scripts)");
-  list_cmd->add_flag("--plugin-names", list.plugin_names, "Print only the plugin names --plugins accepts, one a line");
-  list_cmd->add_option("--kind", list.kind, "Only components of this kind")
-      ->check(CLI::IsMember({"evaluator", "dataset-resolver", "trace-extractor", "reporter"}))
-      ->type_name("KIND");
-  list.plugins.add_to(*list_cmd);
-  PluginsArguments info;
-  auto* info_cmd = plugins_cmd->add_subcommand("info", "A component's description and options");
-  info_cmd->add_option("name", info.name, "Component id or short name")->required();
-  info_cmd->add_flag("--json", info.json, "Print the options' JSON Schema instead");
-  info.plugins.add_to(*info_cmd);
-
   GateArguments gate;
   auto* gate_cmd = app.add_subcommand("gate", "Compare a run's JSON Lines output with a baseline file (the regression gate)");
   gate_cmd->add_option("run", gate.run, "The run: JSON Lines output of `krino run` (json reporter)")->required()->type_name("RUN.jsonl");
@@ -104,6 +82,28 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--max-items", compare.max_items, "Flipped items listed (default 20; the rest are counted)");
   compare_cmd->add_flag("--fail-on-regression", compare.fail_on_regression, "Exit 1 when B regressed significantly");
   compare.options.add_to(*compare_cmd);
+
+  MergeArguments merge;
+  auto* merge_cmd = app.add_subcommand("merge", "Merge the JSON Lines outputs of `run --shard` into the file one run would write");
+  merge_cmd->add_option("shards", merge.inputs, "Every shard's krino.event/1 file")->required()->type_name("FILE...");
+  merge_cmd->add_option("-o,--output", merge.output, "The merged file (- for standard output)")->required()->type_name("FILE");
+  merge_cmd->add_flag("--allow-missing", merge.allow_missing, "Merge even when some shards' files are absent (marked in the output)");
+
+  auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
+  plugins_cmd->require_subcommand(1);
+  PluginsArguments list;
+  auto* list_cmd = plugins_cmd->add_subcommand("list", "Every component of every plugin, and plugins that failed to load");
+  list_cmd->add_flag("--names", list.names, "Print only the components' short names, one a line (for scripts)");
+  list_cmd->add_flag("--plugin-names", list.plugin_names, "Print only the plugin names --plugins accepts, one a line");
+  list_cmd->add_option("--kind", list.kind, "Only components of this kind")
+      ->check(CLI::IsMember({"evaluator", "dataset-resolver", "trace-extractor", "reporter"}))
+      ->type_name("KIND");
+  list.plugins.add_to(*list_cmd);
+  PluginsArguments info;
+  auto* info_cmd = plugins_cmd->add_subcommand("info", "A component's description and options");
+  info_cmd->add_option("name", info.name, "Component id or short name")->required();
+  info_cmd->add_flag("--json", info.json, "Print the options' JSON Schema instead");
+  info.plugins.add_to(*info_cmd);
 
   try {
     app.parse(argc, argv);
