@@ -139,6 +139,20 @@ class Merger {
     for (auto& [h, file] : opened) shards_.push_back(std::move(file));
   }
 
+  // A completed run_finished / experiment_finished of the merged file.
+  json::object finished_event(std::string_view event, json::value run_index, double duration_ms,
+                              json::object summary) const {
+    json::object finished;
+    finished["event"] = event;
+    finished["schema"] = "krino.event/1";
+    finished["run_index"] = std::move(run_index);
+    finished["status"] = "completed";
+    finished["durationMs"] = duration_ms;
+    finished["summary"] = std::move(summary);
+    finished["merged"] = merged_info();
+    return finished;
+  }
+
   json::object merged_info() const {
     json::array missing;
     for (uint32_t k : report_.missing) missing.push_back(k);
@@ -230,15 +244,7 @@ class Merger {
       duration = std::max(duration, duration_of(finished));
       shard->advance();
     }
-    json::object finished;
-    finished["event"] = "run_finished";
-    finished["schema"] = "krino.event/1";
-    finished["run_index"] = run;
-    finished["status"] = "completed";
-    finished["durationMs"] = duration;
-    finished["summary"] = run_stats.summary();
-    finished["merged"] = merged_info();
-    write(::krino::json::to_compact_json(finished));
+    write(::krino::json::to_compact_json(finished_event("run_finished", run, duration, run_stats.summary())));
     statistics.add_run(run_stats);
   }
 
@@ -253,14 +259,7 @@ class Merger {
         throw usage_error(shard->where() + ": more events after experiment_finished; krino merge takes one experiment "
                                            "per file (was the shard written with append: true?)");
     }
-    json::object finished;
-    finished["event"] = "experiment_finished";
-    finished["schema"] = "krino.event/1";
-    finished["run_index"] = nullptr;
-    finished["status"] = "completed";
-    finished["durationMs"] = duration;
-    finished["summary"] = statistics.summary();
-    finished["merged"] = merged_info();
+    json::object finished = finished_event("experiment_finished", nullptr, duration, statistics.summary());
     write(::krino::json::to_compact_json(finished));
     report_.summary = finished["summary"].as_object();
   }
