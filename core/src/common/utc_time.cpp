@@ -1,16 +1,20 @@
 #include "krino/core/common/utc_time.hpp"
 
-#include <ctime>
+#include <cstdio>
 
 namespace krino::core {
 
-std::string utc_timestamp_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
+std::string format_utc_timestamp(std::chrono::system_clock::time_point when) {
+  auto seconds = std::chrono::floor<std::chrono::seconds>(when);
+  auto days = std::chrono::floor<std::chrono::days>(seconds);
+  std::chrono::year_month_day date{days};
+  std::chrono::hh_mm_ss time{seconds - days};
+  char text[32];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02dZ", static_cast<int>(date.year()),
+                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
+                static_cast<int>(time.seconds().count()));
+  return text;
 }
 
 }  // namespace krino::core

@@ -2,7 +2,7 @@
 
 #include "krino/core/common/error.hpp"
 #include "krino/core/common/utc_time.hpp"
-#include "krino/core/gate/atomic_file.hpp"
+#include "krino/core/common/atomic_file.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
 #include "krino/core/version.hpp"
 

@@ -1,6 +1,6 @@
 #include "krino/core/gate/gate_verdict.hpp"
 
-#include "krino/core/gate/atomic_file.hpp"
+#include "krino/core/common/atomic_file.hpp"
 
 #include <boost/json.hpp>
 #include <fmt/format.h>

@@ -1,17 +1,18 @@
 #include "krino/core/judge/judge_cache.hpp"
 
+#include "krino/core/common/atomic_file.hpp"
+#include "krino/core/common/utc_time.hpp"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <openssl/evp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <vector>
 
@@ -103,14 +104,6 @@ std::optional<std::string> read_file(const fs::path& path) {
   return std::move(text).str();
 }
 
-// Unique among concurrent writers in this and other processes, so two writers never share a
-// temporary file.
-std::string temporary_suffix() {
-  std::random_device device;
-  uint64_t nonce = (static_cast<uint64_t>(device()) << 32) ^ device();
-  return ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(nonce);
-}
-
 bool usable_base(const char* value) { return value != nullptr && *value != '\0' && fs::path(value).is_absolute(); }
 
 }  // namespace
@@ -138,19 +131,6 @@ JudgeCacheKey make_judge_cache_key(const JudgeCallIdentity& identity) {
   auto messages = r.find("messages");
   s["messages"] = messages != r.end() && messages->value().is_array() ? messages->value().get_array().size() : 0;
   return key;
-}
-
-std::string format_utc_timestamp(std::chrono::system_clock::time_point when) {
-  auto seconds = std::chrono::floor<std::chrono::seconds>(when);
-  auto days = std::chrono::floor<std::chrono::days>(seconds);
-  std::chrono::year_month_day date{days};
-  std::chrono::hh_mm_ss time{seconds - days};
-  char text[32];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02dZ", static_cast<int>(date.year()),
-                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
-                static_cast<int>(time.seconds().count()));
-  return text;
 }
 
 JudgeCache::JudgeCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
@@ -227,28 +207,8 @@ std::optional<std::string> JudgeCache::store(const JudgeCacheKey& key, const Jud
     if (!entry.stop_reason.empty()) o["stopReason"] = entry.stop_reason;
     o["createdAt"] = format_utc_timestamp(now);
 
-    fs::path target = entry_path(key);
-    std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) return "cannot create " + target.parent_path().string() + ": " + ec.message();
     // No fsync: a torn entry after a power cut reads as corrupt, which is a miss.
-    fs::path temporary = target;
-    temporary += temporary_suffix();
-    {
-      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-      out << json::serialize(o);
-      out.close();
-      if (!out) {
-        fs::remove(temporary, ec);
-        return "cannot write " + temporary.string();
-      }
-    }
-    fs::rename(temporary, target, ec);
-    if (ec) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      return "cannot rename " + temporary.string() + " to " + target.string() + ": " + ec.message();
-    }
+    write_file_atomically(entry_path(key), json::serialize(o));
     return std::nullopt;
   } catch (const std::exception& e) {
     return std::string("cannot store a judge cache entry: ") + e.what();

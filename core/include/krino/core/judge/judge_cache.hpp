@@ -70,7 +70,4 @@ class JudgeCache {
   std::filesystem::path directory_;
 };
 
-// "2024-05-01T12:34:56Z"
-std::string format_utc_timestamp(std::chrono::system_clock::time_point when);
-
 }  // namespace krino::core
