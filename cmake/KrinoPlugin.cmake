@@ -13,6 +13,8 @@ set(KRINO_SDK_TARGET krino::sdk)
 set(KRINO_SDK_ABI_TARGET krino::abi)
 set(KRINO_SDK_VERSION_SCRIPT "${KRINO_SDK_SOURCE_DIR}/cmake/krino-plugin.map")
 set(KRINO_SDK_JSON_SOURCE "${KRINO_SDK_SOURCE_DIR}/src/boost_json_impl.cpp")
+# In the tree Boost.JSON is compiled once, into krino::boost_json (sdk/CMakeLists.txt).
+set(KRINO_SDK_JSON_LIBRARY krino::boost_json)
 include("${KRINO_SDK_SOURCE_DIR}/cmake/KrinoAddPlugin.cmake")
 
 function(krino_add_plugin target)

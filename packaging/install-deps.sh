@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
-# Installs what krino needs to build and test on Debian bookworm. Idempotent: a package already
-# installed is left alone, and apt is not touched at all when nothing is missing.
+# Installs what krino needs on Debian bookworm. Idempotent: a package already installed is left
+# alone, and apt is not touched at all when nothing is missing.
+#
+#   bash packaging/install-deps.sh                     what building and running krino need
+#   bash packaging/install-deps.sh --with-test-tools   and what only the test suite uses
 set -euo pipefail
 
+with_test_tools=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-test-tools) with_test_tools=1 ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+# Building and running.
 packages=(
   build-essential cmake ninja-build pkg-config git
+  ccache              # compiler cache: the launcher of every preset (docs/building.md)
   libboost1.81-dev libboost-json1.81-dev libboost-test1.81-dev
   libtbb-dev          # oneTBB: the scheduler
   libpcre2-dev        # regex evaluator (Perl/Java-like syntax)
@@ -13,10 +27,14 @@ packages=(
   libfmt-dev          # formatting
   libvalijson-dev     # JSON Schema validation of plugin configs and tool arguments
   libssl-dev          # TLS for remote judges
+)
+# Only the tests use these.
+test_packages=(
   libxml2-utils       # xmllint: the junit reporter's tests validate its XML against a JUnit schema
   chromium            # headless browser: the html reporter's tests load the report offline
   groff-base          # the man page test renders packaging/krino.1.in and checks for warnings
 )
+[ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
@@ -32,5 +50,7 @@ echo "install-deps: installing ${missing[*]}"
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
 export DEBIAN_FRONTEND=noninteractive
+started=$SECONDS
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: apt took $((SECONDS - started)) s"

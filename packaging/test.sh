@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# README command 2 (and CI): install what is missing, build everything with tests, run the suite.
-# KRINO_PRESET=asan runs the same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+# README command 2 (and CI): install what is missing (the test tools too), build everything with
+# tests, run the suite. KRINO_PRESET=asan runs the same suite under AddressSanitizer and
+# UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${KRINO_PRESET:-dev}"
-bash packaging/install-deps.sh
+bash packaging/install-deps.sh --with-test-tools
+started=$SECONDS
 cmake --preset "$preset"
 cmake --build --preset "$preset" -j "$(nproc)"
+echo "test.sh: configured and built in $((SECONDS - started)) s"
 ctest --preset "$preset" -j "$(nproc)"

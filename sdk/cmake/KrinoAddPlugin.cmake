@@ -18,6 +18,10 @@
 #   KRINO_SDK_ABI_TARGET      the plugin.h-only target: krino::abi, KrinoSDK::abi
 #   KRINO_SDK_VERSION_SCRIPT  path of krino-plugin.map
 #   KRINO_SDK_JSON_SOURCE     path of boost_json_impl.cpp
+# and may set:
+#   KRINO_SDK_JSON_LIBRARY    a static, position-independent, hidden-visibility library holding
+#                             Boost.JSON, linked instead of compiling KRINO_SDK_JSON_SOURCE into
+#                             every plugin (the krino tree does, so Boost.JSON is compiled once)
 # They are kept as global properties, so the function works from any directory of the project.
 include_guard(GLOBAL)
 
@@ -27,6 +31,7 @@ foreach(krino_sdk_var IN ITEMS KRINO_SDK_TARGET KRINO_SDK_ABI_TARGET KRINO_SDK_V
   endif()
   set_property(GLOBAL PROPERTY ${krino_sdk_var} "${${krino_sdk_var}}")
 endforeach()
+set_property(GLOBAL PROPERTY KRINO_SDK_JSON_LIBRARY "${KRINO_SDK_JSON_LIBRARY}")
 unset(krino_sdk_var)
 
 function(krino_sdk_add_plugin target)
@@ -41,10 +46,14 @@ function(krino_sdk_add_plugin target)
   get_property(abi_target GLOBAL PROPERTY KRINO_SDK_ABI_TARGET)
   get_property(version_script GLOBAL PROPERTY KRINO_SDK_VERSION_SCRIPT)
   get_property(json_source GLOBAL PROPERTY KRINO_SDK_JSON_SOURCE)
+  get_property(json_library GLOBAL PROPERTY KRINO_SDK_JSON_LIBRARY)
 
   if(ARG_ABI_ONLY)
     add_library(${target} MODULE ${ARG_SOURCES})
     target_link_libraries(${target} PRIVATE ${abi_target} ${ARG_LIBRARIES})
+  elseif(json_library)
+    add_library(${target} MODULE ${ARG_SOURCES})
+    target_link_libraries(${target} PRIVATE ${sdk_target} ${json_library} ${ARG_LIBRARIES})
   else()
     add_library(${target} MODULE ${ARG_SOURCES} "${json_source}")
     target_link_libraries(${target} PRIVATE ${sdk_target} ${ARG_LIBRARIES})

@@ -2,6 +2,8 @@
 // title; the documents of docs/payloads.md and a few more (tests/abi/fixtures/valid/) pass; broken
 // documents (tests/abi/fixtures/invalid/) are rejected. A fixture's schema is its file name up to
 // the first '_' or '.': "event_run_started.json" is checked against event.json.
+#include "test_paths.hpp"
+
 #include <krino/plugin.hpp>
 
 #include <boost/json.hpp>

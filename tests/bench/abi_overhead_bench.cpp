@@ -8,6 +8,7 @@
 //   cached  : the same document again (what the 2nd..nth evaluator of a plugin pays),
 //   item/4  : four evaluators of one plugin on one item, per evaluator.
 #include "exact_match_evaluator.h"
+#include "test_paths.hpp"
 
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"

@@ -1,5 +1,7 @@
 #pragma once
 // Runs a command and measures its wall time and peak resident memory (wait4's ru_maxrss).
+#include "test_paths.hpp"
+
 #include <chrono>
 #include <string>
 #include <sys/resource.h>

@@ -10,6 +10,7 @@
 // echo in python3, whose interpreter start-up (tens of milliseconds) dominates a process per example,
 // as it does for most real agents.
 #include "bench_process.hpp"
+#include "test_paths.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,7 @@
 // `krino eval` as a unix filter, end to end.
 #include "json_lines.hpp"
 #include "process.hpp"
+#include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

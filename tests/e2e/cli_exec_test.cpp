@@ -3,6 +3,7 @@
 // its cause while the run goes on.
 #include "process.hpp"
 #include "process_checks.hpp"
+#include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

@@ -1,6 +1,7 @@
 // The real binary with the first-party plugins, the bundled sample, and the out-of-tree SDK example.
 #include "json_lines.hpp"
 #include "process.hpp"
+#include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

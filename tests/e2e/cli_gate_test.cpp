@@ -1,6 +1,7 @@
 // The regression gate end to end: `krino run` with a `gate:` section, `krino gate` and
 // `krino compare` on real files written by real runs.
 #include "process.hpp"
+#include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

@@ -1,5 +1,6 @@
 // `krino plugins list|info` end to end.
 #include "process.hpp"
+#include "test_paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 

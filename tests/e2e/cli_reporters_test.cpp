@@ -1,6 +1,7 @@
 // `krino run` with the junit, markdown, html and csv reporters: the real binary and plugins, the
 // bundled sample experiment, Ctrl-C, standard output and $GITHUB_STEP_SUMMARY.
 #include "process.hpp"
+#include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

@@ -1,6 +1,7 @@
 // `krino run` end to end: the real binary, real experiment files, real signals.
 #include "json_lines.hpp"
 #include "process.hpp"
+#include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

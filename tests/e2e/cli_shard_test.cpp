@@ -2,6 +2,7 @@
 // merged back, must report the same items and exactly the same summaries.
 #include "json_lines.hpp"
 #include "process.hpp"
+#include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

@@ -1,4 +1,5 @@
 #include "process.hpp"
+#include "test_paths.hpp"
 
 #include <csignal>
 #include <cstring>

@@ -4,6 +4,8 @@
 #ifndef KRINO_TESTS_REPORTER_EVENTS_HPP
 #define KRINO_TESTS_REPORTER_EVENTS_HPP
 
+#include "test_paths.hpp"
+
 #include <krino/json_text.hpp>
 #include <krino/plugin.h>
 #include <krino/plugin.hpp>

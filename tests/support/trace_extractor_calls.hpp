@@ -3,6 +3,7 @@
 // the host calls them, and the golden files that pin what they extract
 // (tests/plugins/<family>/golden/*.json; tests/support/trace_golden.py explains the format).
 #include "loaded_module.hpp"
+#include "test_paths.hpp"
 
 #include <krino/json_text.hpp>
 #include <krino/plugin.h>
@@ -137,18 +138,17 @@ inline std::string check_golden(const LoadedModule& module, const GoldenCase& go
   return "";
 }
 
-#ifdef KRINO_GOLDEN_DIR
-// Checks every golden file of KRINO_GOLDEN_DIR against the plugin's built module; `count` pins how
-// many there are, so a lost file is noticed.
+// Checks every golden file of tests/plugins/<plugin>/golden against the plugin's built module;
+// `count` pins how many there are, so a lost file is noticed.
 inline void check_golden_files(const std::string& plugin, std::size_t count) {
   const LoadedModule module(plugin_module(plugin));
-  const std::vector<GoldenCase> cases = golden_cases(KRINO_GOLDEN_DIR);
+  const std::vector<GoldenCase> cases =
+      golden_cases(std::string(KRINO_SOURCE_DIR) + "/tests/plugins/" + plugin + "/golden");
   BOOST_TEST_REQUIRE(cases.size() == count);
   for (const GoldenCase& golden : cases) {
     const std::string problem = check_golden(module, golden);
     BOOST_TEST(problem.empty(), problem);
   }
 }
-#endif
 
 }  // namespace krino::test

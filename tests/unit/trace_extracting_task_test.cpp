@@ -1,5 +1,6 @@
 // Replaying recorded traces through an extractor (task.extractor): what becomes the actual outputs
 // and metrics, and every way it can fail as an item error instead of a crash.
+#include "test_paths.hpp"
 #include "trace_extractor_calls.hpp"
 
 #include "krino/core/common/error.hpp"

@@ -1,6 +1,7 @@
 // Choosing a trace extractor: by name, or by detection over every loaded extractor, with the real
 // extractor plugins (each golden file's input must be detected as its own format) and test
 // extractors that tie.
+#include "test_paths.hpp"
 #include "trace_extractor_calls.hpp"
 
 #include "krino/core/common/error.hpp"

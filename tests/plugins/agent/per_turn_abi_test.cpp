@@ -1,6 +1,7 @@
 // per_turn through the C ABI: the trampolines its registration uses, and the component the built
 // krino-agent.so registers.
 #include "per_turn_evaluator.h"
+#include "test_paths.hpp"
 
 #include <krino/plugin.h>
 #include <krino/plugin.hpp>

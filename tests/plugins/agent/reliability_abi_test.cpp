@@ -1,5 +1,6 @@
 // tool_name_reliability, tool_description_reliability and tool_selection through the built
 // krino-agent.so: found in its descriptor, created and run through the module's own vtables.
+#include "test_paths.hpp"
 #include "tool_description_reliability_evaluator.h"
 #include "tool_name_reliability_evaluator.h"
 #include "tool_selection_evaluator.h"

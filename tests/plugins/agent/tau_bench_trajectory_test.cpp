@@ -1,6 +1,7 @@
 // Real agent trajectories: tau-bench v1 gpt-4o airline runs (see tests/fixtures/shared-data/README.md),
 // OpenAI chat messages with ground-truth actions. The conversation reader must take them as they
 // are, and the tool evaluators must score them as their definitions say.
+#include "test_paths.hpp"
 #include "tool_correctness_evaluator.h"
 #include "tool_trajectory_evaluator.h"
 

@@ -1,6 +1,7 @@
 // The `fields` option: examples built from records of any shape (tau-bench trajectories here).
 #include "field_mapping.hpp"
 #include "json_resolver.hpp"
+#include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>

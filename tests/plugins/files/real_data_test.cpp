@@ -3,6 +3,7 @@
 #include "files_test_support.hpp"
 #include "json_resolver.hpp"
 #include "jsonl_resolver.hpp"
+#include "test_paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 

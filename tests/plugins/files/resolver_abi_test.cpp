@@ -4,6 +4,7 @@
 #include "files_test_support.hpp"
 #include "json_resolver.hpp"
 #include "jsonl_resolver.hpp"
+#include "test_paths.hpp"
 
 #include <krino/plugin.h>
 

@@ -1,6 +1,7 @@
 // The built krino-judge.so loads as the host loads it and registers its evaluators.
 #include "judge_test_support.hpp"
 #include "loaded_module.hpp"
+#include "test_paths.hpp"
 
 #include <string>
 

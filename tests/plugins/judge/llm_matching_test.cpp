@@ -3,6 +3,7 @@
 #include "judge_test_support.hpp"
 #include "llm_matching_evaluator.h"
 #include "loaded_module.hpp"
+#include "test_paths.hpp"
 
 #include <cmath>
 #include <string>

@@ -3,6 +3,7 @@
 #include "judge_test_support.hpp"
 #include "loaded_module.hpp"
 #include "openjudge_rubric_grader.h"
+#include "test_paths.hpp"
 
 #include <algorithm>
 #include <string>

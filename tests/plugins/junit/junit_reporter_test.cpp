@@ -3,6 +3,7 @@
 #include "junit_options.hpp"
 #include "junit_reporter.hpp"
 #include "reporter_events.hpp"
+#include "test_paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 

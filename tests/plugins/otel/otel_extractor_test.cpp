@@ -1,5 +1,6 @@
 // The otel extractor on what the golden files do not cover: the semconv files that are not traces,
 // malformed attributes, message lists, and documents built to break it.
+#include "test_paths.hpp"
 #include "trace_extractor_calls.hpp"
 
 #include <filesystem>

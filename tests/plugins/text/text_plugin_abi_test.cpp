@@ -4,6 +4,7 @@
 #include "regex_evaluator.h"
 #include "retrieval_evaluator.h"
 #include "structural_match_evaluator.h"
+#include "test_paths.hpp"
 
 #include <krino/plugin.h>
 #include <krino/plugin.hpp>

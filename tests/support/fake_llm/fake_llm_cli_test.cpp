@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "test_http_client.hpp"
+#include "test_paths.hpp"
 
 using namespace krino::fake_llm::test;
 
