@@ -16,7 +16,7 @@ namespace json = boost::json;
 namespace {
 
 // Tool definitions shared by every case, so tool_call_validity can check the calls.
-constexpr const char* kTools =
+constexpr const char* kCliAgentEquivalenceTools =
     R"([{"name":"search","parameters":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}},)"
     R"({"name":"book","parameters":{"type":"object","properties":{"city":{"type":"string"},"nights":{"type":"integer"}},"required":["city"]}},)"
     R"({"name":"ping","parameters":{"type":"object","properties":{}}}])";
@@ -24,7 +24,7 @@ constexpr const char* kTools =
 // One canonical test case per pair of call lists.
 std::string agent_case(const std::string& id, const std::string& actual, const std::string& expected) {
   return R"({"id":")" + id + R"(","inputs":{"input":")" + id + R"("},"actualOutputs":{"toolCalls":)" + actual +
-         R"(},"expectedOutputs":{"toolCalls":)" + expected + R"(},"metadata":{"tools":)" + kTools + "}}\n";
+         R"(},"expectedOutputs":{"toolCalls":)" + expected + R"(},"metadata":{"tools":)" + kCliAgentEquivalenceTools + "}}\n";
 }
 
 std::string agent_cases() {
@@ -49,7 +49,7 @@ std::string agent_cases() {
   return out;
 }
 
-std::vector<json::object> json_lines(const std::string& text) {
+std::vector<json::object> cli_agent_equivalence_json_lines(const std::string& text) {
   std::vector<json::object> out;
   std::istringstream in(text);
   std::string line;
@@ -79,7 +79,7 @@ std::vector<std::vector<json::object>> eval_each(const std::string& cases_path, 
   for (const Evaluator& e : evaluators) {
     const ProcessResult r = run_process({krino_binary(), "eval", "--evaluator", e.name, "--config", e.config, cases_path});
     BOOST_TEST((r.exit_code == 0 || r.exit_code == 1), e.name << ": " << r.err);
-    per_evaluator.push_back(json_lines(r.out));
+    per_evaluator.push_back(cli_agent_equivalence_json_lines(r.out));
   }
   return per_evaluator;
 }
@@ -104,7 +104,7 @@ std::vector<json::object> run_all(const std::string& cases_path, const std::vect
   const ProcessResult r = run_process({krino_binary(), "run", experiment});
   BOOST_TEST(r.exit_code == 0, r.out << r.err);
   std::vector<json::object> items;
-  for (json::object& event : json_lines(read_file(results)))
+  for (json::object& event : cli_agent_equivalence_json_lines(read_file(results)))
     if (event.at("event").as_string() == "item_finished") items.push_back(std::move(event));
   std::filesystem::remove(results);
   std::filesystem::remove(experiment);
@@ -115,7 +115,7 @@ void check_equivalence(const std::vector<Evaluator>& evaluators, const std::stri
   const std::string cases_path = temp_path(tag + "-cases.jsonl");
   const std::string cases = agent_cases();
   write_file(cases_path, cases);
-  const std::size_t case_count = json_lines(cases).size();
+  const std::size_t case_count = cli_agent_equivalence_json_lines(cases).size();
 
   const auto from_eval = eval_each(cases_path, evaluators);
   const auto from_run = run_all(cases_path, evaluators, tag);

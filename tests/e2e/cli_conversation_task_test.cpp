@@ -19,7 +19,7 @@ namespace fake = krino::fake_llm;
 
 namespace {
 
-std::vector<json::object> item_events(const std::string& path) {
+std::vector<json::object> cli_conversation_task_item_events(const std::string& path) {
   std::vector<json::object> out;
   std::ifstream in(path);
   std::string line;
@@ -32,7 +32,7 @@ std::vector<json::object> item_events(const std::string& path) {
 
 // The user simulator is model "user-sim", the system under test "agent", the grader "grader"; all
 // on one fake server, told apart by model.
-constexpr const char* kScript = R"({"rules": [
+constexpr const char* kCliConversationTaskScript = R"({"rules": [
   {"match": {"model": "user-sim", "contains": "has not started"}, "reply": {"content": "Hi, I need a hotel in Paris."}},
   {"match": {"model": "user-sim", "contains": "Assistant: Booked"}, "reply": {"content": "Perfect, thanks! [END]"}},
   {"match": {"model": "user-sim"}, "reply": {"content": "Two nights from Friday, please."}},
@@ -51,7 +51,7 @@ struct ConversationRun {
   ConversationRun(const std::string& task, const std::string& rows, const std::string& evaluators = "[{exact_match: {threshold: 0}}]")
       : server([] {
           fake::ServerOptions o;
-          o.script = fake::parse_script(kScript);
+          o.script = fake::parse_script(kCliConversationTaskScript);
           return o;
         }()) {
     std::filesystem::create_directories(dir);
@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(a_simulated_user_opens_talks_and_ends_the_conversation) {
                     "[{trajectory_judge: {criteria: [goal_completion], threshold: 0.5}}]");
   const ProcessResult result = r.run();
   BOOST_TEST(result.exit_code == 0, result.out << result.err);
-  auto items = item_events(r.results);
+  auto items = cli_conversation_task_item_events(r.results);
   BOOST_REQUIRE(items.size() == 1u);
   BOOST_TEST_REQUIRE(items[0].at("error").is_null(), json::serialize(items[0].at("error")));
   const json::object& outputs = items[0].at("actualOutputs").as_object();
@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(the_opening_and_fixed_responses_come_first_and_max_turns_bo
                     R"({"id":"c2","inputs":{"input":"opening line"},"expectedOutputs":{"output":"x"},"metadata":{}})" "\n");
   const ProcessResult result = r.run();
   BOOST_TEST(result.exit_code == 0, result.err);
-  auto items = item_events(r.results);
+  auto items = cli_conversation_task_item_events(r.results);
   BOOST_REQUIRE(items.size() == 1u);
   const json::object& outputs = items[0].at("actualOutputs").as_object();
   BOOST_TEST(contents(outputs.at("conversation").at("messages").as_array()) ==
@@ -155,7 +155,7 @@ BOOST_AUTO_TEST_CASE(stopping_conditions_are_checked_after_every_message) {
   ConversationRun tool("  user: {judge: user}\n  stop_when: [{tool_called: book_hotel}]\n  max_turns: 8\n",
                        R"({"id":"t","inputs":{"input":"Hi, I need a hotel in Paris."},"expectedOutputs":{"output":"x"},"metadata":{}})" "\n");
   BOOST_TEST(tool.run().exit_code == 0);
-  const auto tool_items = item_events(tool.results);
+  const auto tool_items = cli_conversation_task_item_events(tool.results);
   const json::object& by_tool = tool_items.at(0).at("actualOutputs").as_object();
   BOOST_TEST(by_tool.at("stoppedBy").as_string() == "tool_called 'book_hotel'");
   BOOST_TEST(by_tool.at("conversation").at("messages").as_array().size() == 4u);
@@ -164,7 +164,7 @@ BOOST_AUTO_TEST_CASE(stopping_conditions_are_checked_after_every_message) {
   ConversationRun user("  user: {judge: user}\n  stop_when: [{user_contains: 'TWO NIGHTS'}]\n",
                        R"({"id":"u","inputs":{"input":"Hi, I need a hotel in Paris."},"expectedOutputs":{"output":"x"},"metadata":{}})" "\n");
   BOOST_TEST(user.run().exit_code == 0);
-  const auto user_items = item_events(user.results);
+  const auto user_items = cli_conversation_task_item_events(user.results);
   const json::object& by_user = user_items.at(0).at("actualOutputs").as_object();
   BOOST_TEST(by_user.at("stoppedBy").as_string() == "user_contains 'two nights'");
   const json::array& messages = by_user.at("conversation").at("messages").as_array();
@@ -179,7 +179,7 @@ BOOST_AUTO_TEST_CASE(a_failing_turn_is_the_items_error_and_the_run_goes_on) {
                     R"({"id":"good","inputs":{"input":"hello"},"expectedOutputs":{"output":"x"},"metadata":{}})" "\n");
   const ProcessResult result = r.run();
   BOOST_TEST(result.exit_code == 0, result.err);
-  auto items = item_events(r.results);
+  auto items = cli_conversation_task_item_events(r.results);
   BOOST_REQUIRE(items.size() == 2u);
   const json::object& error = items[0].at("error").as_object();
   BOOST_TEST(error.at("component").as_string() == "conversation");

@@ -62,7 +62,7 @@ struct HttpRun {
   }
 };
 
-std::string row(const std::string& id, const std::string& input, const std::string& expected) {
+std::string cli_http_task_row(const std::string& id, const std::string& input, const std::string& expected) {
   return R"({"id":")" + id + R"(","inputs":{"input":")" + input + R"("},"expectedOutputs":{"output":")" + expected +
          R"("},"metadata":{"tier":"gold"}})" + "\n";
 }
@@ -83,8 +83,8 @@ BOOST_AUTO_TEST_CASE(templated_requests_reach_the_service_and_replies_become_out
             "  headers: {Authorization: 'Bearer {{env.KRINO_E2E_TOKEN}}', X-Item: '{{id}}'}\n"
             "  body: {question: '{{inputs.input}}', item: '{{index}}', note: 'id {{id}}'}\n"
             "  response: {path: /data/answer}\n",
-            row("a", "capital of France", "Paris") + row("b", "capital of Italy", "Rome") +
-                row("c", "capital of Spain", "Madrid"),
+            cli_http_task_row("a", "capital of France", "Paris") + cli_http_task_row("b", "capital of Italy", "Rome") +
+                cli_http_task_row("c", "capital of Spain", "Madrid"),
             "prices: {app-model: {input_per_million: 0.05, output_per_million: 0.40}}\nmin_pass_rate: 0.5\n");
   const ProcessResult result = r.run();
   BOOST_TEST(result.exit_code == 0, result.out << result.err);
@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE(templated_requests_reach_the_service_and_replies_become_out
 }
 
 BOOST_AUTO_TEST_CASE(urls_are_percent_encoded_and_the_default_body_hides_expected_outputs) {
-  HttpRun get(R"({})", "  method: GET\n  url: BASE/app/q?text={{inputs.input}}\n", row("x", "a b&c", "unused"),
+  HttpRun get(R"({})", "  method: GET\n  url: BASE/app/q?text={{inputs.input}}\n", cli_http_task_row("x", "a b&c", "unused"),
               "min_pass_rate: 0\n");
   BOOST_TEST(get.run().exit_code == 0);
   auto got = get.items();
@@ -129,7 +129,7 @@ BOOST_AUTO_TEST_CASE(urls_are_percent_encoded_and_the_default_body_hides_expecte
   BOOST_TEST(got[0].at("actualOutputs").at("path").as_string() == "/app/q?text=a%20b%26c");
   BOOST_TEST(got[0].at("actualOutputs").at("method").as_string() == "GET");
 
-  HttpRun post(R"({})", "  url: BASE/app/answer\n", row("y", "hello", "hello"), "min_pass_rate: 0\n");
+  HttpRun post(R"({})", "  url: BASE/app/answer\n", cli_http_task_row("y", "hello", "hello"), "min_pass_rate: 0\n");
   BOOST_TEST(post.run().exit_code == 0);
   auto posted = post.items();
   BOOST_REQUIRE(posted.size() == 1u);
@@ -151,9 +151,9 @@ BOOST_AUTO_TEST_CASE(error_statuses_timeouts_and_non_json_replies_are_item_error
       {"match": {"endpoint": "app"}, "reply": {"body": {"output": "fine"}}}]})",
             "  url: BASE/app/answer\n  body: {q: '{{inputs.input}}'}\n  timeout_ms: 400\n  max_retries: 2\n"
             "  retry_base_ms: 10\n",
-            row("ok1", "plain", "fine") + row("flaky", "flaky", "fine") + row("broken", "broken", "fine") +
-                row("missing", "missing", "fine") + row("slow", "slow", "late") + row("html", "gibberish", "x") +
-                row("reset", "hangup", "x") + row("nofield", "plain", "fine") + row("ok2", "plain", "fine"),
+            cli_http_task_row("ok1", "plain", "fine") + cli_http_task_row("flaky", "flaky", "fine") + cli_http_task_row("broken", "broken", "fine") +
+                cli_http_task_row("missing", "missing", "fine") + cli_http_task_row("slow", "slow", "late") + cli_http_task_row("html", "gibberish", "x") +
+                cli_http_task_row("reset", "hangup", "x") + cli_http_task_row("nofield", "plain", "fine") + cli_http_task_row("ok2", "plain", "fine"),
             "parallelism: 4\n");
   const ProcessResult result = r.run();
   BOOST_TEST(result.exit_code == 1, result.err);  // some items failed; the run itself completed
@@ -185,13 +185,13 @@ BOOST_AUTO_TEST_CASE(error_statuses_timeouts_and_non_json_replies_are_item_error
 
 BOOST_AUTO_TEST_CASE(text_replies_missing_values_and_paths) {
   HttpRun text(R"({"rules": [{"match": {"endpoint": "app"}, "reply": {"body": "Paris"}}]})",
-               "  url: BASE/app/answer\n  response: {format: text}\n", row("t", "q", "Paris"));
+               "  url: BASE/app/answer\n  response: {format: text}\n", cli_http_task_row("t", "q", "Paris"));
   BOOST_TEST(text.run().exit_code == 0);
   BOOST_TEST(text.items().at(0).at("actualOutputs").at("output").as_string() == "Paris");
 
   HttpRun missing(R"({"rules": [{"match": {"endpoint": "app"}, "reply": {"body": {"other": 1}}}]})",
                   "  url: BASE/app/answer\n  body: {q: '{{inputs.question}}'}\n  response: {path: /answer}\n",
-                  row("m", "q", "x") + R"({"id":"n","inputs":{"question":"here"},"expectedOutputs":{},"metadata":{}})" "\n");
+                  cli_http_task_row("m", "q", "x") + R"({"id":"n","inputs":{"question":"here"},"expectedOutputs":{},"metadata":{}})" "\n");
   BOOST_TEST(missing.run().exit_code == 1);
   auto items = missing.items();
   BOOST_REQUIRE(items.size() == 2u);
@@ -216,7 +216,7 @@ BOOST_AUTO_TEST_CASE(configuration_mistakes_stop_the_run_before_it_starts) {
            {"  url: BASE/app/x\n  timeout_ms: 0\n", "task.timeout_ms: must be at least 1"},
            {"  url: BASE/app/x\n  response: {path: answer}\n", "task.response.path: must be a JSON pointer"},
        }) {
-    HttpRun r(R"({})", c.task, row("a", "b", "c"));
+    HttpRun r(R"({})", c.task, cli_http_task_row("a", "b", "c"));
     const ProcessResult result = r.run();
     BOOST_TEST(result.exit_code == 2, c.task << result.err);
     BOOST_TEST(result.err.find(c.message) != std::string::npos, result.err);
@@ -227,7 +227,7 @@ BOOST_AUTO_TEST_CASE(configuration_mistakes_stop_the_run_before_it_starts) {
 BOOST_AUTO_TEST_CASE(results_keep_dataset_order_with_many_requests_in_flight) {
   std::string rows, rules = R"({"rules": [)";
   for (int i = 0; i < 40; ++i) {
-    rows += row("r" + std::to_string(i), "n" + std::to_string(i) + "!", "n" + std::to_string(i) + "!");
+    rows += cli_http_task_row("r" + std::to_string(i), "n" + std::to_string(i) + "!", "n" + std::to_string(i) + "!");
     // Earlier items answer later, so completion order is the reverse of dataset order.
     if (i > 0) rules += ",";
     rules += R"({"match": {"endpoint": "app", "contains": "\"n)" + std::to_string(i) + R"(!\""}, "reply": {"latency_ms": )" +

@@ -19,7 +19,7 @@ namespace fake = krino::fake_llm;
 
 namespace {
 
-constexpr const char* kKey = "sk-e2e-7d1e5c-must-not-leak";
+constexpr const char* kCliJudgeKey = "sk-e2e-7d1e5c-must-not-leak";
 
 struct JudgeRun {
   fake::FakeLlmServer server;
@@ -32,7 +32,7 @@ struct JudgeRun {
       : server([&] {
           fake::ServerOptions o;
           o.script = fake::parse_script(script);
-          o.required_key = kKey;
+          o.required_key = kCliJudgeKey;
           return o;
         }()) {
     std::filesystem::create_directories(dir);
@@ -55,7 +55,7 @@ struct JudgeRun {
     std::vector<std::string> argv = {krino_binary(), "run", experiment};
     argv.insert(argv.end(), extra.begin(), extra.end());
     ProcessOptions options;
-    options.environment = {std::string("KRINO_E2E_KEY=") + kKey};
+    options.environment = {std::string("KRINO_E2E_KEY=") + kCliJudgeKey};
     return run_process(argv, options);
   }
 
@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(a_judged_run_scores_caches_and_never_prints_the_key) {
     BOOST_TEST(result.at("success").as_bool() == !thin);
   }
   BOOST_TEST(r.server.recent_requests().size() == 6u);
-  for (const auto& request : r.server.recent_requests()) BOOST_TEST(request.api_key == kKey);
+  for (const auto& request : r.server.recent_requests()) BOOST_TEST(request.api_key == kCliJudgeKey);
   // What the judge cost, per item and evaluator, and per run (prices: 1 and 2 USD per million).
   const json::object& item_judge = items[0].at("judge").as_object();
   BOOST_TEST(item_judge.at("calls").to_number<std::uint64_t>() == 1u);
@@ -124,10 +124,10 @@ BOOST_AUTO_TEST_CASE(a_judged_run_scores_caches_and_never_prints_the_key) {
 
   // The key is in no output, no report, no cache entry.
   for (const auto* text : {&first.out, &first.err, &second.out, &second.err})
-    BOOST_TEST(text->find(kKey) == std::string::npos);
-  BOOST_TEST(read_file(r.results).find(kKey) == std::string::npos);
+    BOOST_TEST(text->find(kCliJudgeKey) == std::string::npos);
+  BOOST_TEST(read_file(r.results).find(kCliJudgeKey) == std::string::npos);
   for (const auto& entry : std::filesystem::recursive_directory_iterator(r.dir + "/cache"))
-    if (entry.is_regular_file()) BOOST_TEST(read_file(entry.path().string()).find(kKey) == std::string::npos);
+    if (entry.is_regular_file()) BOOST_TEST(read_file(entry.path().string()).find(kCliJudgeKey) == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(faults_end_as_scores_or_item_errors_never_as_silent_zeros) {
@@ -176,7 +176,7 @@ BOOST_AUTO_TEST_CASE(krino_eval_asks_the_judges_of_a_judges_file) {
   write_file(judges, "judges:\n  default:\n    provider: openai\n    base_url: " + r.server.base_url() +
                          "/v1\n    model: judge-mini\n    api_key_env: KRINO_E2E_KEY\njudge_cache: false\n");
   ProcessOptions options;
-  options.environment = {std::string("KRINO_E2E_KEY=") + kKey};
+  options.environment = {std::string("KRINO_E2E_KEY=") + kCliJudgeKey};
   const std::vector<std::string> base = {krino_binary(), "eval", "-e", "llm_judge", "--config",
                                          R"({"criteria":"Is it right?","score_range":[1,5]})"};
   std::vector<std::string> with_judges = base;

@@ -18,9 +18,9 @@ namespace fake = krino::fake_llm;
 
 namespace {
 
-constexpr const char* kKey = "sk-model-task-e2e-must-not-leak";
+constexpr const char* kCliModelTaskKey = "sk-model-task-e2e-must-not-leak";
 
-std::vector<json::object> item_events(const std::string& path) {
+std::vector<json::object> cli_model_task_item_events(const std::string& path) {
   std::vector<json::object> out;
   std::ifstream in(path);
   std::string line;
@@ -31,13 +31,13 @@ std::vector<json::object> item_events(const std::string& path) {
   return out;
 }
 
-constexpr const char* kTools = R"([{"name": "get_weather", "description": "Weather now", "parameters":
+constexpr const char* kCliModelTaskTools = R"([{"name": "get_weather", "description": "Weather now", "parameters":
   {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
   {"name": "book_hotel", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}])";
 
-std::string row(const std::string& id, const std::string& input, const std::string& expected_tool) {
+std::string cli_model_task_row(const std::string& id, const std::string& input, const std::string& expected_tool) {
   return R"({"id":")" + id + R"(","inputs":{"input":")" + input + R"("},"expectedOutputs":{"expectedTool":")" +
-         expected_tool + R"("},"metadata":{"tools":)" + json::serialize(json::parse(kTools)) + "}}\n";
+         expected_tool + R"("},"metadata":{"tools":)" + json::serialize(json::parse(kCliModelTaskTools)) + "}}\n";
 }
 
 struct ModelRun {
@@ -50,7 +50,7 @@ struct ModelRun {
       : server([&] {
           fake::ServerOptions o;
           o.script = fake::parse_script(script);
-          o.required_key = kKey;
+          o.required_key = kCliModelTaskKey;
           return o;
         }()) {
     std::filesystem::create_directories(dir);
@@ -66,13 +66,13 @@ struct ModelRun {
 
   ProcessResult run(std::vector<std::string> environment = {}) const {
     ProcessOptions options;
-    options.environment = {std::string("KRINO_E2E_MODEL_KEY=") + kKey};
+    options.environment = {std::string("KRINO_E2E_MODEL_KEY=") + kCliModelTaskKey};
     for (auto& e : environment) options.environment.push_back(e);
     return run_process({krino_binary(), "run", experiment}, options);
   }
 };
 
-constexpr const char* kScript = R"({"rules": [
+constexpr const char* kCliModelTaskScript = R"({"rules": [
   {"match": {"contains": "Paris"}, "reply": {"tool_calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}],
                                             "usage": {"input_tokens": 1000, "output_tokens": 500}}},
   {"match": {"contains": "sleep"}, "reply": {"tool_calls": [{"name": "book_hotel", "arguments": "{not json"}]}},
@@ -90,14 +90,14 @@ BOOST_AUTO_TEST_CASE(each_api_records_the_reply_and_the_tool_calls) {
                        (responses ? "  api: responses\n" : "") +
                        "  model: agent-model\n  base_url: BASE/v1\n  api_key_env: KRINO_E2E_MODEL_KEY\n"
                        "  system: 'You are a travel agent for {{metadata.tier}} customers.'\n";
-    std::string rows = row("w", "weather in Paris?", "get_weather") + row("h", "hello there", "none") +
-                       row("b", "somewhere to sleep", "book_hotel");
+    std::string rows = cli_model_task_row("w", "weather in Paris?", "get_weather") + cli_model_task_row("h", "hello there", "none") +
+                       cli_model_task_row("b", "somewhere to sleep", "book_hotel");
     for (size_t at = rows.find(R"("metadata":{)"); at != std::string::npos; at = rows.find(R"("metadata":{)", at + 1))
       rows.replace(at, 12, R"("metadata":{"tier":"gold",)");
-    ModelRun r(kScript, task, rows, "prices: {agent-model: {input_per_million: 0.05, output_per_million: 0.40}}\n");
+    ModelRun r(kCliModelTaskScript, task, rows, "prices: {agent-model: {input_per_million: 0.05, output_per_million: 0.40}}\n");
     const ProcessResult result = r.run();
     BOOST_TEST(result.exit_code == 0, kind << ": " << result.out << result.err);
-    auto items = item_events(r.results);
+    auto items = cli_model_task_item_events(r.results);
     BOOST_REQUIRE(items.size() == 3u);
 
     const json::object& weather = items[0].at("actualOutputs").as_object();
@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(each_api_records_the_reply_and_the_tool_calls) {
     auto requests = r.server.recent_requests();
     BOOST_REQUIRE(requests.size() == 3u);
     for (const auto& request : requests) {
-      BOOST_TEST(request.api_key == kKey);
+      BOOST_TEST(request.api_key == kCliModelTaskKey);
       BOOST_TEST(request.prompt.find("You are a travel agent for gold customers.") != std::string::npos, kind);
       json::value body = json::parse(request.body);
       const json::array& tools = body.at("tools").as_array();
@@ -141,8 +141,8 @@ BOOST_AUTO_TEST_CASE(each_api_records_the_reply_and_the_tool_calls) {
       BOOST_TEST(name == "get_weather");
       BOOST_TEST(body.at("model").as_string() == "agent-model");
     }
-    BOOST_TEST(result.err.find(kKey) == std::string::npos);
-    BOOST_TEST(read_file(r.results).find(kKey) == std::string::npos);
+    BOOST_TEST(result.err.find(kCliModelTaskKey) == std::string::npos);
+    BOOST_TEST(read_file(r.results).find(kCliModelTaskKey) == std::string::npos);
   }
 }
 
@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_CASE(conversations_in_the_example_are_sent_as_messages) {
   BOOST_REQUIRE(messages.size() == 3u);  // the tool-only turn and the tool result are not sent
   BOOST_TEST(messages[1].at("content").as_string() == "Sunny.");
   BOOST_TEST(!body.as_object().contains("tools"));
-  BOOST_TEST(item_events(r.results).at(0).at("actualOutputs").at("output").as_string() == "Rain.");
+  BOOST_TEST(cli_model_task_item_events(r.results).at(0).at("actualOutputs").at("output").as_string() == "Rain.");
 }
 
 BOOST_AUTO_TEST_CASE(provider_errors_are_retried_then_become_item_errors) {
@@ -172,12 +172,12 @@ BOOST_AUTO_TEST_CASE(provider_errors_are_retried_then_become_item_errors) {
       {"match": {"contains": "down"}, "reply": {"fault": {"kind": "status", "status": 500}}}],
     "default": {"content": "ok"}})",
              "  kind: anthropic\n  model: c\n  base_url: BASE/v1\n  api_key_env: KRINO_E2E_MODEL_KEY\n  max_retries: 2\n",
-             row("a", "flaky one", "none") + row("b", "refused one", "none") + row("c", "down one", "none") +
-                 row("d", "fine one", "none"),
+             cli_model_task_row("a", "flaky one", "none") + cli_model_task_row("b", "refused one", "none") + cli_model_task_row("c", "down one", "none") +
+                 cli_model_task_row("d", "fine one", "none"),
              "min_pass_rate: 0\n");
   const ProcessResult result = r.run();
   BOOST_TEST(result.exit_code == 0, result.err);
-  auto items = item_events(r.results);
+  auto items = cli_model_task_item_events(r.results);
   BOOST_REQUIRE(items.size() == 4u);
   BOOST_TEST(items[0].at("success").as_bool());  // two 529s, then an answer
   const json::object& refused = items[1].at("error").as_object();
@@ -203,7 +203,7 @@ BOOST_AUTO_TEST_CASE(configuration_mistakes_stop_the_run) {
            {"  kind: openai\n  model: m\n  tools: [{description: nameless}]\n", "tools[0]"},
            {"  kind: openai\n  model: m\n  input: '{{inputs.input'\n", "is never closed"},
        }) {
-    ModelRun r(R"({})", c.task, row("a", "b", "none"));
+    ModelRun r(R"({})", c.task, cli_model_task_row("a", "b", "none"));
     const ProcessResult result = r.run();
     BOOST_TEST(result.exit_code == 2, c.task << result.err);
     BOOST_TEST(result.err.find(c.message) != std::string::npos, result.err);

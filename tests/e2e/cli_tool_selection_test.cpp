@@ -43,7 +43,7 @@ struct SuiteRun {
   }
 };
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool cli_tool_selection_has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -59,12 +59,12 @@ BOOST_AUTO_TEST_CASE(the_tutorials_six_cases_pass_as_its_expected_output_says) {
                             "called no tool, as expected", "called the expected tool 'list_files'"};
   for (std::size_t i = 0; i < 6; ++i) {
     BOOST_TEST(lines[i].rfind("PASS #" + std::to_string(i), 0) == 0u, lines[i]);
-    BOOST_TEST(has(lines[i], "tool_selection 1.00 > 0.50"), lines[i]);
-    BOOST_TEST(has(lines[i], expected[i]), lines[i]);
+    BOOST_TEST(cli_tool_selection_has(lines[i], "tool_selection 1.00 > 0.50"), lines[i]);
+    BOOST_TEST(cli_tool_selection_has(lines[i], expected[i]), lines[i]);
   }
   // "Passed: 6/6 (100%)": every case passed, and the mean score (what the tutorial prints) is 1.
-  BOOST_TEST(has(run.result.out, "Pass rate: 100.0% (6 items: 6 passed, 0 failed, 0 errors)"), run.result.out);
-  BOOST_TEST(has(run.result.out, "tool_selection  1.000"), run.result.out);
+  BOOST_TEST(cli_tool_selection_has(run.result.out, "Pass rate: 100.0% (6 items: 6 passed, 0 failed, 0 errors)"), run.result.out);
+  BOOST_TEST(cli_tool_selection_has(run.result.out, "tool_selection  1.000"), run.result.out);
 
   // What the model was asked: the case's message, the two tools, through the Responses API.
   const auto requests = run.server.recent_requests();
@@ -91,15 +91,15 @@ BOOST_AUTO_TEST_CASE(a_secondary_choice_earns_half_and_a_wrong_one_fails) {
   BOOST_REQUIRE(lines.size() == 6u);
   BOOST_TEST(lines[0].rfind("PASS #0", 0) == 0u, lines[0]);
   BOOST_TEST(lines[1].rfind("FAIL #1", 0) == 0u, lines[1]);  // wrong tool
-  BOOST_TEST(has(lines[1], "tool_selection 0.00 < 0.50"), lines[1]);
+  BOOST_TEST(cli_tool_selection_has(lines[1], "tool_selection 0.00 < 0.50"), lines[1]);
   BOOST_TEST(lines[2].rfind("PASS #2", 0) == 0u, lines[2]);  // the secondary tool: partial credit, a pass
-  BOOST_TEST(has(lines[2], "tool_selection 0.50 = 0.50"), lines[2]);
+  BOOST_TEST(cli_tool_selection_has(lines[2], "tool_selection 0.50 = 0.50"), lines[2]);
   BOOST_TEST(lines[3].rfind("FAIL #3", 0) == 0u, lines[3]);  // a tool where none was expected
   BOOST_TEST(lines[4].rfind("PASS #4", 0) == 0u, lines[4]);
   BOOST_TEST(lines[5].rfind("FAIL #5", 0) == 0u, lines[5]);  // no tool where one was expected
   // 3 of 6 passed; the mean score is (1 + 0 + 0.5 + 0 + 1 + 0) / 6 = 0.417: the tutorial's "3/6 (42%)".
-  BOOST_TEST(has(run.result.out, "Pass rate: 50.0% (6 items: 3 passed, 3 failed, 0 errors)"), run.result.out);
-  BOOST_TEST(has(run.result.out, "tool_selection  0.417"), run.result.out);
+  BOOST_TEST(cli_tool_selection_has(run.result.out, "Pass rate: 50.0% (6 items: 3 passed, 3 failed, 0 errors)"), run.result.out);
+  BOOST_TEST(cli_tool_selection_has(run.result.out, "tool_selection  0.417"), run.result.out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -38,7 +38,7 @@ const json::object& result_named(const json::object& item, const std::string& na
   throw std::runtime_error("no result " + name);
 }
 
-double score(const json::object& item, const std::string& evaluator) {
+double cli_trace_score(const json::object& item, const std::string& evaluator) {
   return result_named(item, evaluator).at("score").to_number<double>();
 }
 
@@ -95,12 +95,12 @@ BOOST_AUTO_TEST_CASE(the_tau_bench_experiment_replays_every_trajectory_through_o
   BOOST_TEST(report.run_summary.at("errorCount") == 0);
 
   const json::object& reused = *by_id.at("0-0");
-  BOOST_TEST(score(reused, "tool_trajectory") == 0.0);
-  BOOST_TEST(score(reused, "tool_error") == 6.0 / 7.0);
+  BOOST_TEST(cli_trace_score(reused, "tool_trajectory") == 0.0);
+  BOOST_TEST(cli_trace_score(reused, "tool_error") == 6.0 / 7.0);
   BOOST_TEST(result_named(reused, "tool_error").at("metadata").at("failedCalls") ==
              json::parse(R"([{"index": 4, "tool": "book_reservation", "rule": "error_pattern", "pattern": "^Error:"}])"));
-  BOOST_TEST(score(reused, "tool_efficiency") == 1.0);
-  BOOST_TEST(score(reused, "action_loop_detection") == 1.0);
+  BOOST_TEST(cli_trace_score(reused, "tool_efficiency") == 1.0);
+  BOOST_TEST(cli_trace_score(reused, "action_loop_detection") == 1.0);
   // The replayed outputs: every call with the result of its own turn, despite the reused ids.
   const json::array& calls = reused.at("actualOutputs").at("toolCalls").as_array();
   BOOST_TEST_REQUIRE(calls.size() == 8u);
@@ -114,27 +114,27 @@ BOOST_AUTO_TEST_CASE(the_tau_bench_experiment_replays_every_trajectory_through_o
   BOOST_TEST(reused.at("metadata") == json::parse(R"({"task_id": 0, "trial": 0, "reward": 0.0})"));
 
   const json::object& looping = *by_id.at("13-0");
-  BOOST_TEST(score(looping, "tool_trajectory") == 0.0);
-  BOOST_TEST(score(looping, "tool_error") == 7.0 / 13.0);
-  BOOST_TEST(score(looping, "tool_efficiency") == 10.0 / 14.0);
+  BOOST_TEST(cli_trace_score(looping, "tool_trajectory") == 0.0);
+  BOOST_TEST(cli_trace_score(looping, "tool_error") == 7.0 / 13.0);
+  BOOST_TEST(cli_trace_score(looping, "tool_efficiency") == 10.0 / 14.0);
   BOOST_TEST(result_named(looping, "tool_efficiency").at("metadata").at("consecutiveDuplicates") ==
              json::parse(R"(["update_reservation_flights"])"));
-  BOOST_TEST(score(looping, "action_loop_detection") == 1.0 - 5.0 / 91.0);
+  BOOST_TEST(cli_trace_score(looping, "action_loop_detection") == 1.0 - 5.0 / 91.0);
 
   const json::object& partial = *by_id.at("14-0");
-  BOOST_TEST(score(partial, "tool_trajectory") == 0.8);
-  BOOST_TEST(score(partial, "tool_error") == 1.0);
-  BOOST_TEST(score(partial, "tool_efficiency") == 1.0);
-  BOOST_TEST(score(partial, "action_loop_detection") == 1.0);
+  BOOST_TEST(cli_trace_score(partial, "tool_trajectory") == 0.8);
+  BOOST_TEST(cli_trace_score(partial, "tool_error") == 1.0);
+  BOOST_TEST(cli_trace_score(partial, "tool_efficiency") == 1.0);
+  BOOST_TEST(cli_trace_score(partial, "action_loop_detection") == 1.0);
 
   const json::object& no_actions = *by_id.at("12-0");
-  BOOST_TEST(score(no_actions, "tool_trajectory") == 0.0);
-  BOOST_TEST(score(no_actions, "tool_error") == 1.0);
+  BOOST_TEST(cli_trace_score(no_actions, "tool_trajectory") == 0.0);
+  BOOST_TEST(cli_trace_score(no_actions, "tool_error") == 1.0);
   BOOST_TEST(no_actions.at("metadata").at("reward") == 1.0);
 
   const json::object& perfect = *by_id.at("6-0");
   for (const char* evaluator : {"tool_trajectory", "tool_error", "tool_efficiency", "action_loop_detection"})
-    BOOST_TEST(score(perfect, evaluator) == 1.0, evaluator);
+    BOOST_TEST(cli_trace_score(perfect, evaluator) == 1.0, evaluator);
   BOOST_TEST(perfect.at("success") == true);
 }
 

@@ -11,7 +11,7 @@ namespace json = boost::json;
 
 namespace {
 
-struct Fixture {
+struct ReplyFixture {
   PriceTable prices = PriceTable::from_json(
       json::parse(R"({"small":{"input_per_million":1.0,"output_per_million":2.0}})").as_object());
 
@@ -27,7 +27,7 @@ struct Fixture {
 
 BOOST_AUTO_TEST_SUITE(exec_reply)
 
-BOOST_FIXTURE_TEST_CASE(a_plain_object_is_the_actual_outputs, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_plain_object_is_the_actual_outputs, ReplyFixture) {
   ExecReply r = per_example("  {\"output\": \"Paris\",\n \"score\": 1.0}\n");
   BOOST_TEST((r.kind == ExecReply::Kind::outputs));
   BOOST_TEST(r.output.actual_outputs == R"({"output":"Paris","score":1.0})");  // compact: one report line
@@ -36,13 +36,13 @@ BOOST_FIXTURE_TEST_CASE(a_plain_object_is_the_actual_outputs, Fixture) {
   BOOST_TEST(!r.output.metrics->cost_usd.has_value());
 }
 
-BOOST_FIXTURE_TEST_CASE(any_other_value_is_the_single_output, Fixture) {
+BOOST_FIXTURE_TEST_CASE(any_other_value_is_the_single_output, ReplyFixture) {
   BOOST_TEST(per_example("\"Paris\"").output.actual_outputs == R"({"output":"Paris"})");
   BOOST_TEST(per_example("[1,2]").output.actual_outputs == R"({"output":[1,2]})");
   BOOST_TEST(per_example("{\"actualOutputs\": 42}").output.actual_outputs == R"({"output":42})");
 }
 
-BOOST_FIXTURE_TEST_CASE(the_envelope_carries_outputs_and_metrics, Fixture) {
+BOOST_FIXTURE_TEST_CASE(the_envelope_carries_outputs_and_metrics, ReplyFixture) {
   ExecReply r = per_example(R"({"actualOutputs": {"output": "x"},
       "metrics": {"tokensIn": 1000, "tokensOut": 500, "model": "small", "latencyMs": 99999}})");
   BOOST_TEST((r.kind == ExecReply::Kind::outputs));
@@ -53,7 +53,7 @@ BOOST_FIXTURE_TEST_CASE(the_envelope_carries_outputs_and_metrics, Fixture) {
   BOOST_TEST(!r.output.metrics->latency_ms.has_value());  // the host measures latency
 }
 
-BOOST_FIXTURE_TEST_CASE(openai_and_anthropic_usage_are_read, Fixture) {
+BOOST_FIXTURE_TEST_CASE(openai_and_anthropic_usage_are_read, ReplyFixture) {
   ExecReply openai = per_example(R"({"actualOutputs": {}, "model": "small",
       "usage": {"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30}})");
   BOOST_TEST(*openai.output.metrics->tokens_in == 10);
@@ -65,7 +65,7 @@ BOOST_FIXTURE_TEST_CASE(openai_and_anthropic_usage_are_read, Fixture) {
   BOOST_TEST(!anthropic.output.metrics->cost_usd.has_value());  // no model: not priced
 }
 
-BOOST_FIXTURE_TEST_CASE(a_reported_cost_wins_and_the_task_model_prices_the_rest, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_reported_cost_wins_and_the_task_model_prices_the_rest, ReplyFixture) {
   ExecReply reported = per_example(R"({"actualOutputs": {}, "model": "small",
       "metrics": {"tokensIn": 1000000, "tokensOut": 0, "costUsd": 0.25}})");
   BOOST_TEST(*reported.output.metrics->cost_usd == 0.25);
@@ -76,13 +76,13 @@ BOOST_FIXTURE_TEST_CASE(a_reported_cost_wins_and_the_task_model_prices_the_rest,
   BOOST_TEST(*unknown_model.output.metrics->tokens_in == 5);
 }
 
-BOOST_FIXTURE_TEST_CASE(an_envelope_error_fails_the_item_with_the_programs_words, Fixture) {
+BOOST_FIXTURE_TEST_CASE(an_envelope_error_fails_the_item_with_the_programs_words, ReplyFixture) {
   ExecReply r = per_example(R"({"actualOutputs": null, "error": "rate limited upstream"})");
   BOOST_TEST((r.kind == ExecReply::Kind::program_error));
   BOOST_TEST(r.message == "rate limited upstream");
 }
 
-BOOST_FIXTURE_TEST_CASE(malformed_envelopes_name_the_field, Fixture) {
+BOOST_FIXTURE_TEST_CASE(malformed_envelopes_name_the_field, ReplyFixture) {
   ExecReply tokens = per_example(R"({"actualOutputs": {}, "metrics": {"tokensIn": "many"}})");
   BOOST_TEST((tokens.kind == ExecReply::Kind::invalid_envelope));
   BOOST_TEST(tokens.message.find("metrics.tokensIn must be a whole number") != std::string::npos, tokens.message);
@@ -96,7 +96,7 @@ BOOST_FIXTURE_TEST_CASE(malformed_envelopes_name_the_field, Fixture) {
   BOOST_TEST(error_type.message.find("error must be a string") != std::string::npos, error_type.message);
 }
 
-BOOST_FIXTURE_TEST_CASE(output_that_is_not_json_is_quoted_in_the_message, Fixture) {
+BOOST_FIXTURE_TEST_CASE(output_that_is_not_json_is_quoted_in_the_message, ReplyFixture) {
   ExecReply r = per_example("Loading model...\n{\"output\": 1}");
   BOOST_TEST((r.kind == ExecReply::Kind::not_a_reply));
   BOOST_TEST(r.message.find("not JSON") != std::string::npos, r.message);
@@ -108,7 +108,7 @@ BOOST_FIXTURE_TEST_CASE(output_that_is_not_json_is_quoted_in_the_message, Fixtur
   BOOST_TEST(binary.message.find('\xff') == std::string::npos);
 }
 
-BOOST_FIXTURE_TEST_CASE(a_worker_reply_must_echo_the_request_id, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_worker_reply_must_echo_the_request_id, ReplyFixture) {
   BOOST_TEST((worker(R"({"id": 7, "actualOutputs": {"output": 1}})").kind == ExecReply::Kind::outputs));
   ExecReply wrong = worker(R"({"id": 6, "actualOutputs": {}})");
   BOOST_TEST((wrong.kind == ExecReply::Kind::not_a_reply));

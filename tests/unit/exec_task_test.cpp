@@ -27,7 +27,7 @@ namespace json = boost::json;
 
 namespace {
 
-struct Fixture {
+struct ExecFixture {
   Cancellation cancellation;
   HostServices host{cancellation, nullptr};
   PluginRegistry registry;
@@ -84,7 +84,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 BOOST_AUTO_TEST_SUITE(exec_options)
 
-BOOST_FIXTURE_TEST_CASE(mistakes_are_configuration_errors_naming_the_key, Fixture) {
+BOOST_FIXTURE_TEST_CASE(mistakes_are_configuration_errors_naming_the_key, ExecFixture) {
   BOOST_TEST(contains(config_error_of("{}"), "'command' is required"));
   BOOST_TEST(contains(config_error_of(R"({"command": "true", "timout_ms": 5})"), "unknown option 'timout_ms'"));
   BOOST_TEST(contains(config_error_of(R"({"command": []})"), "'command' must be a list"));
@@ -107,7 +107,7 @@ BOOST_FIXTURE_TEST_CASE(mistakes_are_configuration_errors_naming_the_key, Fixtur
   BOOST_TEST(contains(config_error_of(R"({"command": "true", "model": 3})"), "'model'"));
 }
 
-BOOST_FIXTURE_TEST_CASE(commands_resolve_against_the_experiment_directory, Fixture) {
+BOOST_FIXTURE_TEST_CASE(commands_resolve_against_the_experiment_directory, ExecFixture) {
   std::filesystem::create_directory(dir.path() / "sub");
   dir.write("sub/agent.sh", "#!/bin/sh\necho '{}'\n");
   std::filesystem::permissions(dir.file("sub/agent.sh"), std::filesystem::perms::owner_all);
@@ -123,7 +123,7 @@ BOOST_FIXTURE_TEST_CASE(commands_resolve_against_the_experiment_directory, Fixtu
   BOOST_TEST(out.actual_outputs == "{}");
 }
 
-BOOST_FIXTURE_TEST_CASE(defaults_are_documented_ones, Fixture) {
+BOOST_FIXTURE_TEST_CASE(defaults_are_documented_ones, ExecFixture) {
   dir.write("agent.sh", "#!/bin/sh\n");
   std::filesystem::permissions(dir.file("agent.sh"), std::filesystem::perms::owner_all);
   TaskConfig config;
@@ -157,7 +157,7 @@ BOOST_AUTO_TEST_CASE(the_descriptor_limit_is_raised_when_needed_and_never_lowere
   BOOST_TEST(after.rlim_cur >= before.rlim_cur);
 }
 
-BOOST_FIXTURE_TEST_CASE(the_environment_is_inherited_overridden_and_trimmed, Fixture) {
+BOOST_FIXTURE_TEST_CASE(the_environment_is_inherited_overridden_and_trimmed, ExecFixture) {
   ::setenv("KRINO_EXEC_TEST_INHERITED", "from-krino", 1);
   ::setenv("KRINO_EXEC_TEST_REMOVED", "gone", 1);
   ::setenv("KRINO_SEED", "inherited", 1);  // the per-call value must win
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(exec_task)
 
-BOOST_FIXTURE_TEST_CASE(the_program_sees_the_example_and_its_context, Fixture) {
+BOOST_FIXTURE_TEST_CASE(the_program_sees_the_example_and_its_context, ExecFixture) {
   auto t = task(R"({"command": "printf '{\"stdin\": %s, \"index\": %s, \"seed\": %s}' \"$(cat)\" $KRINO_ITEM_INDEX $KRINO_SEED"})");
   const TaskOutput out = output_of(run(*t, R"({"id": "q-1", "inputs": {"input": "hi"},
       "expectedOutputs": {"output": "ho"}, "metadata": {"m": 1}, "actualOutputs": {"recorded": true}})", 5));
@@ -197,7 +197,7 @@ BOOST_FIXTURE_TEST_CASE(the_program_sees_the_example_and_its_context, Fixture) {
   BOOST_TEST(*out.metrics->latency_ms > 0.0);  // always measured
 }
 
-BOOST_FIXTURE_TEST_CASE(failures_become_item_errors_with_their_cause, Fixture) {
+BOOST_FIXTURE_TEST_CASE(failures_become_item_errors_with_their_cause, ExecFixture) {
   auto exit_code = error_of(run(*task(R"({"command": "echo 'bad input' >&2; exit 3"})"), R"({"inputs":{}})"));
   BOOST_TEST(exit_code.stage == "task");
   BOOST_TEST(exit_code.component == "exec");
@@ -224,7 +224,7 @@ BOOST_FIXTURE_TEST_CASE(failures_become_item_errors_with_their_cause, Fixture) {
   BOOST_TEST(no_children());
 }
 
-BOOST_FIXTURE_TEST_CASE(cancellation_stops_programs_and_refuses_new_ones, Fixture) {
+BOOST_FIXTURE_TEST_CASE(cancellation_stops_programs_and_refuses_new_ones, ExecFixture) {
   auto t = task(R"({"command": "sleep 30"})");
   std::thread later([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -239,7 +239,7 @@ BOOST_FIXTURE_TEST_CASE(cancellation_stops_programs_and_refuses_new_ones, Fixtur
   BOOST_TEST(refused.code == KRINO_CANCELLED);
 }
 
-BOOST_FIXTURE_TEST_CASE(workers_answer_and_broken_ones_are_replaced, Fixture) {
+BOOST_FIXTURE_TEST_CASE(workers_answer_and_broken_ones_are_replaced, ExecFixture) {
   // A worker (in sh: it echoes the request id) that answers garbage for input 2, dies on input 3,
   // and hangs on input 4.
   const std::string worker = R"(while IFS= read -r line; do
@@ -289,7 +289,7 @@ BOOST_FIXTURE_TEST_CASE(workers_answer_and_broken_ones_are_replaced, Fixture) {
   BOOST_TEST(no_children());
 }
 
-BOOST_FIXTURE_TEST_CASE(a_worker_that_exits_after_each_reply_fails_no_item, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_worker_that_exits_after_each_reply_fails_no_item, ExecFixture) {
   // Misused as a worker, a one-shot program still serves: each exit happens between requests, so
   // the next request goes to a new worker instead of failing its item.
   const std::string one_shot = R"(IFS= read -r line; id=${line#*\"id\":}; id=${id%%,*}
@@ -303,7 +303,7 @@ BOOST_FIXTURE_TEST_CASE(a_worker_that_exits_after_each_reply_fails_no_item, Fixt
   BOOST_TEST(pids.size() == 6u);
 }
 
-BOOST_FIXTURE_TEST_CASE(items_waiting_on_programs_hold_no_thread, Fixture) {
+BOOST_FIXTURE_TEST_CASE(items_waiting_on_programs_hold_no_thread, ExecFixture) {
   // 32 programs of 500 ms each from a 2-thread arena: suspended, they overlap (about 0.5 s);
   // blocking the two threads would take 8 s.
   const std::string worker = R"(while IFS= read -r line; do

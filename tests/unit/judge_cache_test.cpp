@@ -14,7 +14,7 @@ namespace json = boost::json;
 
 namespace {
 
-const std::chrono::system_clock::time_point kNow =
+const std::chrono::system_clock::time_point kCacheNow =
     std::chrono::sys_days{std::chrono::year{2024} / 5 / 1} + std::chrono::hours{12} + std::chrono::seconds{34};
 
 JudgeCallIdentity identity() {
@@ -113,7 +113,7 @@ BOOST_AUTO_TEST_CASE(miss_then_store_then_hit) {
   JudgeCache cache(dir.path);
   auto key = make_judge_cache_key(identity());
   BOOST_TEST(!cache.lookup(key));
-  BOOST_TEST(!cache.store(key, reply(), kNow));
+  BOOST_TEST(!cache.store(key, reply(), kCacheNow));
   auto hit = cache.lookup(key);
   BOOST_REQUIRE(hit);
   BOOST_TEST(hit->content == R"({"score": 1, "reason": "yes"})");
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(entries_live_under_two_hex_digit_folders) {
   TempDir dir;
   JudgeCache cache(dir.path);
   auto key = make_judge_cache_key(identity());
-  BOOST_TEST(!cache.store(key, reply(), kNow));
+  BOOST_TEST(!cache.store(key, reply(), kCacheNow));
   fs::path expected = dir.path / key.hex.substr(0, 2) / (key.hex.substr(2) + ".json");
   BOOST_TEST(cache.entry_path(key) == expected);
   BOOST_TEST(fs::is_regular_file(expected));
@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(entries_live_under_two_hex_digit_folders) {
 BOOST_AUTO_TEST_CASE(changing_temperature_or_model_misses) {
   TempDir dir;
   JudgeCache cache(dir.path);
-  BOOST_TEST(!cache.store(make_judge_cache_key(identity()), reply(), kNow));
+  BOOST_TEST(!cache.store(make_judge_cache_key(identity()), reply(), kCacheNow));
   auto warmer = identity();
   warmer.request["temperature"] = 0.7;
   BOOST_TEST(!cache.lookup(make_judge_cache_key(warmer)));
@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(null_token_counts_round_trip) {
   auto entry = reply();
   entry.tokens_in.reset();
   entry.tokens_out.reset();
-  BOOST_TEST(!cache.store(key, entry, kNow));
+  BOOST_TEST(!cache.store(key, entry, kCacheNow));
   auto hit = cache.lookup(key);
   BOOST_REQUIRE(hit);
   BOOST_TEST(!hit->tokens_in);
@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(a_corrupt_entry_is_a_miss_and_is_overwritten) {
     std::ofstream(cache.entry_path(key), std::ios::trunc) << garbage;
     BOOST_TEST(!cache.lookup(key), garbage);
   }
-  BOOST_TEST(!cache.store(key, reply(), kNow));
+  BOOST_TEST(!cache.store(key, reply(), kCacheNow));
   BOOST_TEST(cache.lookup(key).has_value());
 }
 
@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(an_entry_filed_under_another_key_is_a_miss) {
   auto other = identity();
   other.model = "m2";
   auto other_key = make_judge_cache_key(other);
-  BOOST_TEST(!cache.store(other_key, reply(), kNow));
+  BOOST_TEST(!cache.store(other_key, reply(), kCacheNow));
   fs::create_directories(cache.entry_path(key).parent_path());
   fs::copy_file(cache.entry_path(other_key), cache.entry_path(key));
   BOOST_TEST(!cache.lookup(key));
@@ -203,7 +203,7 @@ BOOST_AUTO_TEST_CASE(concurrent_writers_of_one_key_leave_one_whole_entry) {
       // Big enough that an unsynchronised write would interleave.
       std::string content(200'000, static_cast<char>('a' + t));
       for (int i = 0; i < 20; ++i) {
-        if (cache.store(key, reply(content), kNow)) ++failures;
+        if (cache.store(key, reply(content), kCacheNow)) ++failures;
         auto seen = cache.lookup(key);  // readers meanwhile see whole entries only
         if (!seen || seen->content.size() != content.size() ||
             seen->content.find_first_not_of(seen->content[0]) != std::string::npos)
@@ -227,7 +227,7 @@ BOOST_AUTO_TEST_CASE(an_unwritable_directory_is_reported_not_thrown) {
   std::ofstream(dir.path) << "a file where the cache folder should be";
   JudgeCache cache(dir.path / "judge");
   auto key = make_judge_cache_key(identity());
-  auto failure = cache.store(key, reply(), kNow);
+  auto failure = cache.store(key, reply(), kCacheNow);
   BOOST_TEST(failure.has_value());
   BOOST_TEST(!cache.lookup(key));
 }

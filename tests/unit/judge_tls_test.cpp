@@ -127,7 +127,7 @@ class TlsServer {
   std::thread thread_;
 };
 
-Url url(const std::string& host, std::uint16_t port) {
+Url tls_url(const std::string& host, std::uint16_t port) {
   return parse_url("https://" + host + ":" + std::to_string(port) + "/v1/chat/completions");
 }
 
@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(an_untrusted_certificate_is_refused) {
   TlsServer server(make_self_signed_localhost());
   asio::io_context io;
   HttpClient client(io);
-  auto result = test::post_and_wait(io, client, url("localhost", server.port()), "{}");
+  auto result = test::post_and_wait(io, client, tls_url("localhost", server.port()), "{}");
   BOOST_TEST((result.outcome == HttpOutcome::connection_error));
   BOOST_TEST(result.error.find("TLS handshake with https://localhost:") != std::string::npos, result.error);
   BOOST_TEST(result.error.find("certificate verify failed") != std::string::npos, result.error);
@@ -152,7 +152,7 @@ BOOST_AUTO_TEST_CASE(a_trusted_certificate_works_and_the_connection_is_kept) {
   asio::io_context io;
   HttpClient client(io, {.extra_ca_pem = credentials.certificate_pem});
   for (int i = 0; i < 3; ++i) {
-    auto result = test::post_and_wait(io, client, url("localhost", server.port()), "{\"x\":1}");
+    auto result = test::post_and_wait(io, client, tls_url("localhost", server.port()), "{\"x\":1}");
     BOOST_TEST_REQUIRE((result.outcome == HttpOutcome::response), result.error);
     BOOST_TEST(result.response.status == 200u);
     BOOST_TEST(result.response.body == R"({"echo":7})");
@@ -167,7 +167,7 @@ BOOST_AUTO_TEST_CASE(a_trusted_certificate_for_another_host_name_is_refused) {
   TlsServer server(credentials);
   asio::io_context io;
   HttpClient client(io, {.extra_ca_pem = credentials.certificate_pem});
-  auto result = test::post_and_wait(io, client, url("127.0.0.1", server.port()), "{}");  // the certificate names localhost only
+  auto result = test::post_and_wait(io, client, tls_url("127.0.0.1", server.port()), "{}");  // the certificate names localhost only
   BOOST_TEST((result.outcome == HttpOutcome::connection_error));
   BOOST_TEST(result.error.find("certificate verify failed") != std::string::npos, result.error);
 }

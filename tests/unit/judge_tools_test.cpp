@@ -13,7 +13,7 @@ namespace json = boost::json;
 
 namespace {
 
-std::unique_ptr<JudgeProvider> provider(std::string_view config_text) {
+std::unique_ptr<JudgeProvider> tools_provider(std::string_view config_text) {
   return make_judge_provider(
       parse_judge_config(json::parse(config_text).as_object(), "j", test::fake_environment("KEY", "sk-unit-key")));
 }
@@ -68,7 +68,7 @@ BOOST_AUTO_TEST_CASE(requests_read_tools_in_every_shape_and_check_the_choice) {
 }
 
 BOOST_AUTO_TEST_CASE(chat_completions_send_function_tools_and_read_tool_calls) {
-  auto openai = provider(R"({"provider": "openai", "model": "m"})");
+  auto openai = tools_provider(R"({"provider": "openai", "model": "m"})");
   json::value body = body_of(*openai, tool_request("required"));
   BOOST_TEST(body.at_pointer("/tools/0/type").as_string() == "function");
   BOOST_TEST(body.at_pointer("/tools/0/function/name").as_string() == "get_weather");
@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE(chat_completions_send_function_tools_and_read_tool_calls) {
 }
 
 BOOST_AUTO_TEST_CASE(anthropic_messages_send_input_schemas_and_read_tool_use) {
-  auto anthropic = provider(R"({"provider": "anthropic", "model": "c"})");
+  auto anthropic = tools_provider(R"({"provider": "anthropic", "model": "c"})");
   json::value body = body_of(*anthropic, tool_request("required"));
   BOOST_TEST(body.at_pointer("/tools/0/name").as_string() == "get_weather");
   BOOST_TEST(body.at_pointer("/tools/0/input_schema/properties/city/type").as_string() == "string");
@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(anthropic_messages_send_input_schemas_and_read_tool_use) {
 }
 
 BOOST_AUTO_TEST_CASE(responses_api_requests_and_replies) {
-  auto responses = provider(R"({"provider": "openai_responses", "model": "gpt-5-mini", "seed": 7, "max_tokens": 200,
+  auto responses = tools_provider(R"({"provider": "openai_responses", "model": "gpt-5-mini", "seed": 7, "max_tokens": 200,
                                 "api_key_env": "KEY"})");
   const ProviderHttpRequest http = responses->build_request(tool_request("get_time"));
   BOOST_TEST(http.url.target == "/v1/responses");

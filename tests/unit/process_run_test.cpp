@@ -20,13 +20,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Fixture {
+struct ProcessFixture {
   ProcessLimits limits;
   ScratchDir dir;
   // Last, so it is destroyed first: its thread stops before anything its handlers use goes away.
   IoService io;
 
-  Fixture() {
+  ProcessFixture() {
     limits.timeout = 10s;
     limits.kill_grace = 200ms;
   }
@@ -50,7 +50,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 BOOST_AUTO_TEST_SUITE(process_run)
 
-BOOST_FIXTURE_TEST_CASE(stdin_reaches_the_program_and_stdout_comes_back, Fixture) {
+BOOST_FIXTURE_TEST_CASE(stdin_reaches_the_program_and_stdout_comes_back, ProcessFixture) {
   ProcessRunResult r = sh("cat; echo done >&2", "{\"inputs\":{\"input\":1}}\n");
   BOOST_TEST((r.ending == ProcessRunResult::Ending::exited));
   BOOST_TEST(r.status.success());
@@ -61,7 +61,7 @@ BOOST_FIXTURE_TEST_CASE(stdin_reaches_the_program_and_stdout_comes_back, Fixture
   BOOST_TEST(no_children());
 }
 
-BOOST_FIXTURE_TEST_CASE(exit_statuses_and_signals_are_told_apart, Fixture) {
+BOOST_FIXTURE_TEST_CASE(exit_statuses_and_signals_are_told_apart, ProcessFixture) {
   ProcessRunResult exited = sh("exit 3");
   BOOST_TEST(exited.status.exited());
   BOOST_TEST(exited.status.exit_code() == 3);
@@ -72,7 +72,7 @@ BOOST_FIXTURE_TEST_CASE(exit_statuses_and_signals_are_told_apart, Fixture) {
   BOOST_TEST(killed.status.describe() == "killed by signal 11 (SIGSEGV)");
 }
 
-BOOST_FIXTURE_TEST_CASE(a_program_that_ignores_its_input_does_not_break_krino_with_sigpipe, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_program_that_ignores_its_input_does_not_break_krino_with_sigpipe, ProcessFixture) {
   // 4 MB into a pipe nobody reads: the write fails with EPIPE on the I/O thread, which blocks
   // SIGPIPE; without that this test process would die.
   ProcessRunResult r = sh("echo '{}'", std::string(4u << 20, 'x'));
@@ -80,7 +80,7 @@ BOOST_FIXTURE_TEST_CASE(a_program_that_ignores_its_input_does_not_break_krino_wi
   BOOST_TEST(r.output == "{}\n");
 }
 
-BOOST_FIXTURE_TEST_CASE(the_child_starts_in_its_own_group_with_clean_signals, Fixture) {
+BOOST_FIXTURE_TEST_CASE(the_child_starts_in_its_own_group_with_clean_signals, ProcessFixture) {
   // The parent thread blocks SIGINT and SIGTERM (as krino's main does) and SIGPIPE is ignored:
   // none of that may reach the child, or a timeout's SIGTERM would do nothing.
   sigset_t blocked, previous;
@@ -111,7 +111,7 @@ BOOST_FIXTURE_TEST_CASE(the_child_starts_in_its_own_group_with_clean_signals, Fi
   BOOST_TEST(pgid != static_cast<long>(::getpgrp()));
 }
 
-BOOST_FIXTURE_TEST_CASE(no_descriptor_of_krino_leaks_into_the_child, Fixture) {
+BOOST_FIXTURE_TEST_CASE(no_descriptor_of_krino_leaks_into_the_child, ProcessFixture) {
   // A descriptor opened without O_CLOEXEC (as a careless plugin might) at a number the child would
   // not otherwise use.
   const int leaked = ::open("/dev/null", O_RDONLY);
@@ -131,14 +131,14 @@ BOOST_FIXTURE_TEST_CASE(no_descriptor_of_krino_leaks_into_the_child, Fixture) {
   BOOST_TEST(!has_leaked, r.output);
 }
 
-BOOST_FIXTURE_TEST_CASE(working_directory_and_environment_are_the_specs, Fixture) {
+BOOST_FIXTURE_TEST_CASE(working_directory_and_environment_are_the_specs, ProcessFixture) {
   ProcessSpec spec = shell("pwd; echo \"$KRINO_TEST_VALUE|$KRINO_ITEM_INDEX\"", dir.path());
   spec.environment.push_back("KRINO_TEST_VALUE=forty two");
   ProcessRunResult r = run(spec, {}, {"KRINO_ITEM_INDEX=7"});
   BOOST_TEST(r.output == std::filesystem::canonical(dir.path()).string() + "\nforty two|7\n");
 }
 
-BOOST_FIXTURE_TEST_CASE(a_program_that_cannot_start_is_an_error_not_a_crash, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_program_that_cannot_start_is_an_error_not_a_crash, ProcessFixture) {
   auto missing = ChildProcess::spawn(boost::asio::make_strand(io.context()),
                                      ProcessSpec{"/nonexistent/agent", {"agent"}, dir.path(), {}});
   BOOST_TEST(!missing.process);
@@ -150,7 +150,7 @@ BOOST_FIXTURE_TEST_CASE(a_program_that_cannot_start_is_an_error_not_a_crash, Fix
   BOOST_TEST(no_children());
 }
 
-BOOST_FIXTURE_TEST_CASE(a_timeout_stops_the_whole_group, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_timeout_stops_the_whole_group, ProcessFixture) {
   limits.timeout = 300ms;
   const auto start = std::chrono::steady_clock::now();
   ProcessRunResult r = sh("sleep 30 & echo $! > background.pid; sleep 30");
@@ -164,7 +164,7 @@ BOOST_FIXTURE_TEST_CASE(a_timeout_stops_the_whole_group, Fixture) {
   BOOST_TEST(no_children());
 }
 
-BOOST_FIXTURE_TEST_CASE(a_group_that_ignores_sigterm_is_killed_after_the_grace, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_group_that_ignores_sigterm_is_killed_after_the_grace, ProcessFixture) {
   limits.timeout = 200ms;
   limits.kill_grace = 300ms;
   const auto start = std::chrono::steady_clock::now();
@@ -178,13 +178,13 @@ BOOST_FIXTURE_TEST_CASE(a_group_that_ignores_sigterm_is_killed_after_the_grace, 
   BOOST_TEST(gone_within(pid_from_file(dir, "background.pid"), 2s));
 }
 
-BOOST_FIXTURE_TEST_CASE(what_the_leader_leaves_behind_dies_with_it, Fixture) {
+BOOST_FIXTURE_TEST_CASE(what_the_leader_leaves_behind_dies_with_it, ProcessFixture) {
   ProcessRunResult r = sh("sleep 30 & echo $! > background.pid; exit 0");
   BOOST_TEST(r.status.success());
   BOOST_TEST(gone_within(pid_from_file(dir, "background.pid"), 2s));
 }
 
-BOOST_FIXTURE_TEST_CASE(output_beyond_the_limit_stops_the_program, Fixture) {
+BOOST_FIXTURE_TEST_CASE(output_beyond_the_limit_stops_the_program, ProcessFixture) {
   limits.max_output_bytes = 1u << 20;
   ProcessRunResult r = sh("yes");
   BOOST_TEST((r.ending == ProcessRunResult::Ending::output_too_large));
@@ -192,7 +192,7 @@ BOOST_FIXTURE_TEST_CASE(output_beyond_the_limit_stops_the_program, Fixture) {
   BOOST_TEST(no_children());
 }
 
-BOOST_FIXTURE_TEST_CASE(only_the_end_of_stderr_is_kept, Fixture) {
+BOOST_FIXTURE_TEST_CASE(only_the_end_of_stderr_is_kept, ProcessFixture) {
   ProcessRunResult r = sh("head -c 3000000 /dev/zero | tr '\\0' x >&2; echo ' the end' >&2; exit 1");
   BOOST_TEST(r.status.exit_code() == 1);
   BOOST_TEST(r.stderr_tail.size() == limits.stderr_tail_bytes);
@@ -200,7 +200,7 @@ BOOST_FIXTURE_TEST_CASE(only_the_end_of_stderr_is_kept, Fixture) {
   BOOST_TEST(r.stderr_tail.substr(r.stderr_tail.size() - 9) == " the end\n");
 }
 
-BOOST_FIXTURE_TEST_CASE(cancellation_stops_a_running_program, Fixture) {
+BOOST_FIXTURE_TEST_CASE(cancellation_stops_a_running_program, ProcessFixture) {
   std::atomic<bool> cancelled{false};
   limits.cancelled = [&] { return cancelled.load(); };
   limits.cancellation_poll = 20ms;
@@ -215,7 +215,7 @@ BOOST_FIXTURE_TEST_CASE(cancellation_stops_a_running_program, Fixture) {
   BOOST_TEST(seconds_since(start) < 5.0);
 }
 
-BOOST_FIXTURE_TEST_CASE(a_descendant_that_left_the_group_cannot_hold_the_call_open, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_descendant_that_left_the_group_cannot_hold_the_call_open, ProcessFixture) {
   // setsid escapes the group kill and keeps stdout open: the call ends after the drain time.
   limits.drain_after_exit = 200ms;
   const auto start = std::chrono::steady_clock::now();
@@ -227,7 +227,7 @@ BOOST_FIXTURE_TEST_CASE(a_descendant_that_left_the_group_cannot_hold_the_call_op
   if (escaped > 0) ::kill(escaped, SIGKILL);
 }
 
-BOOST_FIXTURE_TEST_CASE(a_dropped_child_is_killed_and_reaped, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_dropped_child_is_killed_and_reaped, ProcessFixture) {
   {
     auto spawned = ChildProcess::spawn(boost::asio::make_strand(io.context()), shell("sleep 30"));
     BOOST_REQUIRE(spawned.process);

@@ -26,7 +26,7 @@ namespace {
 // Echoes every request line back.
 constexpr const char* kEchoWorker = "while IFS= read -r line; do printf '%s\\n' \"$line\"; done";
 
-struct Fixture {
+struct WorkerFixture {
   ProcessLimits limits;
   ScratchDir dir;
   std::mutex warnings_mutex;
@@ -34,7 +34,7 @@ struct Fixture {
   // Last, so it is destroyed first: its thread stops before anything its handlers use goes away.
   IoService io;
 
-  Fixture() {
+  WorkerFixture() {
     limits.timeout = 10s;
     limits.kill_grace = 300ms;
   }
@@ -64,7 +64,7 @@ struct Fixture {
 
 BOOST_AUTO_TEST_SUITE(worker_process)
 
-BOOST_FIXTURE_TEST_CASE(one_process_answers_request_after_request, Fixture) {
+BOOST_FIXTURE_TEST_CASE(one_process_answers_request_after_request, WorkerFixture) {
   auto worker = start(kEchoWorker);
   for (int i = 0; i < 50; ++i) {
     WorkerReply reply = ask(*worker, "{\"id\":" + std::to_string(i) + "}\n");
@@ -79,7 +79,7 @@ BOOST_FIXTURE_TEST_CASE(one_process_answers_request_after_request, Fixture) {
   BOOST_TEST(no_children());
 }
 
-BOOST_FIXTURE_TEST_CASE(a_worker_that_dies_mid_request_says_how, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_worker_that_dies_mid_request_says_how, WorkerFixture) {
   auto worker = start("read -r line; echo 'Traceback: boom' >&2; exit 4");
   WorkerReply reply = ask(*worker, "{}\n");
   BOOST_TEST((reply.outcome == WorkerReply::Outcome::died));
@@ -89,7 +89,7 @@ BOOST_FIXTURE_TEST_CASE(a_worker_that_dies_mid_request_says_how, Fixture) {
   BOOST_TEST(warnings_seen().empty());  // the item error tells it; no second report
 }
 
-BOOST_FIXTURE_TEST_CASE(a_reply_written_just_before_exiting_still_counts, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_reply_written_just_before_exiting_still_counts, WorkerFixture) {
   auto worker = start("read -r line; echo '{\"id\":1}'; exit 0");
   WorkerReply reply = ask(*worker, "{}\n");
   BOOST_TEST((reply.outcome == WorkerReply::Outcome::answered));
@@ -101,7 +101,7 @@ BOOST_FIXTURE_TEST_CASE(a_reply_written_just_before_exiting_still_counts, Fixtur
   BOOST_TEST(warnings_seen().size() == 1u);
 }
 
-BOOST_FIXTURE_TEST_CASE(a_worker_that_hangs_is_stopped_at_the_timeout, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_worker_that_hangs_is_stopped_at_the_timeout, WorkerFixture) {
   limits.timeout = 300ms;
   auto worker = start("read -r line; sleep 30 & echo $! > child.pid; wait");
   const auto started = std::chrono::steady_clock::now();
@@ -113,7 +113,7 @@ BOOST_FIXTURE_TEST_CASE(a_worker_that_hangs_is_stopped_at_the_timeout, Fixture) 
   BOOST_TEST(gone_within(pid_from_file(dir, "child.pid"), 2s));
 }
 
-BOOST_FIXTURE_TEST_CASE(a_reply_without_end_is_bounded, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_reply_without_end_is_bounded, WorkerFixture) {
   limits.max_output_bytes = 1u << 20;
   auto worker = start("read -r line; yes | tr -d '\\n'");
   WorkerReply reply = ask(*worker, "{}\n");
@@ -121,7 +121,7 @@ BOOST_FIXTURE_TEST_CASE(a_reply_without_end_is_bounded, Fixture) {
   BOOST_TEST(!worker->usable());
 }
 
-BOOST_FIXTURE_TEST_CASE(cancellation_stops_a_busy_worker, Fixture) {
+BOOST_FIXTURE_TEST_CASE(cancellation_stops_a_busy_worker, WorkerFixture) {
   std::atomic<bool> cancelled{false};
   limits.cancelled = [&] { return cancelled.load(); };
   limits.cancellation_poll = 20ms;
@@ -135,7 +135,7 @@ BOOST_FIXTURE_TEST_CASE(cancellation_stops_a_busy_worker, Fixture) {
   BOOST_TEST((reply.outcome == WorkerReply::Outcome::cancelled));
 }
 
-BOOST_FIXTURE_TEST_CASE(a_worker_that_ignores_the_end_of_its_input_is_stopped_at_shutdown, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_worker_that_ignores_the_end_of_its_input_is_stopped_at_shutdown, WorkerFixture) {
   auto worker = start("trap '' TERM; exec sleep 30");
   const auto started = std::chrono::steady_clock::now();
   WorkerExit exit = shut(*worker);
@@ -144,7 +144,7 @@ BOOST_FIXTURE_TEST_CASE(a_worker_that_ignores_the_end_of_its_input_is_stopped_at
   BOOST_TEST((std::chrono::steady_clock::now() - started < 5s));
 }
 
-BOOST_FIXTURE_TEST_CASE(a_request_to_a_worker_that_already_exited_is_not_sent, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_request_to_a_worker_that_already_exited_is_not_sent, WorkerFixture) {
   // Whether or not krino has handled the exit yet: the request is never written, so the item is
   // not blamed for the worker's death (the exit is reported as an idle one).
   auto worker = start("exit 2");
@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(worker_pool)
 
-BOOST_FIXTURE_TEST_CASE(workers_start_when_needed_and_are_reused, Fixture) {
+BOOST_FIXTURE_TEST_CASE(workers_start_when_needed_and_are_reused, WorkerFixture) {
   WorkerPool pool(io.context(), shell(kEchoWorker, dir.path()), limits, 4, {});
   for (int i = 0; i < 20; ++i) {
     WorkerPool::Lease lease = pool.acquire();
@@ -175,7 +175,7 @@ BOOST_FIXTURE_TEST_CASE(workers_start_when_needed_and_are_reused, Fixture) {
   BOOST_TEST(no_children());
 }
 
-BOOST_FIXTURE_TEST_CASE(concurrent_requests_share_at_most_max_workers_without_holding_threads, Fixture) {
+BOOST_FIXTURE_TEST_CASE(concurrent_requests_share_at_most_max_workers_without_holding_threads, WorkerFixture) {
   // 40 requests of 200 ms each from 2 threads through 8 workers: suspended waits, so about
   // 40 / 8 * 200 ms, where blocked threads would need 40 / 2 * 200 ms = 4 s.
   WorkerPool pool(io.context(), shell("while IFS= read -r line; do sleep 0.2; echo \"$$\"; done", dir.path()), limits,
@@ -204,7 +204,7 @@ BOOST_FIXTURE_TEST_CASE(concurrent_requests_share_at_most_max_workers_without_ho
   BOOST_TEST(seconds < 3.5);
 }
 
-BOOST_FIXTURE_TEST_CASE(a_broken_worker_is_replaced, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_broken_worker_is_replaced, WorkerFixture) {
   // Every worker dies on its second request.
   WorkerPool pool(io.context(), shell("read -r line; echo \"$$\"; read -r line; exit 9", dir.path()), limits, 1, {});
   std::vector<WorkerReply::Outcome> outcomes;
@@ -219,7 +219,7 @@ BOOST_FIXTURE_TEST_CASE(a_broken_worker_is_replaced, Fixture) {
   BOOST_TEST(pool.started_count() == 2u);
 }
 
-BOOST_FIXTURE_TEST_CASE(a_program_that_cannot_start_gives_its_reason_to_every_lease, Fixture) {
+BOOST_FIXTURE_TEST_CASE(a_program_that_cannot_start_gives_its_reason_to_every_lease, WorkerFixture) {
   WorkerPool pool(io.context(), ProcessSpec{"/nonexistent/worker", {"worker"}, dir.path(), {}}, limits, 2, {});
   for (int i = 0; i < 3; ++i) {
     WorkerPool::Lease lease = pool.acquire();

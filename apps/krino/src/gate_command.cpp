@@ -49,7 +49,7 @@ int gate_command(const GateArguments& args) {
   const core::RunProjection run = core::read_run_projection(args.run);
   const core::GateVerdict verdict = core::run_regression_gate(
       run, config, core::GateEnvironment::from_process(), "krino gate --update --baseline " + args.baseline + " " + args.run);
-  if (args.json) std::fputs((json::to_pretty_json(core::verdict_json(verdict)) + "\n").c_str(), stdout);
+  if (args.json) std::fputs((krino::json::to_pretty_json(core::verdict_json(verdict)) + "\n").c_str(), stdout);
   else std::fputs(core::verdict_summary(verdict).c_str(), stdout);
   return verdict.fails_build ? kEvaluationFailed : kSuccess;
 }

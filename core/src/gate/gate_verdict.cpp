@@ -16,7 +16,7 @@ namespace {
 constexpr size_t kMaxCases = 50;
 
 std::string number(double v) { return fmt::format("{:.6g}", v); }
-std::string percent(double v) { return fmt::format("{:.1f}%", v * 100.0); }
+std::string verdict_percent(double v) { return fmt::format("{:.1f}%", v * 100.0); }
 
 json::value interval_json(const Interval& i) { return json::array{i.low, i.high}; }
 
@@ -60,8 +60,8 @@ GateVerdict decide_verdict(const Comparison& c, const GateConfig& config, const 
   // Guard 1: a significant drop of the pass rate or of an evaluator.
   std::vector<std::string> regressions;
   if (c.pass_rate_regressed)
-    regressions.push_back(fmt::format("the pass rate fell from {} to {} ({} test, p = {})", percent(c.baseline_pass_rate),
-                                      percent(c.candidate_pass_rate), c.pass_rate_test, number(c.pass_rate_p_value)));
+    regressions.push_back(fmt::format("the pass rate fell from {} to {} ({} test, p = {})", verdict_percent(c.baseline_pass_rate),
+                                      verdict_percent(c.candidate_pass_rate), c.pass_rate_test, number(c.pass_rate_p_value)));
   for (const auto& e : c.evaluators)
     if (e.status == ChangeStatus::regressed)
       regressions.push_back(fmt::format("'{}' fell from {} to {} on {} paired items (p = {})", e.name, number(e.baseline_mean),
@@ -136,7 +136,7 @@ GateVerdict decide_verdict(const Comparison& c, const GateConfig& config, const 
   } else {
     v.status = GateStatus::pass;
     v.message = fmt::format("Regression gate passed against {}: {} paired items, pass rate {} -> {}.", baseline_name,
-                            c.shared, percent(c.baseline_pass_rate), percent(c.candidate_pass_rate));
+                            c.shared, verdict_percent(c.baseline_pass_rate), verdict_percent(c.candidate_pass_rate));
   }
   v.comparison = c;
   return v;
@@ -216,7 +216,7 @@ std::string verdict_summary(const GateVerdict& v) {
   if (v.comparison) {
     const Comparison& c = *v.comparison;
     out += fmt::format("  pass rate {} -> {} ({:+.1f} pts; {} p = {}), {} paired, {} added, {} removed\n",
-                       percent(c.baseline_pass_rate), percent(c.candidate_pass_rate), c.pass_rate_delta * 100.0,
+                       verdict_percent(c.baseline_pass_rate), verdict_percent(c.candidate_pass_rate), c.pass_rate_delta * 100.0,
                        c.pass_rate_test, number(c.pass_rate_p_value), c.shared, c.count(ChangeStatus::added),
                        c.count(ChangeStatus::removed));
     for (const auto& e : c.evaluators)

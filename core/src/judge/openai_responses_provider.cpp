@@ -9,7 +9,7 @@ namespace {
 
 namespace json = boost::json;
 
-bool mentions_json(const std::vector<JudgeMessage>& messages) {
+bool responses_mention_json(const std::vector<JudgeMessage>& messages) {
   for (const auto& message : messages)
     if (boost::algorithm::ifind_first(message.content, "json")) return true;
   return false;
@@ -19,7 +19,7 @@ bool mentions_json(const std::vector<JudgeMessage>& messages) {
 
 ProviderHttpRequest OpenAiResponsesProvider::encode(const JudgeRequest& request) const {
   std::vector<JudgeMessage> messages = request.messages;
-  if (request.json_reply && !mentions_json(messages)) provider_json::add_json_instruction(messages, kJsonReplyInstruction);
+  if (request.json_reply && !responses_mention_json(messages)) provider_json::add_json_instruction(messages, kJsonReplyInstruction);
 
   std::string instructions;
   json::array input;

@@ -7,7 +7,7 @@ namespace json = boost::json;
 
 namespace {
 
-std::optional<std::int64_t> count(const json::object& object, std::string_view key) {
+std::optional<std::int64_t> usage_count(const json::object& object, std::string_view key) {
   const json::value* v = object.if_contains(key);
   if (v == nullptr) return std::nullopt;
   if (v->is_int64() && v->get_int64() >= 0) return v->get_int64();
@@ -28,15 +28,15 @@ CallMetrics metrics_from_reply(const json::value& reply, double latency_ms, cons
 
   if (const json::value* usage = object.if_contains("usage"); usage != nullptr && usage->is_object()) {
     const json::object& u = usage->get_object();
-    metrics.tokens_in = count(u, "prompt_tokens");
-    metrics.tokens_out = count(u, "completion_tokens");
-    if (!metrics.tokens_in) metrics.tokens_in = count(u, "input_tokens");
-    if (!metrics.tokens_out) metrics.tokens_out = count(u, "output_tokens");
+    metrics.tokens_in = usage_count(u, "prompt_tokens");
+    metrics.tokens_out = usage_count(u, "completion_tokens");
+    if (!metrics.tokens_in) metrics.tokens_in = usage_count(u, "input_tokens");
+    if (!metrics.tokens_out) metrics.tokens_out = usage_count(u, "output_tokens");
   }
   if (const json::value* own = object.if_contains("metrics"); own != nullptr && own->is_object()) {
     const json::object& m = own->get_object();
-    if (auto in = count(m, "tokensIn")) metrics.tokens_in = in;
-    if (auto out = count(m, "tokensOut")) metrics.tokens_out = out;
+    if (auto in = usage_count(m, "tokensIn")) metrics.tokens_in = in;
+    if (auto out = usage_count(m, "tokensOut")) metrics.tokens_out = out;
     if (const json::value* cost = m.if_contains("costUsd"); cost != nullptr && cost->is_number() && cost->to_number<double>() >= 0)
       metrics.cost_usd = cost->to_number<double>();
     if (const json::value* mm = m.if_contains("model"); mm != nullptr && mm->is_string()) model = mm->get_string();

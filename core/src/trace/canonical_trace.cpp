@@ -11,7 +11,7 @@ namespace json = boost::json;
 
 namespace {
 
-std::optional<int64_t> count(const json::object& object, std::string_view key) {
+std::optional<int64_t> token_count(const json::object& object, std::string_view key) {
   const json::value* v = object.if_contains(key);
   if (v == nullptr) return std::nullopt;
   if (v->is_int64() && v->get_int64() >= 0) return v->get_int64();
@@ -35,8 +35,8 @@ std::string text_member(const json::object& object, std::string_view key) {
 // requested model.
 std::optional<double> call_cost(const json::object& call, const PriceTable& prices) {
   if (auto own = number(call, "costUsd")) return own;
-  const auto in = count(call, "tokensIn");
-  const auto out = count(call, "tokensOut");
+  const auto in = token_count(call, "tokensIn");
+  const auto out = token_count(call, "tokensOut");
   for (const char* key : {"model", "requestModel"}) {
     const std::string model = text_member(call, key);
     if (model.empty()) continue;
@@ -98,8 +98,8 @@ CallMetrics CanonicalTrace::metrics(const PriceTable& prices) const {
   static const json::object empty;
   const json::value* m = document_.if_contains("metrics");
   const json::object& reported = m != nullptr && m->is_object() ? m->get_object() : empty;
-  metrics.tokens_in = count(reported, "tokensIn");
-  metrics.tokens_out = count(reported, "tokensOut");
+  metrics.tokens_in = token_count(reported, "tokensIn");
+  metrics.tokens_out = token_count(reported, "tokensOut");
   metrics.latency_ms = number(reported, "latencyMs");
   metrics.cost_usd = number(reported, "costUsd");
   if (metrics.cost_usd) return metrics;

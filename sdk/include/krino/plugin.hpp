@@ -837,14 +837,14 @@ struct TraceExtractorTrampolines {
 // Registers class T as an evaluator component. T needs T(const krino::Config&) and
 // krino::EvalResult evaluate(const krino::TestCase&, krino::CallContext&).
 #define KRINO_EVALUATOR(T, id, name, version, description, capabilities, schema)                          \
-  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component( \
       KRINO_KIND_EVALUATOR, id, name, version, description, capabilities, schema,                          \
       ::krino::detail::EvaluatorTrampolines<T>::vtable())
 
 // Registers class T as a reporter. T needs T(const krino::Config&),
 // void on_event(const krino::Event& event) and void flush().
 #define KRINO_REPORTER(T, id, name, version, description, schema)                                          \
-  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component( \
       KRINO_KIND_REPORTER, id, name, version, description, 0, schema,                                      \
       ::krino::detail::ReporterTrampolines<T>::vtable())
 
@@ -855,7 +855,7 @@ struct TraceExtractorTrampolines {
 // and optionally bool record_is_example(std::string_view record) const (thread-safe too): true when
 // the record already is a canonical krino.example/1 document, which is then passed on unchanged.
 #define KRINO_DATASET_RESOLVER(T, id, name, version, description, schemes, extensions, schema)             \
-  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component( \
       KRINO_KIND_DATASET_RESOLVER, id, name, version, description,                                        \
       KRINO_CAP_DETERMINISTIC |                                                                            \
           (::krino::detail::has_record_is_example<T>::value && ::krino::detail::has_decode<T>::value       \
@@ -872,7 +872,7 @@ struct TraceExtractorTrampolines {
 // cannot read; detect should not throw (an exception counts as 0). Raw text that is not JSON gets
 // 0 from detect and INVALID_ARGUMENT from extract without reaching T.
 #define KRINO_TRACE_EXTRACTOR(T, id, name, version, description, capabilities, schema)                    \
-  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __LINE__) = ::krino::detail::register_component( \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component( \
       KRINO_KIND_TRACE_EXTRACTOR, id, name, version, description, capabilities, schema,                    \
       ::krino::detail::TraceExtractorTrampolines<T>::vtable())
 

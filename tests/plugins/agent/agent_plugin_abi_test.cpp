@@ -17,7 +17,7 @@ namespace {
 using Outcome = krino::test::AbiOutcome;
 
 template <class T>
-Outcome run(const std::string& config, const std::string& test_case) {
+Outcome agent_plugin_abi_run(const std::string& config, const std::string& test_case) {
   return krino::test::evaluate_through_abi<T>(config, test_case);
 }
 
@@ -26,7 +26,7 @@ Outcome run(const std::string& config, const std::string& test_case) {
 BOOST_AUTO_TEST_SUITE(agent_plugin_abi)
 
 BOOST_AUTO_TEST_CASE(tool_correctness_through_the_trampolines) {
-  const Outcome o = run<krino::agent::ToolCorrectnessEvaluator>(
+  const Outcome o = agent_plugin_abi_run<krino::agent::ToolCorrectnessEvaluator>(
       R"({"match_mode":"names_and_args"})",
       R"({"inputs":{},"actualOutputs":{"toolCalls":[{"name":"f","arguments":"{\"n\":2.0}"}]},
           "expectedOutputs":{"toolCalls":[{"name":"f","arguments":{"n":2}}]},"metadata":{}})");
@@ -40,7 +40,7 @@ BOOST_AUTO_TEST_CASE(tool_correctness_through_the_trampolines) {
 }
 
 BOOST_AUTO_TEST_CASE(tool_trajectory_through_the_trampolines) {
-  const Outcome o = run<krino::agent::ToolTrajectoryEvaluator>(
+  const Outcome o = agent_plugin_abi_run<krino::agent::ToolTrajectoryEvaluator>(
       R"({"match_mode":"precision","threshold":0.5})",
       R"({"inputs":{},"actualOutputs":{"toolCalls":[{"name":"a"},{"name":"x"}]},
           "expectedOutputs":{"toolCalls":[{"name":"a"}]},"metadata":{}})");
@@ -51,7 +51,7 @@ BOOST_AUTO_TEST_CASE(tool_trajectory_through_the_trampolines) {
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_expected_list_is_an_invalid_argument) {
-  const Outcome o = run<krino::agent::ToolTrajectoryEvaluator>(
+  const Outcome o = agent_plugin_abi_run<krino::agent::ToolTrajectoryEvaluator>(
       "{}", R"({"inputs":{},"actualOutputs":{"toolCalls":[]},"expectedOutputs":{},"metadata":{}})");
   BOOST_TEST(o.status == KRINO_INVALID_ARGUMENT);
   BOOST_TEST(o.error.find("expectedOutputs has no 'toolCalls'") != std::string::npos);
@@ -68,7 +68,7 @@ BOOST_AUTO_TEST_CASE(schemas_are_valid_json_with_defaults_and_descriptions) {
       BOOST_TEST(property.value().as_object().contains("description"));
     }
   }
-  const auto created = run<krino::agent::ToolTrajectoryEvaluator>(R"({"bogus":1})", "{}");
+  const auto created = agent_plugin_abi_run<krino::agent::ToolTrajectoryEvaluator>(R"({"bogus":1})", "{}");
   BOOST_TEST(created.status == KRINO_INVALID_ARGUMENT);
 }
 

@@ -31,7 +31,7 @@ std::string assistant_steps(std::initializer_list<std::string> steps) {
   return messages + "]";
 }
 
-krino::EvalResult match(const std::string& options, const std::string& messages, const std::string& reference) {
+krino::EvalResult openjudge_tool_call_sequence_match_match(const std::string& options, const std::string& messages, const std::string& reference) {
   const ToolCallSequenceMatchEvaluator evaluator(config(options));
   return evaluate(evaluator, conversation_case(messages, R"({"referenceToolCalls": )" + reference + "}"));
 }
@@ -44,7 +44,7 @@ BOOST_AUTO_TEST_CASE(documented_example_strict_jaccard) {
   const std::string messages = R"([
     {"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": "search", "arguments": "{\"query\": \"python\"}"}}]},
     {"role": "tool", "tool_call_id": "1", "content": "Results..."}])";
-  const krino::EvalResult r = match("{}", messages, R"([[{"name": "search", "arguments": {"query": "python"}}]])");
+  const krino::EvalResult r = openjudge_tool_call_sequence_match_match("{}", messages, R"([[{"name": "search", "arguments": {"query": "python"}}]])");
   BOOST_TEST(r.name == "tool_call_sequence_match");
   BOOST_TEST(*r.score == 1.0);
   BOOST_TEST(r.success);
@@ -59,68 +59,68 @@ BOOST_AUTO_TEST_CASE(documented_example_strict_jaccard) {
 
 BOOST_AUTO_TEST_CASE(strict_jaccard_compares_python_reprs_so_key_order_and_number_types_matter) {
   const std::string reference = R"([[{"name": "f", "arguments": {"a": 1, "b": 2}}]])";
-  BOOST_TEST(*match("{}", assistant_steps({R"([{"name": "f", "arguments": "{\"a\": 1, \"b\": 2}"}])"}), reference).score == 1.0);
-  BOOST_TEST(*match("{}", assistant_steps({R"([{"name": "f", "arguments": "{\"b\": 2, \"a\": 1}"}])"}), reference).score == 0.0);
-  BOOST_TEST(*match("{}", assistant_steps({R"([{"name": "f", "arguments": "{\"a\": 1.0, \"b\": 2}"}])"}), reference).score == 0.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match("{}", assistant_steps({R"([{"name": "f", "arguments": "{\"a\": 1, \"b\": 2}"}])"}), reference).score == 1.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match("{}", assistant_steps({R"([{"name": "f", "arguments": "{\"b\": 2, \"a\": 1}"}])"}), reference).score == 0.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match("{}", assistant_steps({R"([{"name": "f", "arguments": "{\"a\": 1.0, \"b\": 2}"}])"}), reference).score == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(jaccard_uses_sets_across_steps) {
   // Predicted {f: {}, g: {}} (f twice collapses), reference {f: {}, h: {}}: 1 shared of 3.
   const std::string predicted = assistant_steps({R"([{"name": "f", "arguments": "{}"}])", R"([{"name": "f", "arguments": "{}"}, {"name": "g"}])"});
-  const krino::EvalResult strict = match("{}", predicted, R"([[{"name": "f", "arguments": {}}], [{"name": "h"}]])");
+  const krino::EvalResult strict = openjudge_tool_call_sequence_match_match("{}", predicted, R"([[{"name": "f", "arguments": {}}], [{"name": "h"}]])");
   BOOST_TEST(*strict.score == 1.0 / 3.0);
   BOOST_TEST(boost::json::serialize(strict.metadata.at("union_set")) == R"(["f: {}","g: {}","h: {}"])");
-  const krino::EvalResult loose = match(R"({"strict_mode": false})", predicted, R"([[{"name": "h"}, {"name": "g"}, {"name": "f"}]])");
+  const krino::EvalResult loose = openjudge_tool_call_sequence_match_match(R"({"strict_mode": false})", predicted, R"([[{"name": "h"}, {"name": "g"}, {"name": "f"}]])");
   BOOST_TEST(*loose.score == 2.0 / 3.0);  // names {f, g} against {f, g, h}
   BOOST_TEST(loose.reason == "Tool call sequence evaluation (loose mode, jaccard): jaccard_similarity=0.667");
 }
 
 BOOST_AUTO_TEST_CASE(unparseable_arguments_count_as_empty_and_references_may_wrap_function) {
-  const krino::EvalResult r = match("{}", assistant_steps({R"([{"name": "f", "arguments": "{oops"}])"}),
+  const krino::EvalResult r = openjudge_tool_call_sequence_match_match("{}", assistant_steps({R"([{"name": "f", "arguments": "{oops"}])"}),
                                     R"([[{"function": {"name": "f", "arguments": "{}"}}]])");
   BOOST_TEST(*r.score == 1.0);
   // A step given as a single call object rather than a list.
-  BOOST_TEST(*match("{}", assistant_steps({R"([{"name": "f"}])"}), R"([{"name": "f"}])").score == 1.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match("{}", assistant_steps({R"([{"name": "f"}])"}), R"([{"name": "f"}])").score == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(empty_sides) {
-  BOOST_TEST(*match("{}", "[]", "[]").score == 1.0);
-  BOOST_TEST(match("{}", "[]", "[]").reason == "neither the conversation nor the reference has tool calls");
-  BOOST_TEST(*match("{}", "[]", "[[]]").score == 1.0);  // only an empty step: both call sets are empty
-  BOOST_TEST(*match("{}", assistant_steps({R"([{"name": "f"}])"}), "[]").score == 0.0);
-  BOOST_TEST(*match("{}", "[]", R"([[{"name": "f"}]])").score == 0.0);
-  BOOST_TEST(*match(R"({"use_jaccard_similarity": false})", assistant_steps({R"([{"name": "f"}])"}), "[]").score == 0.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match("{}", "[]", "[]").score == 1.0);
+  BOOST_TEST(openjudge_tool_call_sequence_match_match("{}", "[]", "[]").reason == "neither the conversation nor the reference has tool calls");
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match("{}", "[]", "[[]]").score == 1.0);  // only an empty step: both call sets are empty
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match("{}", assistant_steps({R"([{"name": "f"}])"}), "[]").score == 0.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match("{}", "[]", R"([[{"name": "f"}]])").score == 0.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match(R"({"use_jaccard_similarity": false})", assistant_steps({R"([{"name": "f"}])"}), "[]").score == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(strict_step_by_step_averages_parameter_f1) {
   const std::string options = R"({"use_jaccard_similarity": false})";
   // Elements {query, python, limit, 5} vs {query, python, limit, 10}: F1 0.75. Step 1 is missing.
-  const krino::EvalResult r = match(options, assistant_steps({R"([{"name": "search", "arguments": "{\"query\": \"python\", \"limit\": 10}"}])"}),
+  const krino::EvalResult r = openjudge_tool_call_sequence_match_match(options, assistant_steps({R"([{"name": "search", "arguments": "{\"query\": \"python\", \"limit\": 10}"}])"}),
                                     R"([[{"name": "search", "arguments": {"query": "python", "limit": 5}}], [{"name": "open"}]])");
   BOOST_TEST(*r.score == 0.375);
   BOOST_TEST(r.reason == "Tool call sequence evaluation (strict mode, step-by-step): step_matching=0.375");
   BOOST_TEST(boost::json::serialize(r.metadata.at("step_scores")) == "[7.5E-1,0E0]");
   // A reference name missing from the step scores the step 0, even if others match.
-  BOOST_TEST(*match(options, assistant_steps({R"([{"name": "a"}])"}), R"([[{"name": "a"}, {"name": "b"}]])").score == 0.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match(options, assistant_steps({R"([{"name": "a"}])"}), R"([[{"name": "a"}, {"name": "b"}]])").score == 0.0);
   // Repeated reference names need repeated predicted calls; each is scored against the first.
-  BOOST_TEST(*match(options, assistant_steps({R"([{"name": "a", "arguments": "{\"x\": 1}"}, {"name": "a", "arguments": "{\"x\": 2}"}])"}),
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match(options, assistant_steps({R"([{"name": "a", "arguments": "{\"x\": 1}"}, {"name": "a", "arguments": "{\"x\": 2}"}])"}),
                     R"([[{"name": "a", "arguments": {"x": 1}}, {"name": "a", "arguments": {"x": 2}}]])").score == 0.75);
   // Extra predicted steps are ignored.
-  BOOST_TEST(*match(options, assistant_steps({R"([{"name": "a"}])", R"([{"name": "z"}])"}), R"([[{"name": "a"}]])").score == 1.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match(options, assistant_steps({R"([{"name": "a"}])", R"([{"name": "z"}])"}), R"([[{"name": "a"}]])").score == 1.0);
   // F1 compares str() forms: 1 and 1.0 differ.
-  BOOST_TEST(*match(options, assistant_steps({R"([{"name": "a", "arguments": "{\"x\": 1.0}"}])"}),
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match(options, assistant_steps({R"([{"name": "a", "arguments": "{\"x\": 1.0}"}])"}),
                     R"([[{"name": "a", "arguments": {"x": 1}}]])").score == 0.5);
 }
 
 BOOST_AUTO_TEST_CASE(loose_step_by_step_uses_recall_or_precision) {
   const std::string predicted = assistant_steps({R"([{"name": "a"}, {"name": "c"}, {"name": "d"}])"});
   const std::string reference = R"([[{"name": "a"}, {"name": "b"}]])";
-  const krino::EvalResult recall = match(R"({"strict_mode": false, "use_jaccard_similarity": false})", predicted, reference);
+  const krino::EvalResult recall = openjudge_tool_call_sequence_match_match(R"({"strict_mode": false, "use_jaccard_similarity": false})", predicted, reference);
   BOOST_TEST(*recall.score == 0.5);
   BOOST_TEST(recall.metadata.at("metric_type").as_string() == "recall");
-  BOOST_TEST(*match(R"({"strict_mode": false, "use_jaccard_similarity": false, "metric_type": "precision"})", predicted,
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match(R"({"strict_mode": false, "use_jaccard_similarity": false, "metric_type": "precision"})", predicted,
                     reference).score == 1.0 / 3.0);
-  BOOST_TEST(*match(R"({"strict_mode": false, "use_jaccard_similarity": false})", predicted, "[[]]").score == 1.0);
+  BOOST_TEST(*openjudge_tool_call_sequence_match_match(R"({"strict_mode": false, "use_jaccard_similarity": false})", predicted, "[[]]").score == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(missing_conversation_fails_and_missing_or_malformed_references_are_errors) {

@@ -26,7 +26,7 @@ const char* const kExpectedLists = R"([
     [{"name":"book_hotel","arguments":{"city":"Paris"}}],
     []])";
 
-boost::json::object conversation_case(std::string_view conversation, std::string_view expected,
+boost::json::object per_turn_conversation_case(std::string_view conversation, std::string_view expected,
                                       std::string_view metadata = "{}") {
   boost::json::object document = test_case("{\"conversation\":" + std::string(conversation) + "}",
                                            "{\"toolCallsByTurn\":" + std::string(expected) + "}");
@@ -34,7 +34,7 @@ boost::json::object conversation_case(std::string_view conversation, std::string
   return document;
 }
 
-EvalResult run(std::string_view config_text, const boost::json::object& document) {
+EvalResult per_turn_run(std::string_view config_text, const boost::json::object& document) {
   const PerTurnEvaluator evaluator(config(config_text));
   return evaluate(evaluator, document);
 }
@@ -48,8 +48,8 @@ double turn_score(const EvalResult& result, std::size_t turn) {
 BOOST_AUTO_TEST_SUITE(agent_per_turn)
 
 BOOST_AUTO_TEST_CASE(mean_of_the_turn_scores_is_the_default) {
-  const EvalResult r = run(R"({"evaluator":"tool_correctness","options":{"match_mode":"names_and_args"}})",
-                           conversation_case(kConversation, kExpectedLists));
+  const EvalResult r = per_turn_run(R"({"evaluator":"tool_correctness","options":{"match_mode":"names_and_args"}})",
+                           per_turn_conversation_case(kConversation, kExpectedLists));
   BOOST_TEST(r.name == "tool_correctness_per_turn");
   BOOST_TEST(*r.score == 2.0 / 3.0);
   BOOST_TEST(!r.success);
@@ -69,8 +69,8 @@ BOOST_AUTO_TEST_CASE(mean_of_the_turn_scores_is_the_default) {
 }
 
 BOOST_AUTO_TEST_CASE(min_and_all_pass) {
-  const auto document = conversation_case(kConversation, kExpectedLists);
-  const EvalResult lowest = run(
+  const auto document = per_turn_conversation_case(kConversation, kExpectedLists);
+  const EvalResult lowest = per_turn_run(
       R"({"evaluator":"tool_correctness","options":{"match_mode":"names_and_args"},"aggregate":"min","threshold":0.0})",
       document);
   BOOST_TEST(*lowest.score == 0.0);
@@ -78,14 +78,14 @@ BOOST_AUTO_TEST_CASE(min_and_all_pass) {
   BOOST_TEST(lowest.reason.rfind("3 turns; min 0.0; turn 1 failed", 0) == 0, lowest.reason);
 
   // Names only: every turn is right, so all pass.
-  const EvalResult names = run(R"({"evaluator":"tool_correctness","aggregate":"all_pass","name":"turns_ok"})", document);
+  const EvalResult names = per_turn_run(R"({"evaluator":"tool_correctness","aggregate":"all_pass","name":"turns_ok"})", document);
   BOOST_TEST(names.name == "turns_ok");
   BOOST_TEST(*names.score == 1.0);
   BOOST_TEST(names.success);
   BOOST_TEST(names.reason == "3 turns; 3 of 3 passed");
 
   // all_pass uses each turn's success under the inner threshold, not the score.
-  const EvalResult strict = run(
+  const EvalResult strict = per_turn_run(
       R"({"evaluator":"tool_correctness","aggregate":"all_pass","options":{"match_mode":"names_and_args","threshold":0.5}})",
       document);
   BOOST_TEST(*strict.score == 0.0);
@@ -95,18 +95,18 @@ BOOST_AUTO_TEST_CASE(min_and_all_pass) {
 
 BOOST_AUTO_TEST_CASE(a_missing_turn_on_either_side_is_an_empty_list) {
   // Two expected turns, three actual ones: the third expects no calls.
-  const auto fewer_expected = conversation_case(kConversation, R"([[{"name":"get_weather"}],[{"name":"book_hotel"}]])");
+  const auto fewer_expected = per_turn_conversation_case(kConversation, R"([[{"name":"get_weather"}],[{"name":"book_hotel"}]])");
   const char* const any_arguments = R"({"evaluator":"tool_trajectory","options":{"arg_match_mode":"ignore"}})";
-  const EvalResult r = run(any_arguments, fewer_expected);
+  const EvalResult r = per_turn_run(any_arguments, fewer_expected);
   BOOST_TEST(r.metadata.at("turnCount").to_number<int>() == 3);
   BOOST_TEST(r.metadata.at("actualTurns").to_number<int>() == 3);
   BOOST_TEST(r.metadata.at("expectedTurns").to_number<int>() == 2);
   BOOST_TEST(*r.score == 1.0);
 
   // Four expected turns: the fourth finds no assistant message, so it scores as "no calls made".
-  const auto more_expected = conversation_case(
+  const auto more_expected = per_turn_conversation_case(
       kConversation, R"([[{"name":"get_weather"}],[{"name":"book_hotel"}],[],[{"name":"send_receipt"}]])");
-  const EvalResult longer = run(any_arguments, more_expected);
+  const EvalResult longer = per_turn_run(any_arguments, more_expected);
   BOOST_TEST(longer.metadata.at("turnCount").to_number<int>() == 4);
   BOOST_TEST(turn_score(longer, 3) == 0.0);
   BOOST_TEST(*longer.score == 0.75);
@@ -122,13 +122,13 @@ BOOST_AUTO_TEST_CASE(expected_calls_given_as_a_conversation) {
           "function":{"name":"book_hotel","arguments":"{\"city\":\"Lyon\"}"}}]},
       {"role":"user","content":"Thanks!"},
       {"role":"assistant","content":"Bye"}]})";
-  const EvalResult r = run(R"({"evaluator":"tool_trajectory","aggregate":"min"})", conversation_case(kConversation, expected));
+  const EvalResult r = per_turn_run(R"({"evaluator":"tool_trajectory","aggregate":"min"})", per_turn_conversation_case(kConversation, expected));
   BOOST_TEST(*r.score == 1.0);
   BOOST_TEST(r.metadata.at("expectedTurns").to_number<int>() == 3);
 
   // A bare list of messages is a conversation as well.
-  const EvalResult bare = run(R"({"evaluator":"tool_trajectory"})",
-                              conversation_case(kConversation, R"([{"role":"assistant","content":"hi"}])"));
+  const EvalResult bare = per_turn_run(R"({"evaluator":"tool_trajectory"})",
+                              per_turn_conversation_case(kConversation, R"([{"role":"assistant","content":"hi"}])"));
   BOOST_TEST(bare.metadata.at("expectedTurns").to_number<int>() == 1);
   BOOST_TEST(bare.metadata.at("turnCount").to_number<int>() == 3);
 }
@@ -141,12 +141,12 @@ BOOST_AUTO_TEST_CASE(a_leading_assistant_message_is_turn_zero) {
       {"role":"assistant","content":"","toolCalls":[{"name":"search_flights"}]},
       {"role":"assistant","content":"Found 2 flights."}])";
   const EvalResult aligned =
-      run(R"({"evaluator":"tool_correctness"})",
-          conversation_case(conversation, R"([[{"name":"get_user"}],[{"name":"search_flights"}],[]])"));
+      per_turn_run(R"({"evaluator":"tool_correctness"})",
+          per_turn_conversation_case(conversation, R"([[{"name":"get_user"}],[{"name":"search_flights"}],[]])"));
   BOOST_TEST(*aligned.score == 1.0);
   // Lists that ignore the greeting are one turn off, and the misalignment shows.
-  const EvalResult shifted = run(R"({"evaluator":"tool_correctness"})",
-                                 conversation_case(conversation, R"([[{"name":"search_flights"}],[]])"));
+  const EvalResult shifted = per_turn_run(R"({"evaluator":"tool_correctness"})",
+                                 per_turn_conversation_case(conversation, R"([[{"name":"search_flights"}],[]])"));
   BOOST_TEST(turn_score(shifted, 0) == 0.0);
   BOOST_TEST(turn_score(shifted, 1) == 0.0);
   BOOST_TEST(turn_score(shifted, 2) == 1.0);
@@ -161,13 +161,13 @@ BOOST_AUTO_TEST_CASE(tools_reach_every_turn_and_actual_only_evaluators_need_no_e
       {"role":"tool","tool_call_id":"b","content":"{\"error\":\"boom\"}"},
       {"role":"assistant","content":"","toolCalls":[{"name":"f","result":"fine"}]}])";
   boost::json::object document = test_case(std::string("{\"conversation\":") + conversation + "}");
-  const EvalResult errors = run(R"({"evaluator":"tool_error"})", document);
+  const EvalResult errors = per_turn_run(R"({"evaluator":"tool_error"})", document);
   BOOST_TEST(turn_score(errors, 0) == 0.5);
   BOOST_TEST(turn_score(errors, 1) == 1.0);
   BOOST_TEST(*errors.score == 0.75);
   BOOST_TEST(errors.metadata.at("expectedTurns").to_number<int>() == 0);
 
-  const EvalResult repeats = run(R"({"evaluator":"tool_efficiency","aggregate":"min"})", document);
+  const EvalResult repeats = per_turn_run(R"({"evaluator":"tool_efficiency","aggregate":"min"})", document);
   BOOST_TEST(*repeats.score == 1.0);  // f repeats only across turns, and each turn is scored alone
 }
 
@@ -179,7 +179,7 @@ BOOST_AUTO_TEST_CASE(the_tools_of_the_test_case_reach_every_turn) {
   boost::json::object document = test_case(std::string("{\"conversation\":") + conversation + "}");
   document["metadata"] = json(R"({"toolDefs":[{"name":"search","parameters":{"type":"object",
       "properties":{"query":{"type":"string"}},"required":["query"]}}]})");
-  const EvalResult r = run(R"({"evaluator":"tool_call_validity","tools_key":"toolDefs"})", document);
+  const EvalResult r = per_turn_run(R"({"evaluator":"tool_call_validity","tools_key":"toolDefs"})", document);
   BOOST_TEST(turn_score(r, 0) == 1.0);
   BOOST_TEST(turn_score(r, 1) == 0.0);
   BOOST_TEST(*r.score == 0.5);
@@ -188,8 +188,8 @@ BOOST_AUTO_TEST_CASE(the_tools_of_the_test_case_reach_every_turn) {
 }
 
 BOOST_AUTO_TEST_CASE(no_turns_at_all_scores_one) {
-  const EvalResult r = run(R"({"evaluator":"tool_correctness"})",
-                           conversation_case(R"([{"role":"user","content":"hi"}])", "[]"));
+  const EvalResult r = per_turn_run(R"({"evaluator":"tool_correctness"})",
+                           per_turn_conversation_case(R"([{"role":"user","content":"hi"}])", "[]"));
   BOOST_TEST(*r.score == 1.0);
   BOOST_TEST(r.success);
   BOOST_TEST(r.reason == "0 turns: no assistant turns and no expected turns");
@@ -233,15 +233,15 @@ BOOST_AUTO_TEST_CASE(inner_options_are_validated_against_the_inner_schema) {
 
 BOOST_AUTO_TEST_CASE(test_case_errors_name_the_key_or_the_turn) {
   const std::string config_text = R"({"evaluator":"tool_correctness"})";
-  BOOST_CHECK_EXCEPTION(run(config_text, test_case("{}", R"({"toolCallsByTurn":[]})")), krino::Error,
+  BOOST_CHECK_EXCEPTION(per_turn_run(config_text, test_case("{}", R"({"toolCallsByTurn":[]})")), krino::Error,
                         invalid("actualOutputs has no 'conversation'"));
-  BOOST_CHECK_EXCEPTION(run(config_text, test_case(std::string("{\"conversation\":") + kConversation + "}")),
+  BOOST_CHECK_EXCEPTION(per_turn_run(config_text, test_case(std::string("{\"conversation\":") + kConversation + "}")),
                         krino::Error, invalid("expectedOutputs has no 'toolCallsByTurn'"));
-  BOOST_CHECK_EXCEPTION(run(config_text, conversation_case(kConversation, R"([[], {"name":"a"}])")), krino::Error,
+  BOOST_CHECK_EXCEPTION(per_turn_run(config_text, per_turn_conversation_case(kConversation, R"([[], {"name":"a"}])")), krino::Error,
                         invalid("'expectedOutputs.toolCallsByTurn[1]' must be the list of tool calls expected in turn 1"));
-  BOOST_CHECK_EXCEPTION(run(config_text, conversation_case(kConversation, R"([[], [{"arguments":{}}]])")), krino::Error,
+  BOOST_CHECK_EXCEPTION(per_turn_run(config_text, per_turn_conversation_case(kConversation, R"([[], [{"arguments":{}}]])")), krino::Error,
                         invalid("'expectedOutputs.toolCallsByTurn[1]'[0]: a tool call needs a non-empty 'name'"));
-  BOOST_CHECK_EXCEPTION(run(config_text, conversation_case(kConversation, "7")), krino::Error,
+  BOOST_CHECK_EXCEPTION(per_turn_run(config_text, per_turn_conversation_case(kConversation, "7")), krino::Error,
                         invalid("must be a list of per-turn lists of tool calls, or a conversation"));
 }
 
@@ -285,7 +285,7 @@ BOOST_AUTO_TEST_CASE(a_turn_without_a_score_leaves_the_result_unscored) {
 BOOST_AUTO_TEST_CASE(custom_keys) {
   boost::json::object document = test_case(std::string("{\"dialog\":") + kConversation + "}",
                                            std::string("{\"perTurn\":") + kExpectedLists + "}");
-  const EvalResult r = run(R"({"evaluator":"tool_correctness","conversation_key":"dialog","expected_key":"perTurn"})",
+  const EvalResult r = per_turn_run(R"({"evaluator":"tool_correctness","conversation_key":"dialog","expected_key":"perTurn"})",
                            document);
   BOOST_TEST(*r.score == 1.0);
 }

@@ -31,7 +31,7 @@ std::string correctness_reason(std::string_view mode, std::string_view actual, s
   return evaluate(ToolCorrectnessEvaluator(config(options)), calls_case(actual, expected)).reason;
 }
 
-std::string conversation_case(std::string_view messages) {
+std::string reason_grammar_conversation_case(std::string_view messages) {
   return "{\"conversation\":" + std::string(messages) + "}";
 }
 
@@ -91,14 +91,14 @@ BOOST_AUTO_TEST_CASE(openjudge_graders_one_pair_and_one_observation) {
       R"({"role":"assistant","tool_calls":[{"id":"2","function":{"name":"g","arguments":"{}"}}]},)"
       R"({"role":"tool","tool_call_id":"2","content":"another observation text"}])";
   const openjudge::ActionLoopDetectionEvaluator loops(config("{}"));
-  BOOST_TEST(evaluate(loops, test_case(conversation_case(two_exchanges))).reason ==
+  BOOST_TEST(evaluate(loops, test_case(reason_grammar_conversation_case(two_exchanges))).reason ==
              "0 of 1 pair of the 2 answered tool calls are alike (similarity_threshold 1.0)");
 
   const std::string one_exchange =
       R"([{"role":"assistant","tool_calls":[{"id":"1","function":{"name":"f","arguments":"{}"}}]},)"
       R"({"role":"tool","tool_call_id":"1","content":"a long enough observation"}])";
   const openjudge::ObservationInformationGainEvaluator gain(config("{}"));
-  BOOST_TEST(evaluate(gain, test_case(conversation_case(one_exchange))).reason ==
+  BOOST_TEST(evaluate(gain, test_case(reason_grammar_conversation_case(one_exchange))).reason ==
              "mean information gain 1.000 over 1 of 1 observation");
 }
 

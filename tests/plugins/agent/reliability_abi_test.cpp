@@ -28,7 +28,7 @@ class LoadedAgentPlugin : public krino::test::LoadedModule {
   }
 };
 
-const char* const kTools = R"({"inputs":{},"actualOutputs":{},"expectedOutputs":{},"metadata":{"tools":[
+const char* const kReliabilityAbiTools = R"({"inputs":{},"actualOutputs":{},"expectedOutputs":{},"metadata":{"tools":[
   {"name":"search_flights","description":"Find flights","parameters":{"type":"object",
      "properties":{"origin":{"type":"string","description":"IATA code"}},"required":["origin"]}},
   {"name":"fetch_orders_Via_Api","parameters":{"type":"object","properties":{"id":{}}}}]}})";
@@ -59,7 +59,7 @@ BOOST_AUTO_TEST_CASE(the_module_registers_the_three_evaluators) {
 
 BOOST_AUTO_TEST_CASE(tool_name_reliability_through_the_module) {
   const LoadedAgentPlugin plugin;
-  const Outcome o = plugin.run("tool_name_reliability", "{}", kTools);
+  const Outcome o = plugin.run("tool_name_reliability", "{}", kReliabilityAbiTools);
   BOOST_TEST(o.status == KRINO_OK, o.error);
   const boost::json::value r = boost::json::parse(o.result);
   BOOST_TEST(r.at("name").as_string() == "tool_name_reliability");
@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(tool_name_reliability_through_the_module) {
 
 BOOST_AUTO_TEST_CASE(tool_description_reliability_through_the_module) {
   const LoadedAgentPlugin plugin;
-  const Outcome o = plugin.run("tool_description_reliability", R"({"threshold":0.7})", kTools);
+  const Outcome o = plugin.run("tool_description_reliability", R"({"threshold":0.7})", kReliabilityAbiTools);
   BOOST_TEST(o.status == KRINO_OK, o.error);
   const boost::json::value r = boost::json::parse(o.result);
   // search_flights 4/4; fetch_orders_Via_Api: "id" has no description and no type: 2/4.
@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(tool_description_reliability_through_the_module) {
   BOOST_TEST(r.at("success").as_bool());
   BOOST_TEST(r.at("metadata").at("perToolResults").at(1).at("checks").at("input_arguments_types").as_bool() == false);
 
-  const Outcome bad = plugin.run("tool_description_reliability", R"({"max_input_args":-2})", kTools);
+  const Outcome bad = plugin.run("tool_description_reliability", R"({"max_input_args":-2})", kReliabilityAbiTools);
   BOOST_TEST(bad.status == KRINO_INVALID_ARGUMENT);
 }
 
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(schema_defaults_are_accepted_as_a_configuration) {
   const krino::agent::ToolDescriptionReliabilityEvaluator descriptions(
       defaults_of(krino::agent::ToolDescriptionReliabilityEvaluator::kConfigSchema));
   const krino::agent::ToolSelectionEvaluator selection(defaults_of(krino::agent::ToolSelectionEvaluator::kConfigSchema));
-  const boost::json::object document = boost::json::parse(kTools).as_object();
+  const boost::json::object document = boost::json::parse(kReliabilityAbiTools).as_object();
   const krino::TestCase tc(document);
   krino::CallContext ctx(nullptr, nullptr);
   const krino::agent::ToolNameReliabilityEvaluator plain_names(krino::Config{});

@@ -17,7 +17,7 @@ namespace {
 
 // The seed names its schemas (flightSchema, hotelSchema) without printing them; these are the
 // smallest schemas its calls satisfy.
-constexpr const char* kTools = R"([
+constexpr const char* kSeedExamplesTools = R"([
   {"name": "search_flights", "description": "Search for available flights",
    "parameters": {"type": "object", "properties": {"origin": {"type": "string"}, "destination": {"type": "string"}},
                   "required": ["origin", "destination"]}},
@@ -34,7 +34,7 @@ boost::json::object travel_case() {
           "output": "Found flights and booked your hotel in Paris."})",
       R"({"toolCalls": [{"name": "search_flights", "arguments": {}}, {"name": "book_hotel", "arguments": {}}]})");
   document["inputs"] = boost::json::object{{"input", "Find flights from NYC to Paris and book a hotel for 5 nights"}};
-  document["metadata"] = boost::json::object{{"tools", boost::json::parse(kTools)},
+  document["metadata"] = boost::json::object{{"tools", boost::json::parse(kSeedExamplesTools)},
                                              {"tasks", boost::json::array{"Search for flights", "Book a hotel"}}};
   return document;
 }

@@ -12,7 +12,7 @@ using namespace krino::agent::openjudge::testing;
 
 namespace {
 
-std::string call(const std::string& id, const std::string& name) {
+std::string spec_vectors_call(const std::string& id, const std::string& name) {
   return R"({"role": "assistant", "tool_calls": [{"id": ")" + id + R"(", "function": {"name": ")" + name +
          R"(", "arguments": "{}"}}]})";
 }
@@ -29,15 +29,15 @@ BOOST_AUTO_TEST_SUITE(agent_spec_vectors)
 // detection as well (the information gain suite checks its own).
 BOOST_AUTO_TEST_CASE(loop_detection_rejects_an_answer_to_an_unknown_call_id) {
   const ActionLoopDetectionEvaluator evaluator(config("{}"));
-  const std::string messages = "[" + call("1", "look") + ", " + answer("1", "a room") + ", " + answer("7", "stray") + "]";
+  const std::string messages = "[" + spec_vectors_call("1", "look") + ", " + answer("1", "a room") + ", " + answer("7", "stray") + "]";
   BOOST_CHECK_EXCEPTION(evaluate(evaluator, conversation_case(messages)), krino::Error, invalid("tool call id '7'"));
 }
 
 // Sharp edge 27: information gain skips a call that never got an answer, between answered ones.
 BOOST_AUTO_TEST_CASE(information_gain_ignores_an_unanswered_call_between_answered_ones) {
   const ObservationInformationGainEvaluator evaluator(config(R"({"similarity_threshold": 0.5})"));
-  const std::string with_gap = "[" + call("1", "look") + ", " + answer("1", "You see a red box.") + ", " +
-                               call("2", "look") + ", " + call("3", "look") + ", " +
+  const std::string with_gap = "[" + spec_vectors_call("1", "look") + ", " + answer("1", "You see a red box.") + ", " +
+                               spec_vectors_call("2", "look") + ", " + spec_vectors_call("3", "look") + ", " +
                                answer("3", "You see a blue sphere.") + "]";
   const krino::EvalResult r = evaluate(evaluator, conversation_case(with_gap));
   BOOST_TEST(r.metadata.at("observation_count").to_number<int>() == 2);

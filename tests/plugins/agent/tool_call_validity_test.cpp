@@ -16,7 +16,7 @@ namespace {
 // get_weather(city: string required, units: "celsius"|"fahrenheit", days: integer 1..7,
 // location: {lat: number, lon: number} both required, tags: [string]); closed by
 // additionalProperties: false. search(query: string required) stays open.
-constexpr std::string_view kTools = R"([
+constexpr std::string_view kToolCallValidityTools = R"([
   {"name": "get_weather", "description": "Forecast for a city",
    "parameters": {"type": "object",
      "properties": {"city": {"type": "string"},
@@ -32,13 +32,13 @@ constexpr std::string_view kTools = R"([
   {"name": "ping", "description": "No schema at all"}
 ])";
 
-boost::json::object validity_case(std::string_view calls, std::string_view tools = kTools) {
+boost::json::object validity_case(std::string_view calls, std::string_view tools = kToolCallValidityTools) {
   boost::json::object document = test_case("{\"toolCalls\":" + std::string(calls) + "}");
   document["metadata"] = boost::json::object{{"tools", json(tools)}};
   return document;
 }
 
-EvalResult run(std::string_view calls, const std::string& options = "{}") {
+EvalResult tool_call_validity_run(std::string_view calls, const std::string& options = "{}") {
   return evaluate(ToolCallValidityEvaluator(config(options)), validity_case(calls));
 }
 
@@ -59,7 +59,7 @@ bool has_error(const EvalResult& r, std::size_t index, std::string_view text) {
 BOOST_AUTO_TEST_SUITE(tool_call_validity)
 
 BOOST_AUTO_TEST_CASE(valid_calls_score_one) {
-  const EvalResult r = run(R"([{"name":"get_weather","arguments":{"city":"Paris","units":"celsius","days":3,
+  const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"city":"Paris","units":"celsius","days":3,
                                  "location":{"lat":48.85,"lon":2.35},"tags":["a"]}},
                                {"name":"search","arguments":"{\"query\":\"hotels\",\"extra\":true}"},
                                {"name":"ping","arguments":{"anything":[1,2]}}])");
@@ -74,18 +74,18 @@ BOOST_AUTO_TEST_CASE(valid_calls_score_one) {
 }
 
 BOOST_AUTO_TEST_CASE(no_calls_score_one_and_singular_reason) {
-  BOOST_TEST(*run("[]").score == 1.0);
+  BOOST_TEST(*tool_call_validity_run("[]").score == 1.0);
   BOOST_TEST(*evaluate(ToolCallValidityEvaluator(config("{}")), [] {
                 auto d = validity_case("[]");
                 d["actualOutputs"] = boost::json::object();
                 return d;
               }()).score == 1.0);
-  const EvalResult one = run(R"([{"name":"search","arguments":{"query":"x"}}])");
+  const EvalResult one = tool_call_validity_run(R"([{"name":"search","arguments":{"query":"x"}}])");
   BOOST_TEST(one.reason == "1 of 1 tool call was valid");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_tool_is_invalid) {
-  const EvalResult r = run(R"([{"name":"search","arguments":{"query":"x"}},{"name":"book_hotel","arguments":{}}])");
+  const EvalResult r = tool_call_validity_run(R"([{"name":"search","arguments":{"query":"x"}},{"name":"book_hotel","arguments":{}}])");
   BOOST_TEST(*r.score == 0.5);
   BOOST_TEST(!r.success);
   BOOST_TEST(has_error(r, 1, "unknown tool 'book_hotel': no definition in metadata.tools"));
@@ -94,13 +94,13 @@ BOOST_AUTO_TEST_CASE(unknown_tool_is_invalid) {
 }
 
 BOOST_AUTO_TEST_CASE(missing_required_argument) {
-  const EvalResult r = run(R"([{"name":"get_weather","arguments":{"units":"celsius"}}])");
+  const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"units":"celsius"}}])");
   BOOST_TEST(*r.score == 0.0);
   BOOST_TEST(has_error(r, 0, "missing required argument 'city'"));
 }
 
 BOOST_AUTO_TEST_CASE(wrong_types_name_the_argument_and_both_types) {
-  const EvalResult r = run(R"([{"name":"get_weather","arguments":{"city":42}},
+  const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"city":42}},
                                {"name":"get_weather","arguments":{"city":null}},
                                {"name":"get_weather","arguments":{"city":"Oslo","days":2.5}}])");
   BOOST_TEST(*r.score == 0.0);
@@ -112,20 +112,20 @@ BOOST_AUTO_TEST_CASE(wrong_types_name_the_argument_and_both_types) {
 // DECIDE (spec §6.1): numbers by value, as JSON Schema defines them: 5.0 is an integer, and an enum
 // of [10, 20] accepts 10.0. Dokimos's source types by representation and rejects both.
 BOOST_AUTO_TEST_CASE(numbers_compare_by_value) {
-  const EvalResult r = run(R"([{"name":"get_weather","arguments":{"city":"Oslo","days":5.0}},
+  const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"city":"Oslo","days":5.0}},
                                {"name":"search","arguments":{"query":"x","limit":10.0}},
                                {"name":"search","arguments":{"query":"x","limit":10}}])");
   BOOST_TEST(*r.score == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(integer_bounds_still_apply_after_rewriting) {
-  const EvalResult r = run(R"([{"name":"get_weather","arguments":{"city":"Oslo","days":8.0}}])");
+  const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"city":"Oslo","days":8.0}}])");
   BOOST_TEST(*r.score == 0.0);
   BOOST_TEST(errors_of(r, 0).size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(enum_values) {
-  const EvalResult r = run(R"([{"name":"get_weather","arguments":{"city":"Oslo","units":"kelvin"}},
+  const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"city":"Oslo","units":"kelvin"}},
                                {"name":"search","arguments":{"query":"x","limit":"10"}}])");
   BOOST_TEST(*r.score == 0.0);
   BOOST_TEST(has_error(r, 0, R"('units': "kelvin" is not one of ["celsius","fahrenheit"])"));
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(enum_values) {
 }
 
 BOOST_AUTO_TEST_CASE(nested_objects_and_arrays_are_validated) {
-  const EvalResult r = run(R"([{"name":"get_weather","arguments":{"city":"Oslo","location":{"lat":"north"}}},
+  const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"city":"Oslo","location":{"lat":"north"}}},
                                {"name":"get_weather","arguments":{"city":"Oslo","tags":["ok",7]}}])");
   BOOST_TEST(*r.score == 0.0);
   BOOST_TEST(has_error(r, 0, "'location': missing required property 'lon'"));
@@ -147,10 +147,10 @@ BOOST_AUTO_TEST_CASE(unexpected_arguments) {
   const std::string calls = R"([{"name":"get_weather","arguments":{"city":"Oslo","colour":"red"}},
                                 {"name":"search","arguments":{"query":"x","page":2}},
                                 {"name":"ping","arguments":{"x":1}}])";
-  const EvalResult lenient = run(calls);
+  const EvalResult lenient = tool_call_validity_run(calls);
   BOOST_TEST(*lenient.score == 2.0 / 3.0);
   BOOST_TEST(has_error(lenient, 0, "unexpected argument 'colour'"));
-  const EvalResult strict = run(calls, R"({"strict_mode": true})");
+  const EvalResult strict = tool_call_validity_run(calls, R"({"strict_mode": true})");
   BOOST_TEST(*strict.score == 1.0 / 3.0);
   BOOST_TEST(has_error(strict, 1, "unexpected argument 'page'"));
   BOOST_TEST(errors_of(strict, 2).empty());
@@ -199,7 +199,7 @@ BOOST_AUTO_TEST_CASE(unusable_schema_names_the_tool) {
 BOOST_AUTO_TEST_CASE(options) {
   auto document = validity_case("[]");
   document["actualOutputs"] = boost::json::object{{"calls", json(R"([{"name":"nope"}])")}};
-  document["metadata"] = boost::json::object{{"offered", json(kTools)}};
+  document["metadata"] = boost::json::object{{"offered", json(kToolCallValidityTools)}};
   const EvalResult r = evaluate(
       ToolCallValidityEvaluator(config(R"({"tool_calls_key":"calls","tools_key":"offered","name":"v","threshold":0})")),
       document);

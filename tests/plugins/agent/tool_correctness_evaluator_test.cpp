@@ -9,11 +9,11 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-double score(std::string_view options, std::string_view actual, std::string_view expected) {
+double tool_correctness_evaluator_score(std::string_view options, std::string_view actual, std::string_view expected) {
   return *evaluate(ToolCorrectnessEvaluator(config(options)), calls_case(actual, expected)).score;
 }
 
-double names_only(std::string_view actual, std::string_view expected) { return score("{}", actual, expected); }
+double names_only(std::string_view actual, std::string_view expected) { return tool_correctness_evaluator_score("{}", actual, expected); }
 
 }  // namespace
 
@@ -54,10 +54,10 @@ BOOST_AUTO_TEST_CASE(names_and_order_is_lcs_over_the_longer_sequence) {
   BOOST_TEST(*r.score == 2.0 / 3.0, tt::tolerance(1e-12));
   BOOST_TEST(r.metadata.at("lcsLength").as_uint64() == 2u);
   BOOST_TEST(r.metadata.at("unmatchedActual") == json(R"([{"index":1,"tool":"x"}])"));
-  BOOST_TEST(score(options, R"([{"name":"b"},{"name":"a"}])", R"([{"name":"a"},{"name":"b"}])") == 0.5);
-  BOOST_TEST(score(options, R"([{"name":"a"},{"name":"b"}])", R"([{"name":"a"},{"name":"b"}])") == 1.0);
-  BOOST_TEST(score(options, "[]", "[]") == 1.0);
-  BOOST_TEST(score(options, "[]", R"([{"name":"a"}])") == 0.0);
+  BOOST_TEST(tool_correctness_evaluator_score(options, R"([{"name":"b"},{"name":"a"}])", R"([{"name":"a"},{"name":"b"}])") == 0.5);
+  BOOST_TEST(tool_correctness_evaluator_score(options, R"([{"name":"a"},{"name":"b"}])", R"([{"name":"a"},{"name":"b"}])") == 1.0);
+  BOOST_TEST(tool_correctness_evaluator_score(options, "[]", "[]") == 1.0);
+  BOOST_TEST(tool_correctness_evaluator_score(options, "[]", R"([{"name":"a"}])") == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(names_and_args_pairs_calls_with_the_tolerant_matcher) {
@@ -71,27 +71,27 @@ BOOST_AUTO_TEST_CASE(names_and_args_pairs_calls_with_the_tolerant_matcher) {
   BOOST_TEST(r.metadata.at("unmatchedExpected") == json(R"([{"index":1,"tool":"g"}])"));
   BOOST_TEST(r.metadata.at("argumentMatching").at("arg_match_mode").as_string() == "exact");
   // Duplicates count: two expected calls, one made.
-  BOOST_TEST(score(options, R"([{"name":"f"}])", R"([{"name":"f"},{"name":"f"}])") == 0.5);
+  BOOST_TEST(tool_correctness_evaluator_score(options, R"([{"name":"f"}])", R"([{"name":"f"},{"name":"f"}])") == 0.5);
   // Extra actual calls lower the score: denominator is the longer list.
-  BOOST_TEST(score(options, R"([{"name":"f"},{"name":"f"},{"name":"g"}])", R"([{"name":"f"}])") == 1.0 / 3.0,
+  BOOST_TEST(tool_correctness_evaluator_score(options, R"([{"name":"f"},{"name":"f"},{"name":"g"}])", R"([{"name":"f"}])") == 1.0 / 3.0,
              tt::tolerance(1e-12));
-  BOOST_TEST(score(options, "[]", "[]") == 1.0);
+  BOOST_TEST(tool_correctness_evaluator_score(options, "[]", "[]") == 1.0);
 }
 
 // DECIDE: names_and_args uses maximum matching, where a greedy pairing would lose a pair.
 BOOST_AUTO_TEST_CASE(names_and_args_uses_maximum_matching_not_greedy) {
   const char* options = R"({"match_mode":"names_and_args","per_tool":{"s":{"arg_match_mode":"subset"}}})";
   // Greedy would give actual 0 the wildcard expected 0 and leave actual 1 unpaired.
-  BOOST_TEST(score(options, R"([{"name":"s","arguments":{"q":"a"}},{"name":"s","arguments":{"q":"b"}}])",
+  BOOST_TEST(tool_correctness_evaluator_score(options, R"([{"name":"s","arguments":{"q":"a"}},{"name":"s","arguments":{"q":"b"}}])",
                    R"([{"name":"s","arguments":{}},{"name":"s","arguments":{"q":"a"}}])") == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(argument_options_apply_in_names_and_args) {
-  BOOST_TEST(score(R"({"match_mode":"names_and_args"})", R"([{"name":"f","arguments":{"c":" Paris"}}])",
+  BOOST_TEST(tool_correctness_evaluator_score(R"({"match_mode":"names_and_args"})", R"([{"name":"f","arguments":{"c":" Paris"}}])",
                    R"([{"name":"f","arguments":{"c":"paris"}}])") == 0.0);
-  BOOST_TEST(score(R"({"match_mode":"names_and_args","trim_strings":true,"ignore_case":true})",
+  BOOST_TEST(tool_correctness_evaluator_score(R"({"match_mode":"names_and_args","trim_strings":true,"ignore_case":true})",
                    R"([{"name":"f","arguments":{"c":" Paris"}}])", R"([{"name":"f","arguments":{"c":"paris"}}])") == 1.0);
-  BOOST_TEST(score(R"({"match_mode":"names_and_args","arg_match_mode":"superset"})",
+  BOOST_TEST(tool_correctness_evaluator_score(R"({"match_mode":"names_and_args","arg_match_mode":"superset"})",
                    R"([{"name":"f","arguments":"{\"a\":1}"}])", R"([{"name":"f","arguments":{"a":1,"b":2}}])") == 1.0);
 }
 

@@ -13,24 +13,24 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-boost::json::object tools_case(std::string_view tools) {
+boost::json::object tool_description_reliability_tools_case(std::string_view tools) {
   boost::json::object document = test_case("{}");
   document["metadata"].as_object()["tools"] = json(tools);
   return document;
 }
 
-EvalResult run(std::string_view tools, const std::string& options = "{}") {
-  return evaluate(ToolDescriptionReliabilityEvaluator(config(options)), tools_case(tools));
+EvalResult tool_description_reliability_run(std::string_view tools, const std::string& options = "{}") {
+  return evaluate(ToolDescriptionReliabilityEvaluator(config(options)), tool_description_reliability_tools_case(tools));
 }
 
 // The checks of one tool with the given parameters schema.
-boost::json::value checks_of(std::string_view parameters, const std::string& options = "{}") {
-  const EvalResult r = run(R"([{"name":"t","description":"d","parameters":)" + std::string(parameters) + "}]", options);
+boost::json::value tool_description_reliability_checks_of(std::string_view parameters, const std::string& options = "{}") {
+  const EvalResult r = tool_description_reliability_run(R"([{"name":"t","description":"d","parameters":)" + std::string(parameters) + "}]", options);
   return r.metadata.at("perToolResults").at(0).at("checks");
 }
 
 bool check(std::string_view parameters, const char* name, const std::string& options = "{}") {
-  return checks_of(parameters, options).at(name).as_bool();
+  return tool_description_reliability_checks_of(parameters, options).at(name).as_bool();
 }
 
 ToolDefinition definition(std::string_view text) { return read_tool_definition(json(text), "tool"); }
@@ -46,7 +46,7 @@ const char* const kGoodTool = R"({"name":"search_flights","description":"Find fl
 BOOST_AUTO_TEST_SUITE(tool_description_reliability)
 
 BOOST_AUTO_TEST_CASE(a_good_definition_passes_the_four_rule_checks) {
-  const EvalResult r = run(std::string("[") + kGoodTool + "]");
+  const EvalResult r = tool_description_reliability_run(std::string("[") + kGoodTool + "]");
   BOOST_TEST(r.name == "tool_description_reliability");
   BOOST_TEST(*r.threshold == 0.8);
   BOOST_TEST(*r.score == 1.0);
@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(every_parameter_needs_a_description_that_is_not_blank) {
   BOOST_TEST(!check(R"({"properties":{"a":{"type":"string","description":"  "}}})", "input_arguments_clarity"));
   BOOST_TEST(!check(R"({"properties":{"a":{"type":"string","description":7}}})", "input_arguments_clarity"));
   BOOST_TEST(check(R"({"properties":{"a":{"type":"string","description":"x"}}})", "input_arguments_clarity"));
-  const EvalResult r = run(R"([{"name":"t","parameters":{"properties":{"a":{"type":"string"},"b":{"type":"string"},
+  const EvalResult r = tool_description_reliability_run(R"([{"name":"t","parameters":{"properties":{"a":{"type":"string"},"b":{"type":"string"},
                                                                        "c":{"type":"string","description":"ok"}}}}])");
   BOOST_TEST(r.metadata.at("perToolResults").at(0).at("details") ==
              json(R"({"input_arguments_clarity":"no description: a, b"})"));
@@ -88,7 +88,7 @@ BOOST_AUTO_TEST_CASE(no_parameters_passes_clarity_and_types) {
   for (const char* tool : {R"({"name":"t"})", R"({"name":"t","parameters":{"type":"object"}})",
                            R"({"name":"t","parameters":{"type":"object","properties":{}}})"}) {
     BOOST_TEST_INFO(tool);
-    const EvalResult r = run(std::string("[") + tool + "]");
+    const EvalResult r = tool_description_reliability_run(std::string("[") + tool + "]");
     BOOST_TEST(*r.score == 1.0);
   }
 }
@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(at_most_max_input_args_parameters) {
   BOOST_TEST(!check(six, "max_num_input_arguments"));
   BOOST_TEST(check(six, "max_num_input_arguments", R"({"max_input_args":6})"));
   BOOST_TEST(!check(R"({"properties":{"a":{}},"required":["a"]})", "max_num_input_arguments", R"({"max_input_args":0})"));
-  const EvalResult r = run(R"([{"name":"t","parameters":)" + six + "}]");
+  const EvalResult r = tool_description_reliability_run(R"([{"name":"t","parameters":)" + six + "}]");
   BOOST_TEST(r.metadata.at("perToolResults").at(0).at("details").at("max_num_input_arguments").as_string() ==
              "6 parameters, more than 5");
 }
@@ -113,14 +113,14 @@ BOOST_AUTO_TEST_CASE(optional_parameters_are_those_not_required) {
   BOOST_TEST(check(R"({"properties":{"a":{},"b":{},"c":{}}})", "max_optional_input_arguments"));
   BOOST_TEST(check(R"({"properties":{"a":{},"b":{},"c":{},"d":{}},"required":["d","d"]})",
                    "max_optional_input_arguments"));
-  const EvalResult r = run(R"([{"name":"t","parameters":)" + four + "}]");
+  const EvalResult r = tool_description_reliability_run(R"([{"name":"t","parameters":)" + four + "}]");
   BOOST_TEST(r.metadata.at("perToolResults").at(0).at("details").at("max_optional_input_arguments").as_string() ==
              "4 optional parameters, more than 3");
 }
 
 BOOST_AUTO_TEST_CASE(score_is_the_mean_of_per_tool_scores) {
   // Tool 1: 4/4. Tool 2 (Anthropic form): no descriptions, no types, 6 params, 6 optional: 0/4.
-  const EvalResult r = run(std::string("[") + kGoodTool + R"(,
+  const EvalResult r = tool_description_reliability_run(std::string("[") + kGoodTool + R"(,
       {"name":"bulk","input_schema":{"properties":{"a":{},"b":{},"c":{},"d":{},"e":{},"f":{}}}}])");
   BOOST_TEST(*r.score == 0.5);
   BOOST_TEST(!r.success);
@@ -130,16 +130,16 @@ BOOST_AUTO_TEST_CASE(score_is_the_mean_of_per_tool_scores) {
              "general_structure, has_examples, has_usage_notes, intent_over_implementation, clarity, redundancy, "
              "input_arguments_enum, input_arguments_format, return_statement_quality");
   // One failed rule of four: 0.75 fails the default 0.8 threshold.
-  const EvalResult three_of_four = run(R"([{"name":"t","parameters":{"properties":{"a":{"type":"string"}}}}])");
+  const EvalResult three_of_four = tool_description_reliability_run(R"([{"name":"t","parameters":{"properties":{"a":{"type":"string"}}}}])");
   BOOST_TEST(*three_of_four.score == 0.75);
   BOOST_TEST(!three_of_four.success);
 }
 
 BOOST_AUTO_TEST_CASE(no_tools_scores_one_and_a_missing_list_is_an_error) {
-  BOOST_TEST(*run("[]").score == 1.0);
+  BOOST_TEST(*tool_description_reliability_run("[]").score == 1.0);
   const ToolDescriptionReliabilityEvaluator evaluator(config("{}"));
   BOOST_CHECK_EXCEPTION(evaluate(evaluator, test_case("{}")), krino::Error, invalid("metadata has no 'tools'"));
-  BOOST_CHECK_EXCEPTION(evaluate(evaluator, tools_case("null")), krino::Error, invalid("metadata['tools'] is null"));
+  BOOST_CHECK_EXCEPTION(evaluate(evaluator, tool_description_reliability_tools_case("null")), krino::Error, invalid("metadata['tools'] is null"));
 }
 
 BOOST_AUTO_TEST_CASE(options_are_checked_when_the_evaluator_is_created) {

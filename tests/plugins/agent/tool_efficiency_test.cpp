@@ -13,7 +13,7 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-EvalResult run(std::string_view calls, const std::string& options = "{}") {
+EvalResult tool_efficiency_run(std::string_view calls, const std::string& options = "{}") {
   return evaluate(ToolEfficiencyEvaluator(config(options)), test_case("{\"toolCalls\":" + std::string(calls) + "}"));
 }
 
@@ -23,7 +23,7 @@ BOOST_AUTO_TEST_SUITE(tool_efficiency)
 
 // §15 row 16: [a(1), a(1), b(), a(1.0)] -> 2 / 4, with the second a a loop.
 BOOST_AUTO_TEST_CASE(worked_example_row_16) {
-  const EvalResult r = run(R"([{"name":"a","arguments":{"n":1}},{"name":"a","arguments":{"n":1}},
+  const EvalResult r = tool_efficiency_run(R"([{"name":"a","arguments":{"n":1}},{"name":"a","arguments":{"n":1}},
                                {"name":"b"},{"name":"a","arguments":{"n":1.0}}])");
   BOOST_TEST(r.name == "tool_efficiency");
   BOOST_TEST(*r.threshold == 1.0);
@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(worked_example_row_16) {
 }
 
 BOOST_AUTO_TEST_CASE(distinct_calls_score_one) {
-  const EvalResult r = run(R"([{"name":"a","arguments":{"n":1}},{"name":"a","arguments":{"n":2}},{"name":"b","arguments":{"n":1}}])");
+  const EvalResult r = tool_efficiency_run(R"([{"name":"a","arguments":{"n":1}},{"name":"a","arguments":{"n":2}},{"name":"b","arguments":{"n":1}}])");
   BOOST_TEST(*r.score == 1.0);
   BOOST_TEST(r.success);
   BOOST_TEST(r.metadata.at("redundantCalls").as_array().empty());
@@ -47,33 +47,33 @@ BOOST_AUTO_TEST_CASE(distinct_calls_score_one) {
 
 BOOST_AUTO_TEST_CASE(arguments_compare_by_value_with_exact_keys) {
   // Nested numbers by value, string arguments as JSON text, key order irrelevant.
-  BOOST_TEST(*run(R"([{"name":"a","arguments":{"x":[1,{"y":2}],"z":"s"}},
+  BOOST_TEST(*tool_efficiency_run(R"([{"name":"a","arguments":{"x":[1,{"y":2}],"z":"s"}},
                       {"name":"a","arguments":"{\"z\":\"s\",\"x\":[1.0,{\"y\":2.00}]}"}])").score == 0.5);
-  BOOST_TEST(*run(R"([{"name":"a","arguments":{"x":1}},{"name":"a","arguments":{"x":1,"y":2}}])").score == 1.0);
-  BOOST_TEST(*run(R"([{"name":"a","arguments":{"x":"1"}},{"name":"a","arguments":{"x":1}}])").score == 1.0);
-  BOOST_TEST(*run(R"([{"name":"a","arguments":{"x":"Paris"}},{"name":"a","arguments":{"x":"paris"}}])").score == 1.0);
-  BOOST_TEST(*run(R"([{"name":"a"},{"name":"a","arguments":{}}])").score == 0.5);
+  BOOST_TEST(*tool_efficiency_run(R"([{"name":"a","arguments":{"x":1}},{"name":"a","arguments":{"x":1,"y":2}}])").score == 1.0);
+  BOOST_TEST(*tool_efficiency_run(R"([{"name":"a","arguments":{"x":"1"}},{"name":"a","arguments":{"x":1}}])").score == 1.0);
+  BOOST_TEST(*tool_efficiency_run(R"([{"name":"a","arguments":{"x":"Paris"}},{"name":"a","arguments":{"x":"paris"}}])").score == 1.0);
+  BOOST_TEST(*tool_efficiency_run(R"([{"name":"a"},{"name":"a","arguments":{}}])").score == 0.5);
   // The same arguments under another name are a different call.
-  BOOST_TEST(*run(R"([{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{"x":1}}])").score == 1.0);
+  BOOST_TEST(*tool_efficiency_run(R"([{"name":"a","arguments":{"x":1}},{"name":"b","arguments":{"x":1}}])").score == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(consecutive_duplicates_are_back_to_back_repeats_only) {
-  const EvalResult r = run(R"([{"name":"a"},{"name":"b"},{"name":"a"},{"name":"a"},{"name":"a"},{"name":"b","arguments":{"q":1}}])");
+  const EvalResult r = tool_efficiency_run(R"([{"name":"a"},{"name":"b"},{"name":"a"},{"name":"a"},{"name":"a"},{"name":"b","arguments":{"q":1}}])");
   BOOST_TEST(*r.score == 3.0 / 6.0, tt::tolerance(1e-12));
   BOOST_TEST(r.metadata.at("redundantCalls") == json(R"(["a","a","a"])"));
   BOOST_TEST(r.metadata.at("consecutiveDuplicates") == json(R"(["a","a"])"));
   // Same name back to back with different arguments is not a loop.
-  const EvalResult paging = run(R"([{"name":"page","arguments":{"n":1}},{"name":"page","arguments":{"n":2}}])");
+  const EvalResult paging = tool_efficiency_run(R"([{"name":"page","arguments":{"n":1}},{"name":"page","arguments":{"n":2}}])");
   BOOST_TEST(paging.metadata.at("consecutiveDuplicates").as_array().empty());
 }
 
 BOOST_AUTO_TEST_CASE(results_do_not_make_calls_different) {
-  BOOST_TEST(*run(R"([{"name":"a","result":"timeout"},{"name":"a","result":"ok"}])").score == 0.5);
+  BOOST_TEST(*tool_efficiency_run(R"([{"name":"a","result":"timeout"},{"name":"a","result":"ok"}])").score == 0.5);
 }
 
 BOOST_AUTO_TEST_CASE(empty_and_missing_lists_score_one) {
   for (const char* calls : {"[]", "null"}) {
-    const EvalResult r = run(calls);
+    const EvalResult r = tool_efficiency_run(calls);
     BOOST_TEST(*r.score == 1.0);
     BOOST_TEST(r.success);
     BOOST_TEST(r.metadata.at("totalCalls").as_uint64() == 0u);
@@ -93,10 +93,10 @@ BOOST_AUTO_TEST_CASE(tool_calls_key_name_and_threshold) {
 }
 
 BOOST_AUTO_TEST_CASE(malformed_lists_are_invalid_arguments) {
-  BOOST_CHECK_EXCEPTION(run(R"("a,b")"), krino::Error, invalid("must be a list of tool calls"));
-  BOOST_CHECK_EXCEPTION(run(R"([{"name":"a"},{"name":""}])"), krino::Error,
+  BOOST_CHECK_EXCEPTION(tool_efficiency_run(R"("a,b")"), krino::Error, invalid("must be a list of tool calls"));
+  BOOST_CHECK_EXCEPTION(tool_efficiency_run(R"([{"name":"a"},{"name":""}])"), krino::Error,
                         invalid("'actualOutputs.toolCalls'[1]: a tool call needs a non-empty 'name'"));
-  BOOST_CHECK_EXCEPTION(run(R"([{"name":"a","arguments":"{not json"}])"), krino::Error, invalid("not valid JSON"));
+  BOOST_CHECK_EXCEPTION(tool_efficiency_run(R"([{"name":"a","arguments":"{not json"}])"), krino::Error, invalid("not valid JSON"));
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_are_invalid_arguments) {

@@ -12,13 +12,13 @@ using krino::EvalResult;
 
 namespace {
 
-EvalResult run(const std::string& options, std::string_view calls) {
+EvalResult tool_error_run(const std::string& options, std::string_view calls) {
   return evaluate(ToolErrorEvaluator(config(options)), test_case("{\"toolCalls\":" + std::string(calls) + "}"));
 }
 
 // The rule that fails one call with the given "result" JSON value, or "" when it succeeds.
 std::string rule_for(std::string_view result_json, const std::string& options = "{}") {
-  const EvalResult r = run(options, "[{\"name\":\"t\",\"result\":" + std::string(result_json) + "}]");
+  const EvalResult r = tool_error_run(options, "[{\"name\":\"t\",\"result\":" + std::string(result_json) + "}]");
   const auto& failed = r.metadata.at("failedCalls").as_array();
   return failed.empty() ? std::string() : std::string(failed[0].at("rule").as_string());
 }
@@ -28,7 +28,7 @@ std::string rule_for(std::string_view result_json, const std::string& options = 
 BOOST_AUTO_TEST_SUITE(tool_error)
 
 BOOST_AUTO_TEST_CASE(score_is_succeeded_over_all_calls) {
-  const EvalResult r = run("{}", R"([{"name":"a","result":"ok"},{"name":"b","result":""},
+  const EvalResult r = tool_error_run("{}", R"([{"name":"a","result":"ok"},{"name":"b","result":""},
                                      {"name":"c","result":{"error":"boom"}},{"name":"d","result":"fine"}])");
   BOOST_TEST(r.name == "tool_error");
   BOOST_TEST(*r.threshold == 1.0);
@@ -42,14 +42,14 @@ BOOST_AUTO_TEST_CASE(score_is_succeeded_over_all_calls) {
 }
 
 BOOST_AUTO_TEST_CASE(all_succeeded_passes) {
-  const EvalResult r = run("{}", R"([{"name":"a","result":"ok"},{"name":"b","result":{"rows":[]}}])");
+  const EvalResult r = tool_error_run("{}", R"([{"name":"a","result":"ok"},{"name":"b","result":{"rows":[]}}])");
   BOOST_TEST(*r.score == 1.0);
   BOOST_TEST(r.success);
   BOOST_TEST(r.metadata.at("failedCalls").as_array().empty());
 }
 
 BOOST_AUTO_TEST_CASE(no_and_blank_results_fail) {
-  const EvalResult r = run("{}", R"([{"name":"a"}])");
+  const EvalResult r = tool_error_run("{}", R"([{"name":"a"}])");
   BOOST_TEST(r.metadata.at("failedCalls").at(0).at("rule").as_string() == "no_result");
   BOOST_TEST(rule_for(R"("")") == "blank_result");
   BOOST_TEST(rule_for(R"(" \t\n ")") == "blank_result");
@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(error_patterns_are_searched_in_the_result) {
   BOOST_TEST(rule_for(R"("all good")", options) == "");
   // A non-string result is searched as its compact JSON.
   BOOST_TEST(rule_for(R"({"log":"TRACEBACK"})", options) == "error_pattern");
-  const EvalResult r = run(options, R"([{"name":"a","result":"HTTP 404"}])");
+  const EvalResult r = tool_error_run(options, R"([{"name":"a","result":"HTTP 404"}])");
   BOOST_TEST(r.metadata.at("failedCalls") == json(R"([{"index":0,"tool":"a","rule":"error_pattern","pattern":"^HTTP [45]\\d\\d"}])"));
 }
 
@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(error_pointers_look_inside_json_results) {
   BOOST_TEST(rule_for(R"({"status":{"failed":null}})", options) == "");
   BOOST_TEST(rule_for(R"({"status":{}})", options) == "");
   BOOST_TEST(rule_for(R"("/status/failed is not JSON")", options) == "");
-  const EvalResult r = run(options, R"([{"name":"a","result":{"status":{"failed":1}}}])");
+  const EvalResult r = tool_error_run(options, R"([{"name":"a","result":{"status":{"failed":1}}}])");
   BOOST_TEST(r.metadata.at("failedCalls") == json(R"([{"index":0,"tool":"a","rule":"error_pointer","pointer":"/status/failed"}])"));
 }
 
@@ -114,15 +114,15 @@ BOOST_AUTO_TEST_CASE(detectors_are_additive) {
   BOOST_TEST(rule_for(R"({"error":"x"})", options) == "error_field");
   BOOST_TEST(rule_for(R"({"error":null})", options) == "");
   BOOST_TEST(rule_for("null", options) == "");
-  const EvalResult r = run(R"({"error_patterns":["denied"]})",
+  const EvalResult r = tool_error_run(R"({"error_patterns":["denied"]})",
                            R"([{"name":"a"},{"name":"b","result":{"error":"x"}},{"name":"c","result":"access denied"},
                                {"name":"d","result":"ok"}])");
   BOOST_TEST(*r.score == 0.25);
 }
 
 BOOST_AUTO_TEST_CASE(empty_and_missing_lists_score_one) {
-  BOOST_TEST(*run("{}", "[]").score == 1.0);
-  BOOST_TEST(*run("{}", "null").score == 1.0);
+  BOOST_TEST(*tool_error_run("{}", "[]").score == 1.0);
+  BOOST_TEST(*tool_error_run("{}", "null").score == 1.0);
   const EvalResult r = evaluate(ToolErrorEvaluator(config("{}")), test_case("{}"));
   BOOST_TEST(*r.score == 1.0);
   BOOST_TEST(r.success);
@@ -139,10 +139,10 @@ BOOST_AUTO_TEST_CASE(tool_calls_key_and_threshold) {
 }
 
 BOOST_AUTO_TEST_CASE(malformed_lists_are_invalid_arguments) {
-  BOOST_CHECK_EXCEPTION(run("{}", R"({"name":"a"})"), krino::Error, invalid("must be a list of tool calls"));
-  BOOST_CHECK_EXCEPTION(run("{}", R"([{"name":"a","result":"ok"},{"result":"x"}])"), krino::Error,
+  BOOST_CHECK_EXCEPTION(tool_error_run("{}", R"({"name":"a"})"), krino::Error, invalid("must be a list of tool calls"));
+  BOOST_CHECK_EXCEPTION(tool_error_run("{}", R"([{"name":"a","result":"ok"},{"result":"x"}])"), krino::Error,
                         invalid("'actualOutputs.toolCalls'[1]: a tool call needs a non-empty 'name'"));
-  BOOST_CHECK_EXCEPTION(run("{}", R"([42])"), krino::Error, invalid("a tool call must be a JSON object"));
+  BOOST_CHECK_EXCEPTION(tool_error_run("{}", R"([42])"), krino::Error, invalid("a tool call must be a JSON object"));
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_are_invalid_arguments) {
@@ -199,21 +199,21 @@ BOOST_AUTO_TEST_CASE(through_the_trampolines) {
 BOOST_AUTO_TEST_CASE(a_call_the_source_flagged_as_an_error_fails_whatever_its_result_says) {
   // Trace extractors keep a source's own error flag (Anthropic's is_error, a failed tool span) as
   // metadata.isError; the result text of such a call often reads like any other answer.
-  const EvalResult r = run("{}", R"([{"name":"a","result":"sold out","metadata":{"isError":true}},
+  const EvalResult r = tool_error_run("{}", R"([{"name":"a","result":"sold out","metadata":{"isError":true}},
                                      {"name":"b","result":"ok","metadata":{"isError":false}}])");
   BOOST_TEST(*r.score == 0.5);
   BOOST_TEST(r.metadata.at("failedCalls") == json(R"([{"index":0,"tool":"a","rule":"error_flag"}])"));
 }
 
 BOOST_AUTO_TEST_CASE(ignored_tools_are_neither_counted_nor_failed) {
-  const EvalResult r = run(R"({"ignore_tools": ["think"], "error_patterns": ["^Error:"]})",
+  const EvalResult r = tool_error_run(R"({"ignore_tools": ["think"], "error_patterns": ["^Error:"]})",
                            R"([{"name":"think","result":""},{"name":"book","result":"Error: no seats"},
                                {"name":"think","result":""},{"name":"search","result":"[]"}])");
   BOOST_TEST(*r.score == 0.5);
   BOOST_TEST(r.metadata.at("totalCalls").as_uint64() == 2u);
   BOOST_TEST(r.metadata.at("ignoredCalls").as_uint64() == 2u);
   BOOST_TEST(r.reason == "1 of 2 tool calls succeeded; failed: #1 book (error_pattern); 2 ignored");
-  const EvalResult only_ignored = run(R"({"ignore_tools": ["think"]})", R"([{"name":"think","result":""}])");
+  const EvalResult only_ignored = tool_error_run(R"({"ignore_tools": ["think"]})", R"([{"name":"think","result":""}])");
   BOOST_TEST(*only_ignored.score == 1.0);
   BOOST_TEST(only_ignored.reason == "every tool call was of an ignored tool");
 }

@@ -14,14 +14,14 @@ namespace tt = boost::test_tools;
 
 namespace {
 
-EvalResult run(std::string_view actual, std::string_view expected, const std::string& options = "{}") {
+EvalResult tool_selection_run(std::string_view actual, std::string_view expected, const std::string& options = "{}") {
   return evaluate(ToolSelectionEvaluator(config(options)), test_case(actual, expected));
 }
 
 // A case where the agent's first call was `tool` (or no call when empty).
 EvalResult called(const std::string& tool, std::string_view expected, const std::string& options = "{}") {
   const std::string actual = tool.empty() ? R"({"toolCalls":[]})" : R"({"toolCalls":[{"name":")" + tool + R"("}]})";
-  return run(actual, expected, options);
+  return tool_selection_run(actual, expected, options);
 }
 
 std::string rule(const EvalResult& r) { return std::string(r.metadata.at("rule").as_string()); }
@@ -118,35 +118,35 @@ BOOST_AUTO_TEST_CASE(missing_or_null_secondary_tools_are_empty) {
 }
 
 BOOST_AUTO_TEST_CASE(only_the_first_call_counts) {
-  BOOST_TEST(rule(run(R"({"toolCalls":[{"name":"read_file"},{"name":"delete_file"}]})",
+  BOOST_TEST(rule(tool_selection_run(R"({"toolCalls":[{"name":"read_file"},{"name":"delete_file"}]})",
                       R"({"expectedTool":"read_file"})")) == "expected_tool");
-  BOOST_TEST(rule(run(R"({"toolCalls":[{"name":"delete_file"},{"name":"read_file"}]})",
+  BOOST_TEST(rule(tool_selection_run(R"({"toolCalls":[{"name":"delete_file"},{"name":"read_file"}]})",
                       R"({"expectedTool":"read_file"})")) == "wrong_tool");
   // Provider-shaped calls are read too.
-  BOOST_TEST(rule(run(R"({"toolCalls":[{"id":"c1","type":"function","function":{"name":"read_file","arguments":"{}"}}]})",
+  BOOST_TEST(rule(tool_selection_run(R"({"toolCalls":[{"id":"c1","type":"function","function":{"name":"read_file","arguments":"{}"}}]})",
                       R"({"expectedTool":"read_file"})")) == "expected_tool");
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_or_null_call_list_is_no_call) {
-  BOOST_TEST(rule(run("{}", R"({"expectedTool":"none"})")) == "no_call_as_expected");
-  BOOST_TEST(rule(run(R"({"toolCalls":null})", R"({"expectedTool":"none"})")) == "no_call_as_expected");
-  BOOST_TEST(rule(run("{}", R"({"expectedTool":"read_file"})")) == "missing_call");
+  BOOST_TEST(rule(tool_selection_run("{}", R"({"expectedTool":"none"})")) == "no_call_as_expected");
+  BOOST_TEST(rule(tool_selection_run(R"({"toolCalls":null})", R"({"expectedTool":"none"})")) == "no_call_as_expected");
+  BOOST_TEST(rule(tool_selection_run("{}", R"({"expectedTool":"read_file"})")) == "missing_call");
 }
 
 BOOST_AUTO_TEST_CASE(actual_tool_takes_precedence_over_the_calls) {
-  const EvalResult r = run(R"({"actualTool":"read_file","toolCalls":[{"name":"delete_file"}]})",
+  const EvalResult r = tool_selection_run(R"({"actualTool":"read_file","toolCalls":[{"name":"delete_file"}]})",
                            R"({"expectedTool":"read_file"})");
   BOOST_TEST(rule(r) == "expected_tool");
   BOOST_TEST(r.metadata.at("actualSource").as_string() == "actualTool");
   // A null actualTool says "no call", even when calls are listed.
-  BOOST_TEST(rule(run(R"({"actualTool":null,"toolCalls":[{"name":"search"}]})", R"({"expectedTool":"none"})")) ==
+  BOOST_TEST(rule(tool_selection_run(R"({"actualTool":null,"toolCalls":[{"name":"search"}]})", R"({"expectedTool":"none"})")) ==
              "no_call_as_expected");
-  BOOST_TEST(rule(run(R"({"picked":"search"})", R"({"expectedTool":"search"})", R"({"actual_tool_key":"picked"})")) ==
+  BOOST_TEST(rule(tool_selection_run(R"({"picked":"search"})", R"({"expectedTool":"search"})", R"({"actual_tool_key":"picked"})")) ==
              "expected_tool");
 }
 
 BOOST_AUTO_TEST_CASE(keys_can_be_renamed) {
-  const EvalResult r = run(R"({"calls":[{"name":"b"}]})", R"({"tool":"a","alternatives":["b"]})",
+  const EvalResult r = tool_selection_run(R"({"calls":[{"name":"b"}]})", R"({"tool":"a","alternatives":["b"]})",
                            R"({"expected_tool_key":"tool","secondary_tools_key":"alternatives","tool_calls_key":"calls"})");
   BOOST_TEST(rule(r) == "secondary_tool");
 }

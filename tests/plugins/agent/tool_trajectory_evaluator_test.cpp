@@ -13,7 +13,7 @@ namespace {
 
 std::string mode(std::string_view name) { return "{\"match_mode\":\"" + std::string(name) + "\"}"; }
 
-double score(const std::string& options, std::string_view actual, std::string_view expected) {
+double tool_trajectory_evaluator_score(const std::string& options, std::string_view actual, std::string_view expected) {
   return *evaluate(ToolTrajectoryEvaluator(config(options)), calls_case(actual, expected)).score;
 }
 
@@ -32,7 +32,7 @@ std::string calls(std::string_view names) {
 }
 
 double names(std::string_view mode_name, std::string_view actual, std::string_view expected) {
-  return score(mode(mode_name), calls(actual), calls(expected));
+  return tool_trajectory_evaluator_score(mode(mode_name), calls(actual), calls(expected));
 }
 
 }  // namespace
@@ -113,9 +113,9 @@ BOOST_AUTO_TEST_CASE(empty_expected_arguments_match_only_empty_actual_arguments_
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config("{}")), calls_case(actual, expected));
   BOOST_TEST(*r.score == 0.0);
   BOOST_TEST(r.metadata.at("matchedCount").as_uint64() == 0u);
-  BOOST_TEST(score(R"({"arg_match_mode":"ignore"})", actual, expected) == 1.0);
-  BOOST_TEST(score(R"({"arg_match_mode":"subset"})", actual, expected) == 1.0);
-  BOOST_TEST(score(R"({"arg_match_mode":"superset"})", actual, expected) == 0.0);
+  BOOST_TEST(tool_trajectory_evaluator_score(R"({"arg_match_mode":"ignore"})", actual, expected) == 1.0);
+  BOOST_TEST(tool_trajectory_evaluator_score(R"({"arg_match_mode":"subset"})", actual, expected) == 1.0);
+  BOOST_TEST(tool_trajectory_evaluator_score(R"({"arg_match_mode":"superset"})", actual, expected) == 0.0);
 }
 
 // Sharp edge 8: repeated names with differing per-tool matchers need maximum matching.
@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(unordered_modes_use_maximum_matching) {
   const std::string options = R"({"match_mode":"recall","per_tool":{"s":{"arg_match_mode":"subset"}}})";
   const char* actual = R"([{"name":"s","arguments":{"q":"a"}},{"name":"s","arguments":{"q":"b"}}])";
   const char* expected = R"([{"name":"s","arguments":{}},{"name":"s","arguments":{"q":"a"}}])";
-  BOOST_TEST(score(options, actual, expected) == 1.0);
+  BOOST_TEST(tool_trajectory_evaluator_score(options, actual, expected) == 1.0);
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(options)), calls_case(actual, expected));
   BOOST_TEST(r.metadata.at("matchedPairs") ==
              json(R"([{"actual":0,"expected":1,"tool":"s"},{"actual":1,"expected":0,"tool":"s"}])"));
@@ -136,13 +136,13 @@ BOOST_AUTO_TEST_CASE(per_tool_overrides_inherit_and_are_keyed_by_expected_name) 
   const char* expected = R"([{"name":"search","arguments":{"q":"Paris"}},{"name":"book_hotel","arguments":{"city":"Paris"}}])";
   // book_hotel: trim inherited, case ignored; search: trim only, so "paris" does not match.
   const char* actual = R"([{"name":"search","arguments":{"q":" paris"}},{"name":"book_hotel","arguments":{"city":" PARIS "}}])";
-  BOOST_TEST(score(options, actual, expected) == 0.5);
+  BOOST_TEST(tool_trajectory_evaluator_score(options, actual, expected) == 0.5);
 }
 
 BOOST_AUTO_TEST_CASE(numbers_by_value_and_argument_strings) {
-  BOOST_TEST(score(mode("strict"), R"([{"name":"f","arguments":"{\"n\":1.0,\"l\":[2.0]}"}])",
+  BOOST_TEST(tool_trajectory_evaluator_score(mode("strict"), R"([{"name":"f","arguments":"{\"n\":1.0,\"l\":[2.0]}"}])",
                    R"([{"name":"f","arguments":{"n":1,"l":[2]}}])") == 1.0);
-  BOOST_TEST(score(mode("strict"), R"([{"name":"f","arguments":{"n":"1"}}])", R"([{"name":"f","arguments":{"n":1}}])") ==
+  BOOST_TEST(tool_trajectory_evaluator_score(mode("strict"), R"([{"name":"f","arguments":{"n":"1"}}])", R"([{"name":"f","arguments":{"n":1}}])") ==
              0.0);
 }
 

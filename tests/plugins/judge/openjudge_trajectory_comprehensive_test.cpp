@@ -11,7 +11,7 @@ using krino::judge::openjudge::TrajectoryComprehensiveGrader;
 using namespace krino::judge::testing;
 
 // OpenJudge's documented example: a system prompt, a request and two tool-call steps.
-const std::string kCase =
+const std::string kOpenjudgeTrajectoryComprehensiveCase =
     R"({"inputs":{},"actualOutputs":{"messages":[)"
     R"({"role":"system","content":"You are a helpful assistant."},)"
     R"({"role":"user","content":"Find Python files modified today"},)"
@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(all_fives_on_every_step_score_one_and_resolve) {  // spec �
   ScriptedJudge judge;
   judge.reply(R"({"step_evaluations":[)" + step(0, 5, 5, 5, 5, "finds the candidates") + "," +
               step(1, 5, 5, 5, 5, "checks the dates") + "]}");
-  const auto result = result_of(run<TrajectoryComprehensiveGrader>(judge, "{}", kCase));
+  const auto result = result_of(run<TrajectoryComprehensiveGrader>(judge, "{}", kOpenjudgeTrajectoryComprehensiveCase));
   BOOST_TEST(score_of(result) == 1.0);
   BOOST_TEST(result.at("success").as_bool());
   const auto& metadata = result.at("metadata").as_object();
@@ -60,7 +60,7 @@ BOOST_AUTO_TEST_CASE(the_score_is_the_mean_over_steps_and_dimensions_mapped_from
   ScriptedJudge judge;
   // Step 0 all 4; step 1: 5, 3, 4, 2. Raw mean 3.75 → (3.75 − 1) / 4 = 0.6875.
   judge.reply(R"({"step_evaluations":[)" + step(0, 4, 4, 4, 4, "good") + "," + step(1, 5, 3, 4, 2, "slow") + "]}");
-  const auto result = result_of(run<TrajectoryComprehensiveGrader>(judge, "{}", kCase));
+  const auto result = result_of(run<TrajectoryComprehensiveGrader>(judge, "{}", kOpenjudgeTrajectoryComprehensiveCase));
   BOOST_TEST(score_of(result) == 0.6875);
   BOOST_TEST(!result.at("success").as_bool());  // threshold = resolution_threshold = 0.8
   const auto& metadata = result.at("metadata").as_object();
@@ -73,7 +73,7 @@ BOOST_AUTO_TEST_CASE(the_score_is_the_mean_over_steps_and_dimensions_mapped_from
 
   // A lower resolution threshold moves both is_resolved and, by default, the pass mark.
   judge.reply(R"([)" + step(0, 4, 4, 4, 4, "good") + "," + step(1, 5, 3, 4, 2, "slow") + "]");  // a bare array
-  const auto lenient = result_of(run<TrajectoryComprehensiveGrader>(judge, R"({"resolution_threshold":0.6})", kCase));
+  const auto lenient = result_of(run<TrajectoryComprehensiveGrader>(judge, R"({"resolution_threshold":0.6})", kOpenjudgeTrajectoryComprehensiveCase));
   BOOST_TEST(lenient.at("success").as_bool());
   BOOST_TEST(lenient.at("metadata").at("is_resolved").as_bool());
   BOOST_TEST(lenient.at("threshold").to_number<double>() == 0.6);
@@ -82,7 +82,7 @@ BOOST_AUTO_TEST_CASE(the_score_is_the_mean_over_steps_and_dimensions_mapped_from
 BOOST_AUTO_TEST_CASE(scores_outside_one_to_five_are_clamped_and_names_without_suffix_accepted) {
   ScriptedJudge judge;
   judge.reply(R"({"step_evaluations":[{"contribution":9,"relevance":"5","accuracy":0,"efficiency":1}]})");
-  const auto result = result_of(run<TrajectoryComprehensiveGrader>(judge, "{}", kCase));
+  const auto result = result_of(run<TrajectoryComprehensiveGrader>(judge, "{}", kOpenjudgeTrajectoryComprehensiveCase));
   BOOST_TEST(score_of(result) == 0.5);  // 5, 5, 1, 1
   BOOST_TEST(result.at("reason").as_string() == "Step 0: ");
 }
@@ -108,13 +108,13 @@ BOOST_AUTO_TEST_CASE(unreadable_or_incomplete_replies_are_item_errors) {
   judge.reply("Both steps look excellent to me.")
       .reply(R"({"step_evaluations":[]})")
       .reply(R"({"step_evaluations":[{"step_index":0,"contribution_score":5,"relevance_score":5,"accuracy_score":5}]})");
-  const auto prose = run<TrajectoryComprehensiveGrader>(judge, "{}", kCase);
+  const auto prose = run<TrajectoryComprehensiveGrader>(judge, "{}", kOpenjudgeTrajectoryComprehensiveCase);
   BOOST_TEST(prose.status == KRINO_INTERNAL);
   BOOST_TEST(contains(prose.error, "Both steps look excellent"));
-  const auto empty = run<TrajectoryComprehensiveGrader>(judge, "{}", kCase);
+  const auto empty = run<TrajectoryComprehensiveGrader>(judge, "{}", kOpenjudgeTrajectoryComprehensiveCase);
   BOOST_TEST(empty.status == KRINO_INTERNAL);
   BOOST_TEST(contains(empty.error, "'step_evaluations'"));
-  const auto partial = run<TrajectoryComprehensiveGrader>(judge, "{}", kCase);
+  const auto partial = run<TrajectoryComprehensiveGrader>(judge, "{}", kOpenjudgeTrajectoryComprehensiveCase);
   BOOST_TEST(partial.status == KRINO_INTERNAL);
   BOOST_TEST(contains(partial.error, "'efficiency_score'"));
 }

@@ -6,7 +6,7 @@ namespace {
 using krino::judge::TaskCompletionEvaluator;
 using namespace krino::judge::testing;
 
-const std::string kCase =
+const std::string kTaskCompletionCase =
     R"({"inputs":{"input":"Find flights to Paris and book a hotel for 5 nights"},)"
     R"("actualOutputs":{"output":"Found flights; the hotel is booked."},"expectedOutputs":{},)"
     R"("metadata":{"tasks":["Search flights","Book hotel"],"constraints":"Budget under $500"}})";
@@ -17,7 +17,7 @@ BOOST_AUTO_TEST_CASE(score_is_completed_over_tasks_and_the_prompt_holds_dialog_t
   ScriptedJudge judge;
   judge.reply(R"({"tasks":[{"task":"Search flights","completed":true,"reason":"done"},)"
               R"({"task":"Book hotel","completed":false,"reason":"over budget"}]})");
-  const auto result = result_of(run<TaskCompletionEvaluator>(judge, "{}", kCase));
+  const auto result = result_of(run<TaskCompletionEvaluator>(judge, "{}", kTaskCompletionCase));
   BOOST_TEST(score_of(result) == 0.5);
   BOOST_TEST(result.at("success").as_bool());  // default threshold 0.5
   const auto& tasks = result.at("metadata").at("taskResults").as_array();
@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(empty_tasks_score_one_and_missing_tasks_or_bad_replies_are_
   BOOST_TEST(judge.calls() == 0u);
 
   judge.reply(R"({"done": 2})");
-  const auto no_list = run<TaskCompletionEvaluator>(judge, "{}", kCase);
+  const auto no_list = run<TaskCompletionEvaluator>(judge, "{}", kTaskCompletionCase);
   BOOST_TEST(no_list.status == KRINO_INTERNAL);
   BOOST_TEST(contains(no_list.error, "no 'tasks' list"));
 }

@@ -6,7 +6,7 @@ namespace {
 using krino::judge::ToolArgumentHallucinationEvaluator;
 using namespace krino::judge::testing;
 
-const std::string kCase =
+const std::string kToolArgumentHallucinationCase =
     R"({"inputs":{"input":"Book the cheapest flight from NYC to Paris"},"actualOutputs":{"toolCalls":[)"
     R"({"name":"search_flights","arguments":{"origin":"NYC","destination":"Paris"},"result":"[{\"id\":\"AF7\",\"price\":420}]"},)"
     R"({"name":"book_flight","arguments":{"flight_id":"AF7","passenger":"Jane Doe"}}]},"expectedOutputs":{},"metadata":{}})";
@@ -17,7 +17,7 @@ BOOST_AUTO_TEST_CASE(one_call_for_all_calls_with_prior_results_and_verdicts) {
   ScriptedJudge judge;
   judge.reply(R"({"verdicts":[{"toolName":"search_flights","grounded":true,"reason":"from the request"},)"
               R"({"toolName":"book_flight","grounded":false,"reason":"passenger name is made up"}]})");
-  const auto result = result_of(run<ToolArgumentHallucinationEvaluator>(judge, "{}", kCase));
+  const auto result = result_of(run<ToolArgumentHallucinationEvaluator>(judge, "{}", kToolArgumentHallucinationCase));
   BOOST_TEST(score_of(result) == 0.5);
   BOOST_TEST(!result.at("success").as_bool());  // default threshold 0.8
   const auto& verdicts = result.at("metadata").at("verdicts").as_array();
@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(a_bare_array_reply_is_accepted) {
   ScriptedJudge judge;
   judge.reply(R"(Verdicts:
 [{"toolName":"search_flights","grounded":true},{"toolName":"book_flight","grounded":"true"}])");
-  const auto result = result_of(run<ToolArgumentHallucinationEvaluator>(judge, "{}", kCase));
+  const auto result = result_of(run<ToolArgumentHallucinationEvaluator>(judge, "{}", kToolArgumentHallucinationCase));
   BOOST_TEST(score_of(result) == 1.0);
   BOOST_TEST(result.at("success").as_bool());
 }
@@ -50,10 +50,10 @@ BOOST_AUTO_TEST_CASE(no_calls_scores_one_without_a_call_and_a_bad_reply_is_an_er
   BOOST_TEST(judge.calls() == 0u);
 
   judge.reply(R"({"verdicts":[{"toolName":"search_flights"}]})").reply("All grounded.");
-  const auto no_flag = run<ToolArgumentHallucinationEvaluator>(judge, "{}", kCase);
+  const auto no_flag = run<ToolArgumentHallucinationEvaluator>(judge, "{}", kToolArgumentHallucinationCase);
   BOOST_TEST(no_flag.status == KRINO_INTERNAL);
   BOOST_TEST(contains(no_flag.error, "'grounded'"));
-  const auto prose = run<ToolArgumentHallucinationEvaluator>(judge, "{}", kCase);
+  const auto prose = run<ToolArgumentHallucinationEvaluator>(judge, "{}", kToolArgumentHallucinationCase);
   BOOST_TEST(prose.status == KRINO_INTERNAL);
   BOOST_TEST(contains(prose.error, "All grounded."));
 }

@@ -7,7 +7,7 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() { return shared_module("openai"); }
+const LoadedModule& responses_module() { return shared_module("openai"); }
 
 boost::json::object responses_trace(const std::string& raw) { return extracted("openai", "openai_responses", raw); }
 
@@ -44,12 +44,12 @@ BOOST_AUTO_TEST_CASE(unknown_items_are_noted_and_malformed_ones_refused) {
     {"type": "shiny_new_item"}])");
   BOOST_TEST(trace.at("toolCalls").at(0).at("metadata").at("rawArguments") == "{");
   BOOST_TEST(trace.at("notes").at(0) == "input item 2 of type 'shiny_new_item' is not part of the trace");
-  const ExtractOutcome bad = extract(module(), "openai_responses", R"({"object": "response", "output": [3]})");
+  const ExtractOutcome bad = extract(responses_module(), "openai_responses", R"({"object": "response", "output": [3]})");
   BOOST_TEST(bad.status == KRINO_INVALID_ARGUMENT);
   BOOST_TEST(bad.error == "output item 0 is a number, not an item");
   // A dataset row that happens to have "input" is not a Responses request.
-  BOOST_TEST(detect(module(), "openai_responses", R"({"input": "What is 2+2?"})") == 0);
-  const ExtractOutcome row = extract(module(), "openai_responses", R"({"input": "What is 2+2?"})");
+  BOOST_TEST(detect(responses_module(), "openai_responses", R"({"input": "What is 2+2?"})") == 0);
+  const ExtractOutcome row = extract(responses_module(), "openai_responses", R"({"input": "What is 2+2?"})");
   BOOST_TEST(row.error.find("not an OpenAI Responses trace") == 0u, row.error);
 }
 

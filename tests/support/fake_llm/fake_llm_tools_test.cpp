@@ -12,7 +12,7 @@ using namespace krino::fake_llm::test;
 
 namespace {
 
-ServerOptions with_script(const char* script) {
+ServerOptions tools_script(const char* script) {
   ServerOptions options;
   options.script = parse_script(script);
   return options;
@@ -39,7 +39,7 @@ constexpr const char* kToolScript = R"({"rules": [{"match": {"contains": "weathe
 BOOST_AUTO_TEST_SUITE(fake_llm_tools)
 
 BOOST_AUTO_TEST_CASE(chat_completions_carry_tool_calls_with_null_content) {
-  FakeLlmServer server(with_script(kToolScript));
+  FakeLlmServer server(tools_script(kToolScript));
   json::value reply = call(server, "/v1/chat/completions", openai_body("m", "what is the weather"));
   BOOST_TEST(reply.at_pointer("/choices/0/message/content").is_null());
   BOOST_TEST(reply.at_pointer("/choices/0/finish_reason").as_string() == "tool_calls");
@@ -54,7 +54,7 @@ BOOST_AUTO_TEST_CASE(chat_completions_carry_tool_calls_with_null_content) {
 }
 
 BOOST_AUTO_TEST_CASE(anthropic_messages_carry_tool_use_blocks) {
-  FakeLlmServer server(with_script(kToolScript));
+  FakeLlmServer server(tools_script(kToolScript));
   json::value reply = call(server, "/v1/messages", anthropic_body("m", "sys", "weather please"));
   BOOST_TEST(reply.at("stop_reason").as_string() == "tool_use");
   const json::array& content = reply.at("content").as_array();
@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(anthropic_messages_carry_tool_use_blocks) {
 }
 
 BOOST_AUTO_TEST_CASE(responses_endpoint_answers_function_calls_and_messages) {
-  FakeLlmServer server(with_script(kToolScript));
+  FakeLlmServer server(tools_script(kToolScript));
   json::value with_tools = call(server, "/v1/responses",
                                 R"({"model": "gpt-5-mini", "instructions": "be brief", "input": [
                                      {"role": "user", "content": "weather in Paris?"}]})");
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(app_endpoint_echoes_unscripted_requests_with_any_method) {
 }
 
 BOOST_AUTO_TEST_CASE(app_endpoint_answers_scripted_bodies_and_faults) {
-  FakeLlmServer server(with_script(R"({"rules": [
+  FakeLlmServer server(tools_script(R"({"rules": [
       {"match": {"endpoint": "app", "contains": "boom"}, "reply": {"fault": {"kind": "status", "status": 503}}},
       {"match": {"endpoint": "app", "contains": "text"}, "reply": {"body": "not json at all"}},
       {"match": {"endpoint": "app"}, "reply": {"body": {"answer": 42}}}]})"));

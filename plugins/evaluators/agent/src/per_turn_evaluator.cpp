@@ -19,7 +19,7 @@ namespace krino::agent {
 
 namespace {
 
-constexpr char kSchema[] = R"json({
+constexpr char kPerTurnEvaluatorSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "per_turn",
   "description": "Runs a deterministic tool evaluator on every assistant turn of a conversation (the actual calls of turn i against the expected calls of turn i) and aggregates the turn scores.",
@@ -101,7 +101,7 @@ boost::json::object turn_case(const std::vector<ToolCall>& actual, const std::ve
 
 }  // namespace
 
-const char* const PerTurnEvaluator::kConfigSchema = kSchema;
+const char* const PerTurnEvaluator::kConfigSchema = kPerTurnEvaluatorSchema;
 
 PerTurnEvaluator::PerTurnEvaluator(const Config& config)
     : PerTurnEvaluator(config, make_turn_evaluator(required_evaluator(check_option_names(config, kConfigSchema)),

@@ -18,7 +18,7 @@ namespace krino::agent {
 
 namespace {
 
-constexpr char kSchema[] = R"json({
+constexpr char kToolCallValidityEvaluatorSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_call_validity",
   "description": "Share of the agent's tool calls that name an offered tool and whose arguments satisfy that tool's JSON Schema (required, types, enums, nested values; numbers by value, so 5.0 is an integer).",
@@ -114,7 +114,7 @@ const OfferedTool* find_tool(const OfferedTools& tools, std::string_view name) {
 
 }  // namespace
 
-const char* const ToolCallValidityEvaluator::kConfigSchema = kSchema;
+const char* const ToolCallValidityEvaluator::kConfigSchema = kToolCallValidityEvaluatorSchema;
 
 ToolCallValidityEvaluator::ToolCallValidityEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_call_validity", 1.0)),

@@ -30,7 +30,7 @@ constexpr char kClosing[] = R"json(  },
   "additionalProperties": false
 })json";
 
-constexpr auto kSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
+constexpr auto kToolCorrectnessEvaluatorSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
 
 CorrectnessMode read_mode(const Config& config) {
   const std::string mode = read_choice(config, "match_mode", "names_only", {"names_only", "names_and_order", "names_and_args"});
@@ -102,7 +102,7 @@ double pairs_over_longer(std::size_t pairs, std::size_t actual_count, std::size_
 
 }  // namespace
 
-const char* const ToolCorrectnessEvaluator::kConfigSchema = kSchema.data();
+const char* const ToolCorrectnessEvaluator::kConfigSchema = kToolCorrectnessEvaluatorSchema.data();
 
 ToolCorrectnessEvaluator::ToolCorrectnessEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_correctness", 1.0)),

@@ -13,7 +13,7 @@ namespace krino::agent {
 
 namespace {
 
-constexpr char kSchema[] = R"json({
+constexpr char kToolDescriptionReliabilityEvaluatorSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_description_reliability",
   "description": "How well each tool definition in the test case describes its parameters: every parameter described and typed, at most max_input_args parameters, at most max_optional_args optional ones. Per-tool score = passed / checks that ran; the score is the mean over the tools (1.0 for none). With llm_checks, one judge call per tool adds nine checks on the description text; otherwise they are reported as skipped.",
@@ -129,7 +129,7 @@ ToolChecks check_tool_description(const ToolDefinition& tool, const DescriptionR
   return checks;
 }
 
-const char* const ToolDescriptionReliabilityEvaluator::kConfigSchema = kSchema;
+const char* const ToolDescriptionReliabilityEvaluator::kConfigSchema = kToolDescriptionReliabilityEvaluatorSchema;
 
 ToolDescriptionReliabilityEvaluator::ToolDescriptionReliabilityEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_description_reliability", 0.8)),

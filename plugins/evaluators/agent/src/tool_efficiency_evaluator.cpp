@@ -12,7 +12,7 @@ namespace krino::agent {
 
 namespace {
 
-constexpr char kSchema[] = R"json({
+constexpr char kToolEfficiencyEvaluatorSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_efficiency",
   "description": "Share of the agent's tool calls that were not repeats: distinct calls / all calls, where calls are the same when names are equal and arguments are equal by value (1 equals 1.0).",
@@ -30,7 +30,7 @@ constexpr char kSchema[] = R"json({
 
 }  // namespace
 
-const char* const ToolEfficiencyEvaluator::kConfigSchema = kSchema;
+const char* const ToolEfficiencyEvaluator::kConfigSchema = kToolEfficiencyEvaluatorSchema;
 
 ToolEfficiencyEvaluator::ToolEfficiencyEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_efficiency", 1.0)),

@@ -11,7 +11,7 @@ namespace krino::agent {
 
 namespace {
 
-constexpr char kSchema[] = R"json({
+constexpr char kToolErrorEvaluatorSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_error",
   "description": "Share of the agent's tool calls that succeeded. A call failed when its metadata flags it as an error (isError), it has no result, a blank result, a JSON object result whose 'error' is neither null nor false, or when one of the configured error patterns or error pointers fires; the configured detectors add to the built-in rules.",
@@ -33,7 +33,7 @@ constexpr char kSchema[] = R"json({
   "additionalProperties": false
 })json";
 
-bool blank(std::string_view text) { return text.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos; }
+bool blank_text(std::string_view text) { return text.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos; }
 
 // The value an error field or pointer leads to says "error" unless it is null or false.
 bool signals_error(const boost::json::value& value) {
@@ -69,7 +69,7 @@ std::vector<std::string> read_pointers(const Config& config) {
 
 }  // namespace
 
-const char* const ToolErrorEvaluator::kConfigSchema = kSchema;
+const char* const ToolErrorEvaluator::kConfigSchema = kToolErrorEvaluatorSchema;
 
 ToolErrorEvaluator::ToolErrorEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_error", 1.0)),
@@ -83,7 +83,7 @@ std::optional<ToolCallFailure> ToolErrorEvaluator::failure(const ToolCall& call)
     return ToolCallFailure{"error_flag", {}};
   if (!call.result) return ToolCallFailure{"no_result", {}};
   const std::string& result = *call.result;
-  if (blank(result)) return ToolCallFailure{"blank_result", {}};
+  if (blank_text(result)) return ToolCallFailure{"blank_result", {}};
 
   boost::system::error_code ec;
   const boost::json::value parsed = boost::json::parse(result, ec);

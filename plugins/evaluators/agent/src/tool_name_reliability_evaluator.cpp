@@ -11,7 +11,7 @@ namespace krino::agent {
 
 namespace {
 
-constexpr char kSchema[] = R"json({
+constexpr char kToolNameReliabilityEvaluatorSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_name_reliability",
   "description": "How well each tool name in the test case's tool definitions states its purpose: lower snake_case, at most max_segments underscore-separated segments, and no implementation detail from the blocklist. Per-tool score = passed / checks that ran; the score is the mean over the tools (1.0 for none). With llm_checks, one judge call per tool adds clarity and name_order and joins the judge to intent_over_implementation; otherwise those judge checks are reported as skipped.",
@@ -132,7 +132,7 @@ ToolChecks check_tool_name(std::string_view name, const NameRules& rules,
   return tool;
 }
 
-const char* const ToolNameReliabilityEvaluator::kConfigSchema = kSchema;
+const char* const ToolNameReliabilityEvaluator::kConfigSchema = kToolNameReliabilityEvaluatorSchema;
 
 ToolNameReliabilityEvaluator::ToolNameReliabilityEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_name_reliability", 0.8)),

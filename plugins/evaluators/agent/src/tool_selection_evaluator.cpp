@@ -12,7 +12,7 @@ namespace krino::agent {
 
 namespace {
 
-constexpr char kSchema[] = R"json({
+constexpr char kToolSelectionEvaluatorSchema[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_selection",
   "description": "Whether the agent chose the right tool for one message: 1.0 for the expected tool (or for no call when none_marker is expected), secondary_score for a secondary tool, 0.0 otherwise. The actual tool is actualOutputs.actualTool when present, else the first call in actualOutputs.toolCalls.",
@@ -85,7 +85,7 @@ ToolSelection select_rule(const std::string& expected, const std::vector<std::st
   return {"wrong_tool", 0.0, "called " + quoted(*actual) + " instead of the expected " + quoted(expected)};
 }
 
-const char* const ToolSelectionEvaluator::kConfigSchema = kSchema;
+const char* const ToolSelectionEvaluator::kConfigSchema = kToolSelectionEvaluatorSchema;
 
 ToolSelectionEvaluator::ToolSelectionEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_selection", 0.5)),

@@ -34,7 +34,7 @@ constexpr char kClosing[] = R"json(  },
   "additionalProperties": false
 })json";
 
-constexpr auto kSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
+constexpr auto kToolTrajectoryEvaluatorSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
 
 constexpr std::array<std::pair<std::string_view, TrajectoryMode>, 7> kModes{{
     {"strict", TrajectoryMode::strict},
@@ -103,7 +103,7 @@ Scored score_pairs(TrajectoryMode mode, std::size_t matched, std::size_t actual,
 
 }  // namespace
 
-const char* const ToolTrajectoryEvaluator::kConfigSchema = kSchema.data();
+const char* const ToolTrajectoryEvaluator::kConfigSchema = kToolTrajectoryEvaluatorSchema.data();
 
 ToolTrajectoryEvaluator::ToolTrajectoryEvaluator(const Config& config)
     : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_trajectory", 1.0)),

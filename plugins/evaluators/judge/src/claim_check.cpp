@@ -9,7 +9,7 @@
 namespace krino::judge {
 namespace {
 
-const Variables kVariables = {"actual_output", "context", "input"};
+const Variables kClaimCheckVariables = {"actual_output", "context", "input"};
 
 // "yes", "no" or "idk"; a boolean counts as yes or no. Empty when unreadable.
 std::string read_verdict(const boost::json::value* value) {
@@ -28,7 +28,7 @@ ClaimCheck::ClaimCheck(const Config& config, const char* schema, std::string eva
                        std::string list_key, std::string item_key)
     : evaluator_(std::move(evaluator)),
       settings_(read_judge_settings(check_option_names(config, schema), evaluator_, default_threshold, evaluator_,
-                                    kVariables)),
+                                    kClaimCheckVariables)),
       list_key_(std::move(list_key)),
       item_key_(std::move(item_key)),
       output_key_(read_key_option(config, "output_key", "output")),

@@ -29,12 +29,12 @@ const char* const ContextualRelevanceEvaluator::kConfigSchema = R"json({
 })json";
 
 namespace {
-const Variables kVariables = {"input", "chunk"};
-constexpr std::string_view kName = "contextual_relevance";
+const Variables kContextualRelevanceVariables = {"input", "chunk"};
+constexpr std::string_view kContextualRelevanceName = "contextual_relevance";
 }  // namespace
 
 ContextualRelevanceEvaluator::ContextualRelevanceEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kName, 0.5, kName, kVariables)),
+    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kContextualRelevanceName, 0.5, kContextualRelevanceName, kContextualRelevanceVariables)),
       input_key_(read_key_option(config, "input_key", "input")),
       retrieval_context_key_(read_key_option(config, "retrieval_context_key", "retrievalContext")) {
   if (config.get_bool("strict_mode", false)) settings_.common.threshold = 1.0;
@@ -50,9 +50,9 @@ EvalResult ContextualRelevanceEvaluator::evaluate(const TestCase& test_case, Cal
 }
 
 EvalResult ContextualRelevanceEvaluator::evaluate_once(const TestCase& test_case, const JudgeCall& call) const {
-  const std::string input = render_value(required_member(test_case, Section::inputs, input_key_, kName));
+  const std::string input = render_value(required_member(test_case, Section::inputs, input_key_, kContextualRelevanceName));
   const std::vector<std::string> chunks =
-      context_chunks(required_context(test_case, retrieval_context_key_, kName));
+      context_chunks(required_context(test_case, retrieval_context_key_, kContextualRelevanceName));
   if (chunks.empty()) {
     EvalResult result = EvalResult::scored(settings_.common.name, 0.0, settings_.common.threshold,
                                            "no retrieved chunks to score");
@@ -63,9 +63,9 @@ EvalResult ContextualRelevanceEvaluator::evaluate_once(const TestCase& test_case
   double sum = 0.0;
   std::size_t relevant = 0;
   for (std::size_t i = 0; i < chunks.size(); ++i) {
-    const boost::json::object reply = ask_judge(call, settings_, kName, prompt(input, chunks[i]));
+    const boost::json::object reply = ask_judge(call, settings_, kContextualRelevanceName, prompt(input, chunks[i]));
     const std::optional<double> raw = reply_number(reply, "score");
-    if (!raw) throw_unusable_reply(kName, "for chunk " + std::to_string(i) + " has no numeric 'score'", reply);
+    if (!raw) throw_unusable_reply(kContextualRelevanceName, "for chunk " + std::to_string(i) + " has no numeric 'score'", reply);
     const double score = std::clamp(*raw, 0.0, 1.0);
     sum += score;
     if (score >= 0.5) ++relevant;

@@ -44,7 +44,7 @@ const char* const LlmJudgeEvaluator::kConfigSchema = R"json({
 
 namespace {
 
-const Variables kVariables = {"criteria", "fields", "input", "expected_output", "actual_output",
+const Variables kLlmJudgeVariables = {"criteria", "fields", "input", "expected_output", "actual_output",
                               "context", "score_min", "score_max"};
 
 std::string number_text(double value) { return json::to_compact_json(boost::json::value(value)); }
@@ -58,7 +58,7 @@ std::string scale_text(double value) {
 }  // namespace
 
 LlmJudgeEvaluator::LlmJudgeEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), "llm_judge", 0.5, "llm_judge", kVariables)),
+    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), "llm_judge", 0.5, "llm_judge", kLlmJudgeVariables)),
       criteria_(config.get_string("criteria")),
       input_key_(read_key_option(config, "input_key", "input")),
       output_key_(read_key_option(config, "output_key", "output")),
@@ -100,7 +100,7 @@ LlmJudgeEvaluator::LlmJudgeEvaluator(const Config& config)
 }
 
 std::string LlmJudgeEvaluator::prompt(const TestCase& test_case) const {
-  constexpr std::string_view kName = "llm_judge";
+  constexpr std::string_view kLlmJudgeName = "llm_judge";
   PromptTemplate::Values values;
   values["criteria"] = criteria_;
   values["score_min"] = scale_text(min_);
@@ -113,15 +113,15 @@ std::string LlmJudgeEvaluator::prompt(const TestCase& test_case) const {
     fields += text;
     values[variable] = std::move(text);
   };
-  if (show_input_) add("input", "Input", render_value(required_member(test_case, Section::inputs, input_key_, kName)));
+  if (show_input_) add("input", "Input", render_value(required_member(test_case, Section::inputs, input_key_, kLlmJudgeName)));
   if (show_expected_)
     add("expected_output", "Expected output",
-        render_value(required_member(test_case, Section::expected_outputs, expected_key_, kName)));
+        render_value(required_member(test_case, Section::expected_outputs, expected_key_, kLlmJudgeName)));
   if (show_actual_)
     add("actual_output", "Actual output",
-        render_value(required_member(test_case, Section::actual_outputs, output_key_, kName)));
+        render_value(required_member(test_case, Section::actual_outputs, output_key_, kLlmJudgeName)));
   if (show_context_)
-    add("context", "Context", render_chunks(context_chunks(required_context(test_case, context_key_, kName))));
+    add("context", "Context", render_chunks(context_chunks(required_context(test_case, context_key_, kLlmJudgeName))));
   values["fields"] = std::move(fields);
   return settings_.prompt.render(values);
 }

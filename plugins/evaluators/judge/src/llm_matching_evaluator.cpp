@@ -54,7 +54,7 @@ constexpr auto kRecallSchema = join_literals(R"json({
              "description": "Name of the result; results are aggregated and gated by this name."},)json",
                                     kSharedOptions);
 
-const Variables kVariables = {"retrieved", "relevant", "input"};
+const Variables kLlmMatchingVariables = {"retrieved", "relevant", "input"};
 constexpr std::string_view kPromptName = "llm_matching";
 
 
@@ -92,7 +92,7 @@ LlmMatchingEvaluator::LlmMatchingEvaluator(const Config& config, MatchingMetric 
     : metric_(metric),
       settings_(read_judge_settings(check_option_names(config, config_schema),
                                     metric == MatchingMetric::precision ? "llm_precision" : "llm_recall", 1.0,
-                                    kPromptName, kVariables)),
+                                    kPromptName, kLlmMatchingVariables)),
       retrieved_key_(read_key_option(config, "retrieved_key", "retrieved")),
       expected_key_(read_key_option(config, "expected_key", "relevant")) {}
 

@@ -30,8 +30,8 @@ const char* const TrajectoryComprehensiveGrader::kConfigSchema = R"json({
 
 namespace {
 
-constexpr std::string_view kName = "trajectory_comprehensive";
-const Variables kVariables = {"trajectory", "step_count"};
+constexpr std::string_view kOpenjudgeTrajectoryComprehensiveName = "trajectory_comprehensive";
+const Variables kOpenjudgeTrajectoryComprehensiveVariables = {"trajectory", "step_count"};
 constexpr std::array<std::string_view, 4> kDimensions = {"contribution", "relevance", "accuracy", "efficiency"};
 
 double read_resolution_threshold(const Config& config) {
@@ -54,8 +54,8 @@ std::optional<double> dimension_score(const boost::json::object& entry, std::str
 
 TrajectoryComprehensiveGrader::TrajectoryComprehensiveGrader(const Config& config)
     : resolution_threshold_(read_resolution_threshold(check_option_names(config, kConfigSchema))),
-      settings_(read_judge_settings(config, kName, resolution_threshold_, "openjudge_trajectory_comprehensive",
-                                    kVariables)),
+      settings_(read_judge_settings(config, kOpenjudgeTrajectoryComprehensiveName, resolution_threshold_, "openjudge_trajectory_comprehensive",
+                                    kOpenjudgeTrajectoryComprehensiveVariables)),
       messages_(config) {}
 
 std::string TrajectoryComprehensiveGrader::prompt(const Trajectory& trajectory) const {
@@ -87,17 +87,17 @@ EvalResult TrajectoryComprehensiveGrader::evaluate(const TestCase& test_case, Ca
 
 EvalResult TrajectoryComprehensiveGrader::evaluate_once(const std::string& text, std::size_t step_count,
                                                         const JudgeCall& call) const {
-  const boost::json::object reply = ask_judge(call, settings_, kName, text, "step_evaluations");
+  const boost::json::object reply = ask_judge(call, settings_, kOpenjudgeTrajectoryComprehensiveName, text, "step_evaluations");
   const boost::json::value* list = reply.if_contains("step_evaluations");
   if (list == nullptr || !list->is_array() || list->get_array().empty())
-    throw_unusable_reply(kName, "has no non-empty 'step_evaluations' list", reply);
+    throw_unusable_reply(kOpenjudgeTrajectoryComprehensiveName, "has no non-empty 'step_evaluations' list", reply);
 
   std::array<double, kDimensions.size()> sums{};
   boost::json::array evaluations;
   std::string reason;
   for (std::size_t i = 0; i < list->get_array().size(); ++i) {
     const boost::json::object* entry = list->get_array()[i].if_object();
-    if (entry == nullptr) throw_unusable_reply(kName, "has a step evaluation that is not an object", reply);
+    if (entry == nullptr) throw_unusable_reply(kOpenjudgeTrajectoryComprehensiveName, "has a step evaluation that is not an object", reply);
     const std::optional<double> index = reply_number(*entry, "step_index");
     boost::json::object evaluation;
     evaluation["step_index"] = index ? static_cast<std::int64_t>(*index) : static_cast<std::int64_t>(i);
@@ -105,7 +105,7 @@ EvalResult TrajectoryComprehensiveGrader::evaluate_once(const std::string& text,
     for (std::size_t d = 0; d < kDimensions.size(); ++d) {
       const std::optional<double> value = dimension_score(*entry, kDimensions[d]);
       if (!value)
-        throw_unusable_reply(kName, "has a step without a number '" + std::string(kDimensions[d]) + "_score'", reply);
+        throw_unusable_reply(kOpenjudgeTrajectoryComprehensiveName, "has a step without a number '" + std::string(kDimensions[d]) + "_score'", reply);
       const double native = std::clamp(*value, 1.0, 5.0);
       sums[d] += native;
       evaluation[std::string(kDimensions[d]) + "_score"] = native;

@@ -28,21 +28,21 @@ const char* const TaskCompletionEvaluator::kConfigSchema = R"json({
 })json";
 
 namespace {
-const Variables kVariables = {"dialog", "tasks", "constraints", "input", "actual_output"};
-constexpr std::string_view kName = "task_completion";
+const Variables kTaskCompletionVariables = {"dialog", "tasks", "constraints", "input", "actual_output"};
+constexpr std::string_view kTaskCompletionName = "task_completion";
 
 bool blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 }  // namespace
 
 TaskCompletionEvaluator::TaskCompletionEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kName, 0.5, kName, kVariables)),
+    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kTaskCompletionName, 0.5, kTaskCompletionName, kTaskCompletionVariables)),
       input_key_(read_key_option(config, "input_key", "input")),
       output_key_(read_key_option(config, "output_key", "output")),
       tasks_key_(read_key_option(config, "tasks_key", "tasks")),
       constraints_key_(read_key_option(config, "constraints_key", "constraints")) {}
 
 std::vector<std::string> TaskCompletionEvaluator::tasks(const TestCase& test_case) const {
-  const boost::json::value& list = required_member(test_case, Section::metadata, tasks_key_, kName);
+  const boost::json::value& list = required_member(test_case, Section::metadata, tasks_key_, kTaskCompletionName);
   const std::string where = member_label(Section::metadata, tasks_key_);
   if (!list.is_array()) throw invalid_argument("task_completion: '" + where + "' must be a list of strings");
   std::vector<std::string> out;
@@ -56,7 +56,7 @@ std::vector<std::string> TaskCompletionEvaluator::tasks(const TestCase& test_cas
 
 std::string TaskCompletionEvaluator::prompt(const TestCase& test_case, const std::vector<std::string>& tasks) const {
   PromptTemplate::Values values;
-  const std::string input = render_value(required_member(test_case, Section::inputs, input_key_, kName));
+  const std::string input = render_value(required_member(test_case, Section::inputs, input_key_, kTaskCompletionName));
   std::string output;
   if (const boost::json::value* value = test_case.find(Section::actual_outputs, output_key_);
       value != nullptr && !value->is_null())
@@ -84,15 +84,15 @@ EvalResult TaskCompletionEvaluator::evaluate_once(const TestCase& test_case, con
     result.metadata["taskResults"] = boost::json::array();
     return result;
   }
-  const boost::json::object reply = ask_judge(call, settings_, kName, prompt(test_case, task_list), "tasks");
+  const boost::json::object reply = ask_judge(call, settings_, kTaskCompletionName, prompt(test_case, task_list), "tasks");
   const boost::json::value* list = reply.if_contains("tasks");
-  if (list == nullptr || !list->is_array()) throw_unusable_reply(kName, "has no 'tasks' list", reply);
+  if (list == nullptr || !list->is_array()) throw_unusable_reply(kTaskCompletionName, "has no 'tasks' list", reply);
   boost::json::array results;
   std::size_t completed = 0;
   for (const boost::json::value& entry : list->get_array()) {
     const boost::json::object* object = entry.if_object();
     const std::optional<bool> done = object != nullptr ? reply_bool(*object, "completed") : std::nullopt;
-    if (!done) throw_unusable_reply(kName, "has an entry in 'tasks' without a true or false 'completed'", reply);
+    if (!done) throw_unusable_reply(kTaskCompletionName, "has an entry in 'tasks' without a true or false 'completed'", reply);
     if (*done) ++completed;
     results.push_back(boost::json::object{
         {"task", reply_string(*object, "task")}, {"completed", *done}, {"reason", reply_string(*object, "reason")}});

@@ -27,12 +27,12 @@ const char* const ToolArgumentHallucinationEvaluator::kConfigSchema = R"json({
 })json";
 
 namespace {
-const Variables kVariables = {"input", "tool_calls"};
-constexpr std::string_view kName = "tool_argument_hallucination";
+const Variables kToolArgumentHallucinationVariables = {"input", "tool_calls"};
+constexpr std::string_view kToolArgumentHallucinationName = "tool_argument_hallucination";
 }  // namespace
 
 ToolArgumentHallucinationEvaluator::ToolArgumentHallucinationEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kName, 0.8, kName, kVariables)),
+    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kToolArgumentHallucinationName, 0.8, kToolArgumentHallucinationName, kToolArgumentHallucinationVariables)),
       input_key_(read_key_option(config, "input_key", "input")),
       tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")) {}
 
@@ -46,7 +46,7 @@ std::string ToolArgumentHallucinationEvaluator::prompt(const TestCase& test_case
     if (calls[i].result) listed += "\nResult:\n" + *calls[i].result;
   }
   return settings_.prompt.render(
-      {{"input", render_value(required_member(test_case, Section::inputs, input_key_, kName))},
+      {{"input", render_value(required_member(test_case, Section::inputs, input_key_, kToolArgumentHallucinationName))},
        {"tool_calls", std::move(listed)}});
 }
 
@@ -65,15 +65,15 @@ EvalResult ToolArgumentHallucinationEvaluator::evaluate_once(const TestCase& tes
     result.metadata["verdicts"] = boost::json::array();
     return result;
   }
-  const boost::json::object reply = ask_judge(call, settings_, kName, prompt(test_case, calls), "verdicts");
+  const boost::json::object reply = ask_judge(call, settings_, kToolArgumentHallucinationName, prompt(test_case, calls), "verdicts");
   const boost::json::value* list = reply.if_contains("verdicts");
-  if (list == nullptr || !list->is_array()) throw_unusable_reply(kName, "has no 'verdicts' list", reply);
+  if (list == nullptr || !list->is_array()) throw_unusable_reply(kToolArgumentHallucinationName, "has no 'verdicts' list", reply);
   boost::json::array verdicts;
   std::size_t grounded = 0;
   for (const boost::json::value& entry : list->get_array()) {
     const boost::json::object* object = entry.if_object();
     const std::optional<bool> ok = object != nullptr ? reply_bool(*object, "grounded") : std::nullopt;
-    if (!ok) throw_unusable_reply(kName, "has a verdict without a true or false 'grounded'", reply);
+    if (!ok) throw_unusable_reply(kToolArgumentHallucinationName, "has a verdict without a true or false 'grounded'", reply);
     if (*ok) ++grounded;
     verdicts.push_back(boost::json::object{
         {"toolName", reply_string(*object, "toolName")}, {"grounded", *ok}, {"reason", reply_string(*object, "reason")}});

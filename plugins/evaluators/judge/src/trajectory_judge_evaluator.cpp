@@ -48,8 +48,8 @@ const char* const TrajectoryJudgeEvaluator::kConfigSchema = R"json({
 
 namespace {
 
-const Variables kVariables = {"criterion", "description", "conversation"};
-constexpr std::string_view kName = "trajectory_judge";
+const Variables kTrajectoryJudgeVariables = {"criterion", "description", "conversation"};
+constexpr std::string_view kTrajectoryJudgeName = "trajectory_judge";
 
 const TrajectoryCriterion* find_builtin(std::string_view name) {
   for (const TrajectoryCriterion& criterion : builtin_trajectory_criteria())
@@ -129,7 +129,7 @@ const std::vector<TrajectoryCriterion>& builtin_trajectory_criteria() {
 }
 
 TrajectoryJudgeEvaluator::TrajectoryJudgeEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kName, 0.7, kName, kVariables)),
+    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kTrajectoryJudgeName, 0.7, kTrajectoryJudgeName, kTrajectoryJudgeVariables)),
       trajectory_key_(read_key_option(config, "trajectory_key", "trajectory")),
       trajectory_key_given_(config.has("trajectory_key")),
       include_per_criterion_scores_(config.get_bool("include_per_criterion_scores", true)),
@@ -169,7 +169,7 @@ EvalResult TrajectoryJudgeEvaluator::evaluate_once(const TestCase& test_case, co
   if (!trajectory_key_given_ && test_case.find(Section::actual_outputs, key) == nullptr &&
       test_case.find(Section::actual_outputs, "conversation") != nullptr)
     key = "conversation";
-  const boost::json::value& value = required_member(test_case, Section::actual_outputs, key, kName);
+  const boost::json::value& value = required_member(test_case, Section::actual_outputs, key, kTrajectoryJudgeName);
   const agent::Conversation conversation = agent::read_conversation(value, member_label(Section::actual_outputs, key));
   const char* const aggregation_name = kAggregationNames[static_cast<int>(aggregation_)];
 
@@ -192,9 +192,9 @@ EvalResult TrajectoryJudgeEvaluator::evaluate_once(const TestCase& test_case, co
   std::string lowest_name;
   std::string lowest_reason;
   for (const TrajectoryCriterion& criterion : criteria_) {
-    const boost::json::object reply = ask_judge(call, settings_, kName, prompt(criterion, transcript));
+    const boost::json::object reply = ask_judge(call, settings_, kTrajectoryJudgeName, prompt(criterion, transcript));
     const std::optional<double> raw = reply_number(reply, "score");
-    if (!raw) throw_unusable_reply(kName, "for criterion '" + criterion.name + "' has no numeric 'score'", reply);
+    if (!raw) throw_unusable_reply(kTrajectoryJudgeName, "for criterion '" + criterion.name + "' has no numeric 'score'", reply);
     const double score = normalised(*raw);
     std::string reason = reply_string(reply, "reason");
     sum += score;

@@ -41,7 +41,7 @@ bool is_response_body(const boost::json::object& body) {
   return trace::string_member(body, "object") == "response" || has_typed_items(*output);
 }
 
-bool is_request_body(const boost::json::object& body) {
+bool is_responses_request_body(const boost::json::object& body) {
   // "model" is required in a request; without it only typed items say this is the Responses API
   // (a bare {"input": "..."} is just as likely a dataset row).
   const boost::json::value* input = body.if_contains("input");
@@ -51,7 +51,7 @@ bool is_request_body(const boost::json::object& body) {
 
 bool is_responses_exchange(const trace::Exchange& exchange) {
   return (exchange.response != nullptr && is_response_body(*exchange.response)) ||
-         (exchange.request != nullptr && is_request_body(*exchange.request) && exchange.response == nullptr);
+         (exchange.request != nullptr && is_responses_request_body(*exchange.request) && exchange.response == nullptr);
 }
 
 // Reads items into the builder, keeping the assistant items of one turn together.
@@ -240,7 +240,7 @@ int ResponsesExtractor::detect(const boost::json::value& raw) {
   if (!raw.is_object()) return 0;
   const boost::json::object& body = raw.get_object();
   if (is_response_body(body)) return trace::string_member(body, "object") == "response" ? 95 : 85;
-  if (is_request_body(body)) return has_typed_items(body.at("input")) ? 70 : 35;
+  if (is_responses_request_body(body)) return has_typed_items(body.at("input")) ? 70 : 35;
   return 0;
 }
 
@@ -270,7 +270,7 @@ trace::Trace ResponsesExtractor::extract(const boost::json::value& raw) {
       builder.model_call(trace::read_model_call(body));
       return builder.finish();
     }
-    if (is_request_body(body)) {
+    if (is_responses_request_body(body)) {
       read_request(items, builder, body);
       return builder.finish();
     }
