@@ -5,7 +5,7 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() { return shared_module("anthropic"); }
+const LoadedModule& messages_extractor_module() { return shared_module("anthropic"); }
 
 boost::json::object anthropic_trace(const std::string& raw) { return extracted("anthropic", "anthropic", raw); }
 
@@ -50,18 +50,18 @@ BOOST_AUTO_TEST_CASE(error_results_redacted_thinking_and_server_tools) {
 }
 
 BOOST_AUTO_TEST_CASE(malformed_input_is_refused_with_a_reason) {
-  const ExtractOutcome not_message = extract(module(), "anthropic", R"({"messages": ["hello"]})");
+  const ExtractOutcome not_message = extract(messages_extractor_module(), "anthropic", R"({"messages": ["hello"]})");
   BOOST_TEST(not_message.status == KRINO_INVALID_ARGUMENT);
   BOOST_TEST(not_message.error == "message 0 is a string, not a message object");
-  const ExtractOutcome other = extract(module(), "anthropic", R"({"choices": []})");
+  const ExtractOutcome other = extract(messages_extractor_module(), "anthropic", R"({"choices": []})");
   BOOST_TEST(other.error.find("not an Anthropic Messages trace") == 0u, other.error);
-  BOOST_TEST(extract(module(), "anthropic", "{").status == KRINO_INVALID_ARGUMENT);
+  BOOST_TEST(extract(messages_extractor_module(), "anthropic", "{").status == KRINO_INVALID_ARGUMENT);
 }
 
 BOOST_AUTO_TEST_CASE(detection_leaves_plain_chat_to_openai) {
-  BOOST_TEST(detect(module(), "anthropic", R"([{"role": "user", "content": "hi"}])") == 0);
-  BOOST_TEST(detect(module(), "anthropic", R"({"model": "m", "system": "s", "messages": [{"role": "user", "content": "hi"}]})") == 60);
-  BOOST_TEST(detect(module(), "anthropic", R"([{"role": "assistant", "content": [{"type": "tool_use", "id": "1", "name": "f", "input": {}}]}])") == 80);
+  BOOST_TEST(detect(messages_extractor_module(), "anthropic", R"([{"role": "user", "content": "hi"}])") == 0);
+  BOOST_TEST(detect(messages_extractor_module(), "anthropic", R"({"model": "m", "system": "s", "messages": [{"role": "user", "content": "hi"}]})") == 60);
+  BOOST_TEST(detect(messages_extractor_module(), "anthropic", R"([{"role": "assistant", "content": [{"type": "tool_use", "id": "1", "name": "f", "input": {}}]}])") == 80);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

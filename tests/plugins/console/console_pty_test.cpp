@@ -92,7 +92,7 @@ std::string run_on_pty(const Environment& environment) {
   return tty.drain(std::chrono::milliseconds(200));
 }
 
-std::size_t count_of(const std::string& text, const std::string& needle) {
+std::size_t console_pty_count_of(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
   for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
   return n;
@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_SUITE(console_pty)
 BOOST_AUTO_TEST_CASE(the_bar_is_redrawn_in_place_with_rate_and_eta) {
   const std::string screen = run_on_pty(Environment{"", "xterm-256color"});
   // Three drawings and one erase, all starting with a carriage return.
-  BOOST_TEST(count_of(screen, "\r[") == 3u);
+  BOOST_TEST(console_pty_count_of(screen, "\r[") == 3u);
   BOOST_TEST(screen.find("\r[------------------------------] 0/5 0% | ") == 0u);
   BOOST_TEST(screen.find("] 2/5 40% | 17 items/s | ETA 0:01 | ") != std::string::npos);
   BOOST_TEST(screen.find("] 4/5 80% | 17 items/s | ETA 0:01 | ") != std::string::npos);

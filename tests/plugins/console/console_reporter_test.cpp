@@ -31,7 +31,7 @@ Captured run_plain(const std::vector<std::string>& events, ConsoleOptions option
   return Captured{summary.text, progress.text};
 }
 
-ConsoleOptions options_from(const std::string& json) {
+ConsoleOptions console_reporter_options_from(const std::string& json) {
   return ConsoleOptions::from_config(krino::Config(boost::json::parse(json).as_object()));
 }
 
@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(the_failure_list_is_bounded_and_says_how_many_more) {
 }
 
 BOOST_AUTO_TEST_CASE(color_always_paints_even_without_a_terminal) {
-  const Captured out = run_plain(t::single_run_events(), options_from(R"({"color": "always"})"));
+  const Captured out = run_plain(t::single_run_events(), console_reporter_options_from(R"({"color": "always"})"));
   BOOST_TEST(out.progress.find("\x1b[31mFAIL\x1b[0m #2 (id q-3)") != std::string::npos);
   BOOST_TEST(out.progress.find("\x1b[33mERROR\x1b[0m #1") != std::string::npos);
   BOOST_TEST(out.summary.find("Pass rate: \x1b[31m40.0%\x1b[0m") != std::string::npos);
@@ -149,7 +149,7 @@ BOOST_AUTO_TEST_CASE(color_always_paints_even_without_a_terminal) {
 }
 
 BOOST_AUTO_TEST_CASE(no_color_removes_every_escape_on_a_terminal) {
-  const ConsoleOptions options = options_from(R"({"progress": "never"})");
+  const ConsoleOptions options = console_reporter_options_from(R"({"progress": "never"})");
   auto run_on_terminal = [&](const Environment& environment) {
     t::StringOutput summary(true, 120);
     t::StringOutput progress(true, 120);
@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(color_never_wins_on_a_terminal) {
   t::StringOutput progress(true, 120);
   t::FakeClock clock;
   {
-    ConsoleReporter reporter(options_from(R"({"color": "never"})"), summary, progress, Environment{}, clock.function());
+    ConsoleReporter reporter(console_reporter_options_from(R"({"color": "never"})"), summary, progress, Environment{}, clock.function());
     feed(reporter, t::single_run_events());
   }
   BOOST_TEST(summary.text.find('\x1b') == std::string::npos);
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(color_never_wins_on_a_terminal) {
 }
 
 BOOST_AUTO_TEST_CASE(items_all_gives_every_item_a_line_with_every_result) {
-  const Captured out = run_plain(t::single_run_events(), options_from(R"({"items": "all"})"));
+  const Captured out = run_plain(t::single_run_events(), console_reporter_options_from(R"({"items": "all"})"));
   BOOST_TEST(out.progress ==
              "PASS #0 (id q-1) exact_match 1.00 = 1.00: exact match; faithfulness 0.90 > 0.70: grounded\n"
              "ERROR #1 data.jsonl:2 dataset: line 2 is not valid JSON: expected a value\n"
@@ -194,7 +194,7 @@ BOOST_AUTO_TEST_CASE(items_all_gives_every_item_a_line_with_every_result) {
              "run 1/1 completed in 1.52 s: 5 items, 2 passed, 2 failed, 1 error (40.0%)\n");
   // The summary is the same as without the option: it still lists only failures.
   BOOST_TEST(out.summary == run_plain(t::single_run_events()).summary);
-  BOOST_CHECK_THROW(options_from(R"({"items": "passes"})"), krino::Error);
+  BOOST_CHECK_THROW(console_reporter_options_from(R"({"items": "passes"})"), krino::Error);
 }
 
 BOOST_AUTO_TEST_CASE(items_all_prints_lines_above_a_progress_bar) {
@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(items_all_prints_lines_above_a_progress_bar) {
   t::StringOutput progress;
   t::FakeClock clock;
   {
-    ConsoleReporter reporter(options_from(R"({"progress": "always", "items": "all"})"), summary, progress,
+    ConsoleReporter reporter(console_reporter_options_from(R"({"progress": "always", "items": "all"})"), summary, progress,
                              Environment{}, clock.function());
     feed(reporter, t::single_run_events());
   }
@@ -215,7 +215,7 @@ BOOST_AUTO_TEST_CASE(with_a_bar_items_are_not_listed_as_they_come_and_the_bar_is
   t::StringOutput progress;
   t::FakeClock clock;
   {
-    ConsoleReporter reporter(options_from(R"({"progress": "always"})"), summary, progress, Environment{},
+    ConsoleReporter reporter(console_reporter_options_from(R"({"progress": "always"})"), summary, progress, Environment{},
                              clock.function());
     feed(reporter, t::single_run_events());
   }
@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(flush_erases_the_bar_and_flushes_both_streams) {
   t::StringOutput summary;
   t::StringOutput progress;
   t::FakeClock clock;
-  ConsoleReporter reporter(options_from(R"({"progress": "always"})"), summary, progress, Environment{},
+  ConsoleReporter reporter(console_reporter_options_from(R"({"progress": "always"})"), summary, progress, Environment{},
                            clock.function());
   reporter.on_event(krino::Event(t::run_started(0, 1, 10)));
   const int before = summary.flushes;
@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(stream_stderr_puts_the_summary_after_the_progress_lines) {
   t::StringOutput both;
   t::FakeClock clock;
   {
-    ConsoleReporter reporter(options_from(R"({"stream": "stderr"})"), both, both, Environment{}, clock.function());
+    ConsoleReporter reporter(console_reporter_options_from(R"({"stream": "stderr"})"), both, both, Environment{}, clock.function());
     feed(reporter, t::cancelled_events());
   }
   BOOST_TEST(both.text.rfind("FAIL #1 (id q-2)", 0) == 0);
@@ -275,14 +275,14 @@ BOOST_AUTO_TEST_CASE(unknown_events_and_fields_are_ignored) {
 }
 
 BOOST_AUTO_TEST_CASE(options_have_defaults_and_are_checked) {
-  const ConsoleOptions defaults = options_from("{}");
+  const ConsoleOptions defaults = console_reporter_options_from("{}");
   BOOST_TEST((defaults.progress == When::automatic));
   BOOST_TEST((defaults.color == When::automatic));
   BOOST_TEST((defaults.stream == SummaryStream::standard_output));
   BOOST_TEST(defaults.max_failures_shown == 20u);
 
   const ConsoleOptions set =
-      options_from(R"({"progress": "never", "color": "always", "stream": "stderr", "max_failures_shown": 3})");
+      console_reporter_options_from(R"({"progress": "never", "color": "always", "stream": "stderr", "max_failures_shown": 3})");
   BOOST_TEST((set.progress == When::never));
   BOOST_TEST((set.color == When::always));
   BOOST_TEST((set.stream == SummaryStream::standard_error));
@@ -290,7 +290,7 @@ BOOST_AUTO_TEST_CASE(options_have_defaults_and_are_checked) {
 
   for (const char* bad : {R"({"progress": "sometimes"})", R"({"stream": "stdlog"})", R"({"max_failures_shown": -1})",
                           R"({"max_failures_shown": 10001})", R"({"max_failures_shown": "all"})", R"({"colour": "never"})"}) {
-    BOOST_CHECK_EXCEPTION(options_from(bad), krino::Error,
+    BOOST_CHECK_EXCEPTION(console_reporter_options_from(bad), krino::Error,
                           [](const krino::Error& e) { return e.code() == KRINO_INVALID_ARGUMENT; });
   }
 }

@@ -23,7 +23,7 @@ ProgressSnapshot snapshot(std::optional<uint64_t> total, uint64_t done, double e
   return s;
 }
 
-std::size_t count_of(const std::string& text, char c) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), c)); }
+std::size_t progress_bar_count_of(const std::string& text, char c) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), c)); }
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(console_progress_bar)
@@ -74,13 +74,13 @@ BOOST_AUTO_TEST_CASE(redraws_at_most_every_hundred_milliseconds) {
   t::FakeClock clock;
   ProgressBar bar(out, Style(false), clock.function());
   bar.start_run(0, 1, 50);
-  BOOST_TEST(count_of(out.text, '\r') == 1u);
+  BOOST_TEST(progress_bar_count_of(out.text, '\r') == 1u);
   for (int i = 0; i < 50; ++i) {
     clock.advance(10ms);
     bar.add(Verdict::pass);
   }
   // 500 ms of items at 10 ms each: one drawing per 100 ms, plus the first.
-  BOOST_TEST(count_of(out.text, '\r') == 6u);
+  BOOST_TEST(progress_bar_count_of(out.text, '\r') == 6u);
   BOOST_TEST(out.text.find("50/50 100% | 100 items/s | ETA 0:00 | 50 passed, 0 failed, 0 errors") != std::string::npos);
 }
 

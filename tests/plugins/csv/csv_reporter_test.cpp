@@ -90,15 +90,15 @@ std::vector<std::map<std::string, std::string>> records(const std::vector<Row>& 
   return out;
 }
 
-CsvOptions options_for(const std::filesystem::path& path) {
+CsvOptions csv_reporter_options_for(const std::filesystem::path& path) {
   CsvOptions options;
   options.path = path.string();
   return options;
 }
 
-CsvOptions options_from(const std::string& json) { return CsvOptions::from_config(r::config_from(json)); }
+CsvOptions csv_reporter_options_from(const std::string& json) { return CsvOptions::from_config(r::config_from(json)); }
 
-r::EventScript mixed_run(uint32_t runs = 1) {
+r::EventScript csv_reporter_mixed_run(uint32_t runs = 1) {
   r::EventScript script("capitals", runs, {{"exact_match", 1.0}, {"Faithfulness (v2)", 0.8}});
   for (uint32_t run = 0; run < runs; ++run) {
     r::Item priced{"cap-01", "What is the capital of France?", "Paris", "Paris",
@@ -121,20 +121,20 @@ r::EventScript mixed_run(uint32_t runs = 1) {
 BOOST_AUTO_TEST_SUITE(csv_reporter)
 
 BOOST_AUTO_TEST_CASE(options_have_defaults_and_are_checked) {
-  const CsvOptions defaults = options_from("{}");
+  const CsvOptions defaults = csv_reporter_options_from("{}");
   BOOST_TEST(defaults.path == "krino-results.csv");
   BOOST_TEST(!defaults.append);
   BOOST_TEST(defaults.line_ending == "\r\n");
   BOOST_TEST(defaults.formula_escape);
   BOOST_TEST(!defaults.bom);
   BOOST_TEST(defaults.max_text_chars == 0u);
-  const CsvOptions set = options_from(R"({"line_ending": "lf", "formula_escape": false, "bom": true, "append": true})");
+  const CsvOptions set = csv_reporter_options_from(R"({"line_ending": "lf", "formula_escape": false, "bom": true, "append": true})");
   BOOST_TEST(set.line_ending == "\n");
   BOOST_TEST(!set.formula_escape);
   BOOST_TEST(set.bom);
   BOOST_TEST(set.append);
   for (const char* bad : {R"({"path": ""})", R"({"line_ending": "cr"})", R"({"max_text_chars": -1})", R"({"sep": ";"})"}) {
-    BOOST_CHECK_EXCEPTION(options_from(bad), krino::Error,
+    BOOST_CHECK_EXCEPTION(csv_reporter_options_from(bad), krino::Error,
                           [](const krino::Error& e) { return e.code() == KRINO_INVALID_ARGUMENT; });
   }
   const boost::json::object schema = boost::json::parse(kCsvOptionsSchema).as_object();
@@ -180,8 +180,8 @@ BOOST_AUTO_TEST_CASE(one_row_per_item_with_every_evaluator_and_metric) {
   r::ScratchDirectory dir;
   const auto path = dir / "results.csv";
   {
-    CsvReporter reporter(options_for(path));
-    r::feed(reporter, mixed_run().events());
+    CsvReporter reporter(csv_reporter_options_for(path));
+    r::feed(reporter, csv_reporter_mixed_run().events());
   }
   const std::string text = r::read_file(path);
   const std::vector<Row> rows = parse_csv(text);
@@ -231,8 +231,8 @@ BOOST_AUTO_TEST_CASE(several_runs_give_a_row_per_item_per_run) {
   r::ScratchDirectory dir;
   const auto path = dir / "results.csv";
   {
-    CsvReporter reporter(options_for(path));
-    r::feed(reporter, mixed_run(3).events());
+    CsvReporter reporter(csv_reporter_options_for(path));
+    r::feed(reporter, csv_reporter_mixed_run(3).events());
   }
   const auto items = records(parse_csv(r::read_file(path)));
   BOOST_REQUIRE(items.size() == 9u);
@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(hostile_text_round_trips_and_formulas_are_neutralised) {
   for (const auto& s : hostile) script.item({s, s, s, s, {r::failed("exact_match", 0.0, 1.0, s)}});
   script.finish_run().finish_experiment();
   {
-    CsvReporter reporter(options_for(path));
+    CsvReporter reporter(csv_reporter_options_for(path));
     r::feed(reporter, script.events());
   }
   const auto items = records(parse_csv(r::read_file(path)));
@@ -264,7 +264,7 @@ BOOST_AUTO_TEST_CASE(hostile_text_round_trips_and_formulas_are_neutralised) {
   BOOST_TEST(items[3].at("input") == "'=HYPERLINK(\"http://evil.example\",\"click\")");
 
   // Without the escape, the text is exactly the item's.
-  CsvOptions raw = options_for(dir / "raw.csv");
+  CsvOptions raw = csv_reporter_options_for(dir / "raw.csv");
   raw.formula_escape = false;
   {
     CsvReporter reporter(raw);
@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(hostile_text_round_trips_and_formulas_are_neutralised) {
 
 BOOST_AUTO_TEST_CASE(line_endings_bom_and_cut_text_follow_the_options) {
   r::ScratchDirectory dir;
-  CsvOptions options = options_for(dir / "lf.csv");
+  CsvOptions options = csv_reporter_options_for(dir / "lf.csv");
   options.line_ending = "\n";
   options.bom = true;
   options.max_text_chars = 10;
@@ -299,11 +299,11 @@ BOOST_AUTO_TEST_CASE(line_endings_bom_and_cut_text_follow_the_options) {
 BOOST_AUTO_TEST_CASE(append_adds_rows_under_one_header_and_refuses_other_columns) {
   r::ScratchDirectory dir;
   const auto path = dir / "history.csv";
-  CsvOptions options = options_for(path);
+  CsvOptions options = csv_reporter_options_for(path);
   options.append = true;
   for (int i = 0; i < 2; ++i) {
     CsvReporter reporter(options);
-    r::feed(reporter, mixed_run().events());
+    r::feed(reporter, csv_reporter_mixed_run().events());
   }
   const std::vector<Row> rows = parse_csv(r::read_file(path));
   BOOST_TEST(rows.size() == 7u);
@@ -326,7 +326,7 @@ BOOST_AUTO_TEST_CASE(cancelled_and_interrupted_runs_are_marked_in_every_row) {
   script.start_run().item({"a", "q", "e", "e", {r::passed("exact_match")}}).finish_run("cancelled");
   script.finish_experiment("cancelled");
   {
-    CsvReporter reporter(options_for(path));
+    CsvReporter reporter(csv_reporter_options_for(path));
     r::feed(reporter, script.events());
   }
   auto items = records(parse_csv(r::read_file(path)));
@@ -336,9 +336,9 @@ BOOST_AUTO_TEST_CASE(cancelled_and_interrupted_runs_are_marked_in_every_row) {
 
   // Destroyed mid-run (krino stopped on an error): the rows so far, marked interrupted.
   r::write_file(path, "old");
-  const auto events = mixed_run().events();
+  const auto events = csv_reporter_mixed_run().events();
   {
-    CsvReporter reporter(options_for(path));
+    CsvReporter reporter(csv_reporter_options_for(path));
     for (std::size_t i = 0; i < 3; ++i) reporter.on_event(krino::Event(events[i]));
     BOOST_TEST(r::read_file(path) == "old");
   }
@@ -355,7 +355,7 @@ BOOST_AUTO_TEST_CASE(the_built_module_writes_a_file_and_reports_a_bad_path) {
   BOOST_TEST(std::string(module.component().config_schema) == kCsvOptionsSchema);
   r::ScratchDirectory dir;
   const auto path = dir / "m.csv";
-  BOOST_TEST(module.run(boost::json::serialize(boost::json::object{{"path", path.string()}}), mixed_run().events()).empty());
+  BOOST_TEST(module.run(boost::json::serialize(boost::json::object{{"path", path.string()}}), csv_reporter_mixed_run().events()).empty());
   BOOST_TEST(records(parse_csv(r::read_file(path))).size() == 3u);
   BOOST_TEST(module.run(boost::json::serialize(boost::json::object{{"path", dir.path().string()}}), {}) ==
              "cannot write '" + dir.path().string() + "': Is a directory");

@@ -21,13 +21,13 @@ namespace r = krino::testing::reports;
 
 namespace {
 
-HtmlOptions options_for(const std::filesystem::path& path) {
+HtmlOptions html_reporter_options_for(const std::filesystem::path& path) {
   HtmlOptions options;
   options.path = path.string();
   return options;
 }
 
-HtmlOptions options_from(const std::string& json) { return HtmlOptions::from_config(r::config_from(json)); }
+HtmlOptions html_reporter_options_from(const std::string& json) { return HtmlOptions::from_config(r::config_from(json)); }
 
 std::string write_page(const std::vector<std::string>& events, const std::filesystem::path& path,
                        HtmlOptions options = {}) {
@@ -103,16 +103,16 @@ std::size_t rows_in(const std::string& dom) { return r::count_of(dom, "<tr class
 BOOST_AUTO_TEST_SUITE(html_reporter)
 
 BOOST_AUTO_TEST_CASE(options_have_defaults_and_are_checked) {
-  const HtmlOptions defaults = options_from("{}");
+  const HtmlOptions defaults = html_reporter_options_from("{}");
   BOOST_TEST(defaults.path == "krino-report.html");
   BOOST_TEST(defaults.max_items == 10000u);
   BOOST_TEST(defaults.max_text_chars == 2000u);
   BOOST_TEST(defaults.histogram_bins == 10u);
-  const HtmlOptions set = options_from(R"({"max_items": 0, "histogram_bins": 20})");
+  const HtmlOptions set = html_reporter_options_from(R"({"max_items": 0, "histogram_bins": 20})");
   BOOST_TEST(set.max_items == 0u);
   BOOST_TEST(set.histogram_bins == 20u);
   for (const char* bad : {R"({"path": ""})", R"({"max_items": -1})", R"({"histogram_bins": 1})", R"({"theme": "dark"})"}) {
-    BOOST_CHECK_EXCEPTION(options_from(bad), krino::Error,
+    BOOST_CHECK_EXCEPTION(html_reporter_options_from(bad), krino::Error,
                           [](const krino::Error& e) { return e.code() == KRINO_INVALID_ARGUMENT; });
   }
   const boost::json::object schema = boost::json::parse(kHtmlOptionsSchema).as_object();
@@ -282,7 +282,7 @@ BOOST_AUTO_TEST_CASE(cancelled_and_interrupted_experiments_say_so) {
 
   const auto events = r::sample_experiment().events();
   {
-    HtmlReporter reporter(options_for(dir / "report.html"));
+    HtmlReporter reporter(html_reporter_options_for(dir / "report.html"));
     for (std::size_t i = 0; i < 3; ++i) reporter.on_event(krino::Event(events[i]));
   }
   page = r::read_file(dir / "report.html");

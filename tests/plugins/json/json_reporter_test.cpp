@@ -14,7 +14,7 @@ namespace t = krino::jsonl::testing;
 
 namespace {
 
-JsonOptions options_from(const std::string& json) {
+JsonOptions json_reporter_options_from(const std::string& json) {
   return JsonOptions::from_config(krino::Config(boost::json::parse(json).as_object()));
 }
 
@@ -43,14 +43,14 @@ void run_through(const krino_reporter_vtable* vtable, const std::string& config)
 BOOST_AUTO_TEST_SUITE(json_reporter)
 
 BOOST_AUTO_TEST_CASE(options_have_defaults_and_are_checked) {
-  const JsonOptions defaults = options_from("{}");
+  const JsonOptions defaults = json_reporter_options_from("{}");
   BOOST_TEST(defaults.path == "krino-results.jsonl");
   BOOST_TEST(!defaults.append);
-  const JsonOptions set = options_from(R"({"path": "out/results.jsonl", "append": true})");
+  const JsonOptions set = json_reporter_options_from(R"({"path": "out/results.jsonl", "append": true})");
   BOOST_TEST(set.path == "out/results.jsonl");
   BOOST_TEST(set.append);
   for (const char* bad : {R"({"path": ""})", R"({"path": 3})", R"({"append": "yes"})", R"({"file": "x.jsonl"})"}) {
-    BOOST_CHECK_EXCEPTION(options_from(bad), krino::Error,
+    BOOST_CHECK_EXCEPTION(json_reporter_options_from(bad), krino::Error,
                           [](const krino::Error& e) { return e.code() == KRINO_INVALID_ARGUMENT; });
   }
 }
@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(events_are_written_verbatim_without_reparsing) {
   // Spacing, key order and number spelling are the host's and stay as they are.
   const std::string odd = R"({ "schema" : "krino.event/1", "event" : "run_started", "run_index" : 0, "n": 1.50e0 })";
   {
-    JsonReporter reporter(options_from(config_for(path)));
+    JsonReporter reporter(json_reporter_options_from(config_for(path)));
     reporter.on_event(krino::Event(odd));
     for (const auto& event : t::two_item_run()) reporter.on_event(krino::Event(event));
     reporter.flush();

@@ -86,33 +86,33 @@ void check_counts(const std::filesystem::path& file) {
   BOOST_TEST(xpath_number(file, "count(//testcase[failure and error])") == 0);
 }
 
-JunitOptions options_for(const std::filesystem::path& path) {
+JunitOptions junit_reporter_options_for(const std::filesystem::path& path) {
   JunitOptions options;
   options.path = path.string();
   return options;
 }
 
-JunitOptions options_from(const std::string& json) { return JunitOptions::from_config(r::config_from(json)); }
+JunitOptions junit_reporter_options_from(const std::string& json) { return JunitOptions::from_config(r::config_from(json)); }
 
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(junit_reporter)
 
 BOOST_AUTO_TEST_CASE(options_have_defaults_and_are_checked) {
-  const JunitOptions defaults = options_from("{}");
+  const JunitOptions defaults = junit_reporter_options_from("{}");
   BOOST_TEST(defaults.path == "krino-junit.xml");
   BOOST_TEST(defaults.system_out);
   BOOST_TEST(defaults.max_text_chars == 4000u);
   BOOST_TEST(!defaults.merge_failures);
   const JunitOptions set =
-      options_from(R"({"path": "out/j.xml", "system_out": false, "max_text_chars": 100, "merge_failures": true})");
+      junit_reporter_options_from(R"({"path": "out/j.xml", "system_out": false, "max_text_chars": 100, "merge_failures": true})");
   BOOST_TEST(set.merge_failures);
   BOOST_TEST(set.path == "out/j.xml");
   BOOST_TEST(!set.system_out);
   BOOST_TEST(set.max_text_chars == 100u);
   for (const char* bad : {R"({"path": ""})", R"({"path": 3})", R"({"system_out": "yes"})", R"({"max_text_chars": 5})",
                           R"({"append": true})"}) {
-    BOOST_CHECK_EXCEPTION(options_from(bad), krino::Error,
+    BOOST_CHECK_EXCEPTION(junit_reporter_options_from(bad), krino::Error,
                           [](const krino::Error& e) { return e.code() == KRINO_INVALID_ARGUMENT; });
   }
 }
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(a_run_is_a_suite_with_a_case_per_item_and_valid_counts) {
   r::ScratchDirectory dir;
   const auto path = dir / "junit.xml";
   {
-    JunitReporter reporter(options_for(path));
+    JunitReporter reporter(junit_reporter_options_for(path));
     r::feed(reporter, r::sample_experiment().events());
   }
   check_valid(path);
@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE(several_runs_are_several_suites) {
   r::ScratchDirectory dir;
   const auto path = dir / "junit.xml";
   {
-    JunitReporter reporter(options_for(path));
+    JunitReporter reporter(junit_reporter_options_for(path));
     r::feed(reporter, r::sample_experiment(3).events());
   }
   check_valid(path);
@@ -230,7 +230,7 @@ BOOST_AUTO_TEST_CASE(hostile_text_is_escaped_and_forbidden_characters_are_replac
   script.item({"err", "x", "y", "z", {}, r::ItemError{"task", "http", "UNAVAILABLE", all}});
   script.finish_run().finish_experiment();
   {
-    JunitReporter reporter(options_for(path));
+    JunitReporter reporter(junit_reporter_options_for(path));
     r::feed(reporter, script.events());
   }
   check_valid(path);
@@ -263,7 +263,7 @@ BOOST_AUTO_TEST_CASE(long_text_is_cut_to_max_text_chars) {
   r::EventScript script("long", 1, {{"exact_match", 1.0}});
   script.start_run().item({"a", std::string(500, 'i'), "e", "a", {r::failed("exact_match", 0.0, 1.0, long_reason)}});
   script.finish_run().finish_experiment();
-  JunitOptions options = options_for(path);
+  JunitOptions options = junit_reporter_options_for(path);
   options.max_text_chars = 100;
   {
     JunitReporter reporter(options);
@@ -281,7 +281,7 @@ BOOST_AUTO_TEST_CASE(long_text_is_cut_to_max_text_chars) {
 BOOST_AUTO_TEST_CASE(failures_can_be_merged_into_one_per_case) {
   r::ScratchDirectory dir;
   const auto path = dir / "junit.xml";
-  JunitOptions options = options_for(path);
+  JunitOptions options = junit_reporter_options_for(path);
   options.merge_failures = true;
   {
     JunitReporter reporter(options);
@@ -303,7 +303,7 @@ BOOST_AUTO_TEST_CASE(failures_can_be_merged_into_one_per_case) {
 BOOST_AUTO_TEST_CASE(system_out_can_be_left_out) {
   r::ScratchDirectory dir;
   const auto path = dir / "junit.xml";
-  JunitOptions options = options_for(path);
+  JunitOptions options = junit_reporter_options_for(path);
   options.system_out = false;
   {
     JunitReporter reporter(options);
@@ -320,7 +320,7 @@ BOOST_AUTO_TEST_CASE(a_cancelled_run_says_so_in_an_error_case) {
   script.start_run().item({"a", "q", "e", "e", {r::passed("exact_match")}}).finish_run("cancelled");
   script.finish_experiment("cancelled");
   {
-    JunitReporter reporter(options_for(path));
+    JunitReporter reporter(junit_reporter_options_for(path));
     r::feed(reporter, script.events());
   }
   check_valid(path);
@@ -341,7 +341,7 @@ BOOST_AUTO_TEST_CASE(the_file_appears_only_when_the_experiment_ends) {
   r::write_file(path, "previous report");
   const auto events = r::sample_experiment().events();
   {
-    JunitReporter reporter(options_for(path));
+    JunitReporter reporter(junit_reporter_options_for(path));
     for (std::size_t i = 0; i + 1 < events.size(); ++i) reporter.on_event(krino::Event(events[i]));
     reporter.flush();
     // Until the end the previous report stays whole, and no temporary file has a name.
@@ -359,7 +359,7 @@ BOOST_AUTO_TEST_CASE(an_experiment_that_stops_on_an_error_still_gets_a_valid_fil
   const auto events = r::sample_experiment().events();
   {
     // krino stopped mid-run: the reporter is destroyed after three items.
-    JunitReporter reporter(options_for(path));
+    JunitReporter reporter(junit_reporter_options_for(path));
     for (std::size_t i = 0; i < 4; ++i) reporter.on_event(krino::Event(events[i]));
   }
   check_valid(path);
@@ -370,7 +370,7 @@ BOOST_AUTO_TEST_CASE(an_experiment_that_stops_on_an_error_still_gets_a_valid_fil
   BOOST_TEST(xpath(path, "string(//property[@name='status']/@value)") == "interrupted");
 
   // Stopped before the first run: the file replaces an older one and says what happened.
-  { JunitReporter reporter(options_for(path)); }
+  { JunitReporter reporter(junit_reporter_options_for(path)); }
   check_valid(path);
   check_counts(path);
   BOOST_TEST(xpath(path, "string(//testcase/@name)") == "krino: experiment interrupted");
@@ -384,7 +384,7 @@ BOOST_AUTO_TEST_CASE(an_empty_run_is_a_valid_empty_suite) {
   r::EventScript script("empty", 1, {{"exact_match", 1.0}});
   script.start_run(0).finish_run().finish_experiment();
   {
-    JunitReporter reporter(options_for(path));
+    JunitReporter reporter(junit_reporter_options_for(path));
     r::feed(reporter, script.events());
   }
   check_valid(path);
@@ -394,16 +394,16 @@ BOOST_AUTO_TEST_CASE(an_empty_run_is_a_valid_empty_suite) {
 
 BOOST_AUTO_TEST_CASE(a_path_that_cannot_be_written_fails_at_creation) {
   r::ScratchDirectory dir;
-  BOOST_CHECK_EXCEPTION(JunitReporter(options_for(dir.path())), krino::Error, [&](const krino::Error& e) {
+  BOOST_CHECK_EXCEPTION(JunitReporter(junit_reporter_options_for(dir.path())), krino::Error, [&](const krino::Error& e) {
     return e.code() == KRINO_FAILED_PRECONDITION &&
            std::string(e.what()) == "cannot write '" + dir.path().string() + "': Is a directory";
   });
   r::write_file(dir / "file", "x");
-  BOOST_CHECK_EXCEPTION(JunitReporter(options_for(dir / "file" / "junit.xml")), krino::Error, [&](const krino::Error& e) {
+  BOOST_CHECK_EXCEPTION(JunitReporter(junit_reporter_options_for(dir / "file" / "junit.xml")), krino::Error, [&](const krino::Error& e) {
     return std::string(e.what()).find("cannot create directory") == 0;
   });
   // Missing parent directories are created.
-  JunitReporter nested(options_for(dir / "a" / "b" / "junit.xml"));
+  JunitReporter nested(junit_reporter_options_for(dir / "a" / "b" / "junit.xml"));
   BOOST_TEST(std::filesystem::is_directory(dir / "a" / "b"));
 }
 

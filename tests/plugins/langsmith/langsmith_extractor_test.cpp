@@ -6,7 +6,7 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() { return shared_module("langsmith"); }
+const LoadedModule& langsmith_extractor_module() { return shared_module("langsmith"); }
 
 boost::json::object langsmith_trace(const std::string& raw) { return extracted("langsmith", "langsmith", raw); }
 
@@ -59,12 +59,12 @@ BOOST_AUTO_TEST_CASE(langchain_message_dicts_raw_tool_calls_and_invalid_calls) {
 
 BOOST_AUTO_TEST_CASE(documents_without_runs_are_refused) {
   for (const std::string raw : {"{}", "[]", R"({"post": []})", R"([{"run_type": "llm"}])", R"({"runs": "x"})"}) {
-    BOOST_TEST(detect(module(), "langsmith", raw) == 0, raw);
-    const ExtractOutcome out = extract(module(), "langsmith", raw);
+    BOOST_TEST(detect(langsmith_extractor_module(), "langsmith", raw) == 0, raw);
+    const ExtractOutcome out = extract(langsmith_extractor_module(), "langsmith", raw);
     BOOST_TEST(out.status == KRINO_INVALID_ARGUMENT, raw);
     BOOST_TEST(out.error.find("not a LangSmith trace") == 0u, out.error);
   }
-  const ExtractOutcome bad_message = extract(module(), "langsmith",
+  const ExtractOutcome bad_message = extract(langsmith_extractor_module(), "langsmith",
                                              R"({"run_type": "llm", "inputs": {"messages": [5]}, "outputs": {}})");
   BOOST_TEST(bad_message.status == KRINO_INVALID_ARGUMENT);
   BOOST_TEST(bad_message.error == "message 0 is a number, not a message object");

@@ -17,13 +17,13 @@ namespace r = krino::testing::reports;
 
 namespace {
 
-MarkdownOptions options_for(const std::filesystem::path& path) {
+MarkdownOptions markdown_reporter_options_for(const std::filesystem::path& path) {
   MarkdownOptions options;
   options.path = path.string();
   return options;
 }
 
-MarkdownOptions options_from(const std::string& json, std::map<std::string, std::string> environment = {}) {
+MarkdownOptions markdown_reporter_options_from(const std::string& json, std::map<std::string, std::string> environment = {}) {
   return MarkdownOptions::from_config(r::config_from(json),
                                       [environment](const char* name) -> const char* {
                                         const auto it = environment.find(name);
@@ -75,7 +75,7 @@ void check_tables(const std::string& text) {
   }
 }
 
-r::EventScript mixed_run(uint32_t runs = 1) {
+r::EventScript markdown_reporter_mixed_run(uint32_t runs = 1) {
   r::EventScript script("capitals", runs, {{"exact_match", 1.0}, {"faithfulness", 0.8}});
   for (uint32_t run = 0; run < runs; ++run) {
     script.start_run()
@@ -96,20 +96,20 @@ r::EventScript mixed_run(uint32_t runs = 1) {
 BOOST_AUTO_TEST_SUITE(markdown_reporter)
 
 BOOST_AUTO_TEST_CASE(the_default_path_is_the_github_step_summary_when_there_is_one) {
-  const MarkdownOptions local = options_from("{}");
+  const MarkdownOptions local = markdown_reporter_options_from("{}");
   BOOST_TEST(local.path == "krino-summary.md");
   BOOST_TEST(!local.append);
   BOOST_TEST(local.max_failures == 20u);
-  const MarkdownOptions github = options_from("{}", {{"GITHUB_STEP_SUMMARY", "/runner/step_summary_1"}});
+  const MarkdownOptions github = markdown_reporter_options_from("{}", {{"GITHUB_STEP_SUMMARY", "/runner/step_summary_1"}});
   BOOST_TEST(github.path == "/runner/step_summary_1");
   BOOST_TEST(github.append);
-  BOOST_TEST(options_from("{}", {{"GITHUB_STEP_SUMMARY", ""}}).path == "krino-summary.md");
-  const MarkdownOptions explicit_path = options_from(R"({"path": "s.md"})", {{"GITHUB_STEP_SUMMARY", "/x"}});
+  BOOST_TEST(markdown_reporter_options_from("{}", {{"GITHUB_STEP_SUMMARY", ""}}).path == "krino-summary.md");
+  const MarkdownOptions explicit_path = markdown_reporter_options_from(R"({"path": "s.md"})", {{"GITHUB_STEP_SUMMARY", "/x"}});
   BOOST_TEST(explicit_path.path == "s.md");
   BOOST_TEST(!explicit_path.append);
-  BOOST_TEST(!options_from(R"({"append": false})", {{"GITHUB_STEP_SUMMARY", "/x"}}).append);
+  BOOST_TEST(!markdown_reporter_options_from(R"({"append": false})", {{"GITHUB_STEP_SUMMARY", "/x"}}).append);
   for (const char* bad : {R"({"path": ""})", R"({"max_failures": -1})", R"({"max_text_chars": 2})", R"({"title": "x"})"}) {
-    BOOST_CHECK_EXCEPTION(options_from(bad), krino::Error,
+    BOOST_CHECK_EXCEPTION(markdown_reporter_options_from(bad), krino::Error,
                           [](const krino::Error& e) { return e.code() == KRINO_INVALID_ARGUMENT; });
   }
   const boost::json::object schema = boost::json::parse(kMarkdownOptionsSchema).as_object();
@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(inline_text_renders_as_itself) {
 }
 
 BOOST_AUTO_TEST_CASE(a_single_run_summary) {
-  r::EventScript script = mixed_run();
+  r::EventScript script = markdown_reporter_mixed_run();
   const std::string text = render(script.events());
   const std::string expected =
       "## ❌ Experiment: capitals\n\n"
@@ -151,7 +151,7 @@ BOOST_AUTO_TEST_CASE(a_single_run_summary) {
 }
 
 BOOST_AUTO_TEST_CASE(several_runs_show_each_runs_pass_rate_and_the_run_spread) {
-  const std::string text = render(mixed_run(3).events());
+  const std::string text = render(markdown_reporter_mixed_run(3).events());
   BOOST_TEST(text.find("**Pass rate: 33.3%**, mean of 3 runs (33.3%, 33.3%, 33.3%)<br>\n"
                        "Mean per run: 1 passed, 1 failed, 1 error (3 items)") != std::string::npos,
              text);
@@ -240,9 +240,9 @@ BOOST_AUTO_TEST_CASE(a_cancelled_experiment_says_so_first) {
 BOOST_AUTO_TEST_CASE(an_interrupted_experiment_still_gets_a_summary) {
   r::ScratchDirectory dir;
   const auto path = dir / "summary.md";
-  const auto events = mixed_run(2).events();
+  const auto events = markdown_reporter_mixed_run(2).events();
   {
-    MarkdownReporter reporter(options_for(path));
+    MarkdownReporter reporter(markdown_reporter_options_for(path));
     // The first run finished, the second stopped after one item.
     for (std::size_t i = 0; i < 7; ++i) reporter.on_event(krino::Event(events[i]));
   }
@@ -259,11 +259,11 @@ BOOST_AUTO_TEST_CASE(append_adds_a_summary_after_what_the_file_has) {
   r::ScratchDirectory dir;
   const auto path = dir / "step_summary";
   r::write_file(path, "# Build\n");
-  MarkdownOptions options = options_for(path);
+  MarkdownOptions options = markdown_reporter_options_for(path);
   options.append = true;
   for (int i = 0; i < 2; ++i) {
     MarkdownReporter reporter(options);
-    r::feed(reporter, mixed_run().events());
+    r::feed(reporter, markdown_reporter_mixed_run().events());
   }
   const std::string text = r::read_file(path);
   BOOST_TEST(text.rfind("# Build\n\n## ❌ Experiment: capitals", 0) == 0);
@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(the_built_module_writes_a_summary) {
   BOOST_TEST(std::string(module.component().name) == "markdown");
   r::ScratchDirectory dir;
   const auto path = dir / "m.md";
-  BOOST_TEST(module.run(boost::json::serialize(boost::json::object{{"path", path.string()}}), mixed_run().events()).empty());
+  BOOST_TEST(module.run(boost::json::serialize(boost::json::object{{"path", path.string()}}), markdown_reporter_mixed_run().events()).empty());
   BOOST_TEST(r::read_file(path).find("## ❌ Experiment: capitals") == 0u);
   BOOST_TEST(dir.entries() == std::vector<std::string>{"m.md"});
 }

@@ -8,9 +8,9 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() { return shared_module("openai"); }
+const LoadedModule& chat_completions_module() { return shared_module("openai"); }
 
-ExtractOutcome chat(const std::string& raw) { return extract(module(), "openai_chat", raw); }
+ExtractOutcome chat(const std::string& raw) { return extract(chat_completions_module(), "openai_chat", raw); }
 
 boost::json::object chat_trace(const std::string& raw) { return extracted("openai", "openai_chat", raw); }
 
@@ -20,7 +20,7 @@ BOOST_AUTO_TEST_SUITE(openai_chat_extractor)
 
 BOOST_AUTO_TEST_CASE(text_that_is_not_json_is_refused_and_never_detected) {
   for (const std::string raw : {"", "not json", "{\"messages\": [", "[1, 2", "{\"a\":1} trailing"}) {
-    BOOST_TEST(detect(module(), "openai_chat", raw) == 0);
+    BOOST_TEST(detect(chat_completions_module(), "openai_chat", raw) == 0);
     const ExtractOutcome out = chat(raw);
     BOOST_TEST(out.status == KRINO_INVALID_ARGUMENT);
     BOOST_TEST(out.error.find("the trace is not valid JSON") == 0u, out.error);
@@ -29,7 +29,7 @@ BOOST_AUTO_TEST_CASE(text_that_is_not_json_is_refused_and_never_detected) {
 
 BOOST_AUTO_TEST_CASE(shapes_of_other_kinds_are_refused_with_what_was_expected) {
   for (const std::string raw : {"42", "\"text\"", "null", "{}", R"({"resourceSpans": []})", R"({"choices": 5})"}) {
-    BOOST_TEST(detect(module(), "openai_chat", raw) == 0, raw);
+    BOOST_TEST(detect(chat_completions_module(), "openai_chat", raw) == 0, raw);
     const ExtractOutcome out = chat(raw);
     BOOST_TEST(out.status == KRINO_INVALID_ARGUMENT, raw);
     BOOST_TEST(out.error.find("not an OpenAI Chat Completions trace") == 0u, out.error);
@@ -39,7 +39,7 @@ BOOST_AUTO_TEST_CASE(shapes_of_other_kinds_are_refused_with_what_was_expected) {
   // A list is read as messages, so a list of something else fails on its first element.
   BOOST_TEST(chat("[1, 2, 3]").error == "message 0 is a number, not a message object");
   // An empty list is an empty conversation: nothing was said, which is a trace, not an error.
-  BOOST_TEST(detect(module(), "openai_chat", "[]") == 0);
+  BOOST_TEST(detect(chat_completions_module(), "openai_chat", "[]") == 0);
   BOOST_TEST(chat("[]").status == KRINO_OK);
 }
 
@@ -123,14 +123,14 @@ BOOST_AUTO_TEST_CASE(vcr_bodies_written_as_text_are_read) {
 }
 
 BOOST_AUTO_TEST_CASE(detection_prefers_the_strongest_evidence) {
-  BOOST_TEST(detect(module(), "openai_chat", R"({"object": "chat.completion", "choices": []})") == 95);
-  BOOST_TEST(detect(module(), "openai_chat", R"([{"role": "user", "content": "hi"}])") == 50);
-  BOOST_TEST(detect(module(), "openai_chat", R"([{"role": "tool", "tool_call_id": "1", "content": "x"}])") == 80);
-  BOOST_TEST(detect(module(), "openai_chat", R"({"model": "m", "messages": [{"role": "user", "content": "hi"}]})") == 40);
+  BOOST_TEST(detect(chat_completions_module(), "openai_chat", R"({"object": "chat.completion", "choices": []})") == 95);
+  BOOST_TEST(detect(chat_completions_module(), "openai_chat", R"([{"role": "user", "content": "hi"}])") == 50);
+  BOOST_TEST(detect(chat_completions_module(), "openai_chat", R"([{"role": "tool", "tool_call_id": "1", "content": "x"}])") == 80);
+  BOOST_TEST(detect(chat_completions_module(), "openai_chat", R"({"model": "m", "messages": [{"role": "user", "content": "hi"}]})") == 40);
   // Anthropic blocks, GenAI parts and LangChain4j types are other formats.
-  BOOST_TEST(detect(module(), "openai_chat", R"([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}])") == 0);
-  BOOST_TEST(detect(module(), "openai_chat", R"([{"role": "user", "parts": []}])") == 0);
-  BOOST_TEST(detect(module(), "openai_chat", R"([{"type": "AI", "text": "x"}])") == 0);
+  BOOST_TEST(detect(chat_completions_module(), "openai_chat", R"([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}])") == 0);
+  BOOST_TEST(detect(chat_completions_module(), "openai_chat", R"([{"role": "user", "parts": []}])") == 0);
+  BOOST_TEST(detect(chat_completions_module(), "openai_chat", R"([{"type": "AI", "text": "x"}])") == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

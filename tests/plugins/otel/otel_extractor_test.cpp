@@ -9,7 +9,7 @@ using namespace krino::test;
 
 namespace {
 
-const LoadedModule& module() { return shared_module("otel"); }
+const LoadedModule& otel_extractor_module() { return shared_module("otel"); }
 
 boost::json::object otel_trace(const std::string& raw) { return extracted("otel", "otel", raw); }
 
@@ -27,8 +27,8 @@ BOOST_AUTO_TEST_CASE(the_semconv_schemas_and_registry_are_not_traces) {
     if (name.rfind("examples", 0) == 0) continue;
     ++files;
     const std::string raw = read_text(entry.path());
-    BOOST_TEST(detect(module(), "otel", raw) == 0, name);
-    const ExtractOutcome out = extract(module(), "otel", raw);
+    BOOST_TEST(detect(otel_extractor_module(), "otel", raw) == 0, name);
+    const ExtractOutcome out = extract(otel_extractor_module(), "otel", raw);
     BOOST_TEST(out.status == KRINO_INVALID_ARGUMENT, name);
     if (entry.path().extension() == ".yaml")
       BOOST_TEST(out.error.find("the trace is not valid JSON") == 0u, out.error);
@@ -39,8 +39,8 @@ BOOST_AUTO_TEST_CASE(the_semconv_schemas_and_registry_are_not_traces) {
   BOOST_TEST(files == 7);
   // The example blocks file as a whole is a collection of documentation snippets, not one trace.
   const std::string blocks = read_text(dir / "examples-llm-calls_json_blocks.json");
-  BOOST_TEST(detect(module(), "otel", blocks) == 0);
-  BOOST_TEST(extract(module(), "otel", blocks).status == KRINO_INVALID_ARGUMENT);
+  BOOST_TEST(detect(otel_extractor_module(), "otel", blocks) == 0);
+  BOOST_TEST(extract(otel_extractor_module(), "otel", blocks).status == KRINO_INVALID_ARGUMENT);
 }
 
 BOOST_AUTO_TEST_CASE(a_bare_genai_message_list_is_a_conversation) {
@@ -49,7 +49,7 @@ BOOST_AUTO_TEST_CASE(a_bare_genai_message_list_is_a_conversation) {
     {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": "{\"location\": \"Paris\"}"}]},
     {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": {"temp": 14}}]},
     {"role": "assistant", "parts": [{"type": "text", "content": "14 degrees."}]}])";
-  BOOST_TEST(detect(module(), "otel", raw) == 85);
+  BOOST_TEST(detect(otel_extractor_module(), "otel", raw) == 85);
   const boost::json::object trace = otel_trace(raw);
   BOOST_TEST(trace.at("toolCalls").at(0).at("arguments") == boost::json::parse(R"({"location": "Paris"})"));
   BOOST_TEST(trace.at("toolCalls").at(0).at("result") == R"({"temp":14})");
