@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
 started=$SECONDS
 cmake --preset release >/dev/null
-cmake --build --preset runtime -j "$(nproc)"
+cmake --build --preset runtime -j "$(( $(nproc) + 1 ))"
 echo "quickstart: built in $((SECONDS - started)) s"
 echo
 echo "== krino run datasets/capitals.yaml"
