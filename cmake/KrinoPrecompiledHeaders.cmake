@@ -36,7 +36,6 @@ if(KRINO_PCH)
   set_target_properties(krino_pch_test PROPERTIES POSITION_INDEPENDENT_CODE OFF)
   target_compile_options(krino_pch_test PRIVATE -fPIE)
   target_precompile_headers(krino_pch_test PRIVATE <boost/json.hpp> <boost/test/unit_test.hpp>)
-
 endif()
 
 # krino_use_precompiled_headers(<target> <group>)
