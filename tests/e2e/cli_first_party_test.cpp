@@ -54,6 +54,27 @@ BOOST_AUTO_TEST_CASE(the_bundled_sample_runs_and_reports_json_lines) {
   std::filesystem::remove(out);
 }
 
+BOOST_AUTO_TEST_CASE(an_example_with_a_dataset_item_id_reports_it_and_one_without_reports_null) {
+  const std::string data = temp_path("stored.jsonl");
+  const std::string out = temp_path("stored-events.jsonl");
+  const std::string experiment = temp_path("stored.yaml");
+  write_file(data,
+             R"({"id":"a","datasetItemId":"0193a1b2-0001","inputs":{"input":"q"},"expectedOutputs":{"output":"x"},)"
+             R"("metadata":{},"actualOutputs":{"output":"x"}})"
+             "\n"
+             R"({"id":"b","inputs":{"input":"q"},"expectedOutputs":{"output":"x"},"metadata":{},"actualOutputs":{"output":"y"}})"
+             "\n");
+  write_file(experiment, "name: stored\ndataset: " + data + "\ntask: replay\nevaluators: [exact_match]\n"
+                         "reporters: [{use: json, path: " + out + "}]\n");
+  ProcessResult r = run_process({krino_binary(), "run", experiment});
+  BOOST_TEST(r.exit_code == 1, r.out << r.err);  // one of two passes
+  auto events = json_lines(out);
+  BOOST_REQUIRE(events.size() == 5u);
+  BOOST_TEST(events[1].at("datasetItemId").as_string() == "0193a1b2-0001");
+  BOOST_TEST(events[2].at("datasetItemId").is_null());
+  for (const auto& path : {data, out, experiment}) std::filesystem::remove(path);
+}
+
 BOOST_AUTO_TEST_CASE(the_csv_twin_gives_the_same_summary) {
   std::string jsonl_out = temp_path("a.jsonl");
   std::string csv_out = temp_path("b.jsonl");

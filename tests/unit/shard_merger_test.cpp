@@ -1,6 +1,6 @@
 #include "json_lines.hpp"
 #include "krino/core/common/error.hpp"
-#include "krino/core/shard/item_line.hpp"
+#include <krino/event/item_finished.hpp>
 #include "krino/core/shard/shard_merger.hpp"
 #include "krino/core/statistics/experiment_statistics.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
@@ -42,8 +42,8 @@ struct ShardWriter {
     krino::json::append_double(line, score);
     line += R"(,"success":)" + std::string(score >= 0.5 ? "true" : "false") + R"(,"threshold":0.5,"reason":"r","metadata":{}}])";
     if (!judge.empty()) {
-      json::object j = judge.to_item_json();
-      j["byEvaluator"] = json::object{{"e", judge.to_item_json()}};
+      json::object j = krino::event::judge_usage_json(judge, krino::event::JudgeUsageForm::item);
+      j["byEvaluator"] = json::object{{"e", krino::event::judge_usage_json(judge, krino::event::JudgeUsageForm::item)}};
       line += R"(,"judge":)";
       krino::json::append_compact_json(line, j);
     }
@@ -109,15 +109,16 @@ BOOST_AUTO_TEST_CASE(item_lines_give_back_the_judge_usage_to_the_last_bit) {
   JudgeUsage u = usage(0.1 + 0.2, 1234, true);  // 0.30000000000000004: its rounded form would lose the tail
   ShardWriter w;
   w.item(0, 7, 0.3, u);
-  const ItemLine item = read_item_line(w.text);
+  const krino::event::ItemFinished item = krino::event::read_item_finished(w.text);
   BOOST_TEST(item.index == 7u);
   BOOST_TEST(!item.success);
   BOOST_TEST(!item.error);
-  BOOST_TEST_REQUIRE(item.scores.size() == 1u);
-  BOOST_TEST(*item.scores[0].score == 0.3);
-  BOOST_TEST(*item.judge.cost_usd == 0.1 + 0.2);
-  BOOST_TEST(item.judge.unpriced_tokens);
-  BOOST_TEST(*item.judge.tokens_in == 1234);
+  BOOST_TEST_REQUIRE(item.results.size() == 1u);
+  BOOST_TEST(*item.results[0].score == 0.3);
+  BOOST_TEST_REQUIRE(item.judge.has_value());
+  BOOST_TEST(*item.judge->cost_usd == 0.1 + 0.2);
+  BOOST_TEST(item.judge->unpriced_tokens);
+  BOOST_TEST(*item.judge->tokens_in == 1234);
   BOOST_TEST_REQUIRE(item.judge_by_evaluator.size() == 1u);
   BOOST_TEST(item.judge_by_evaluator[0].first == "e");
   BOOST_TEST(*item.judge_by_evaluator[0].second.cost_usd == 0.1 + 0.2);

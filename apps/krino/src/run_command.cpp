@@ -11,6 +11,20 @@
 #include <optional>
 
 namespace krino::cli {
+namespace {
+
+// Hands the run's events to the gate's projection as the runner holds them.
+class ProjectionFeed final : public core::ExperimentRunner::Observer {
+ public:
+  explicit ProjectionFeed(core::RunProjectionBuilder& projection) : projection_(projection) {}
+  void on_run_started(const krino::event::RunStarted& started) override { projection_.add_run_started(started); }
+  void on_item(const krino::event::ItemFinished& item) override { projection_.add_item(item, "run event"); }
+
+ private:
+  core::RunProjectionBuilder& projection_;
+};
+
+}  // namespace
 
 int run_command(const RunArguments& args) {
   std::optional<core::ShardSpec> shard;
@@ -35,7 +49,8 @@ int run_command(const RunArguments& args) {
   core::ExperimentOutcome outcome;
   {
     core::ExperimentRunner runner(config, registry, host, cancellation);
-    if (projection) runner.set_event_observer([&](const std::string& event) { projection->add_event(event, "run event"); });
+    std::optional<ProjectionFeed> feed;
+    if (projection) runner.set_observer(&feed.emplace(*projection));
     outcome = runner.run();
   }  // every instance is destroyed before the registry unloads the plugins
   if (outcome.cancelled) return kInterrupted;

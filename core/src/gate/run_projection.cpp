@@ -3,6 +3,7 @@
 #include "krino/core/common/error.hpp"
 
 #include <boost/json.hpp>
+#include <krino/event/event_head.hpp>
 #include <krino/json_text.hpp>
 
 #include <algorithm>
@@ -52,12 +53,6 @@ std::string collapse_and_cut(std::string_view text, size_t limit) {
   return out;
 }
 
-std::optional<double> optional_number(const json::object& o, std::string_view key) {
-  auto it = o.find(key);
-  if (it == o.end() || !it->value().is_number()) return std::nullopt;
-  return it->value().to_number<double>();
-}
-
 }  // namespace
 
 const EvaluatorProjection* find_evaluator(const std::vector<EvaluatorProjection>& evaluators, std::string_view name) {
@@ -86,39 +81,35 @@ std::string input_anchor(std::string_view inputs_json) {
 }
 
 void RunProjectionBuilder::add_event(std::string_view line, const std::string& where) {
-  json::value parsed;
+  const std::size_t first = line.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || line[first] != '{')
+    throw runtime_error(where + ": expected a krino.event/1 object");
   try {
-    parsed = json::parse(line);
-  } catch (const std::exception& e) {
-    throw runtime_error(where + ": not a JSON document (" + e.what() + ")");
-  }
-  if (!parsed.is_object()) throw runtime_error(where + ": expected a krino.event/1 object");
-  const json::object& event = parsed.get_object();
-  const auto* schema = event.if_contains("schema");
-  if (schema == nullptr || !schema->is_string() || schema->get_string() != "krino.event/1") return;
-  const auto* kind = event.if_contains("event");
-  if (kind == nullptr || !kind->is_string()) return;
-  const auto* run_value = event.if_contains("run_index");
-  const uint32_t run = run_value != nullptr && run_value->is_number() ? run_value->to_number<uint32_t>() : 0;
-
-  if (kind->get_string() == "run_started") {
-    if (run == 0) {  // a new experiment in an appended file: only the last one counts
-      items_.clear();
-      runs_ = 0;
-      experiment_.clear();
-      if (const auto* exp = event.if_contains("experiment"); exp != nullptr && exp->is_object())
-        if (const auto* name = exp->get_object().if_contains("name"); name != nullptr && name->is_string())
-          experiment_ = std::string(name->get_string());
+    const krino::event::EventHead head = krino::event::read_event_head(line);
+    if (!head.has_schema) return;
+    if (head.kind == krino::event::EventKind::run_started) {
+      add_run_started(krino::event::read_run_started(line));
+    } else if (head.kind == krino::event::EventKind::item_finished) {
+      if (!krino::json::find_member(line, "index")) throw runtime_error(where + ": item_finished without an 'index'");
+      add_item(krino::event::read_item_finished(line), where);
     }
-    runs_ = std::max(runs_, run + 1);
-    return;
+  } catch (const krino::event::DecodeError& e) {
+    throw runtime_error(where + ": " + e.what());
   }
-  if (kind->get_string() != "item_finished") return;
+}
 
-  const auto* index_value = event.if_contains("index");
-  if (index_value == nullptr || !index_value->is_number())
-    throw runtime_error(where + ": item_finished without an 'index'");
-  const uint64_t index = index_value->to_number<uint64_t>();
+void RunProjectionBuilder::add_run_started(const krino::event::RunStarted& started) {
+  if (started.run_index == 0) {  // a new experiment in an appended file: only the last one counts
+    items_.clear();
+    runs_ = 0;
+    experiment_ = started.experiment_name;
+  }
+  runs_ = std::max(runs_, started.run_index + 1);
+}
+
+void RunProjectionBuilder::add_item(const krino::event::ItemFinished& event, const std::string& where) {
+  const uint32_t run = event.run_index;
+  const uint64_t index = event.index;
   runs_ = std::max(runs_, run + 1);
   ItemAccumulator& acc = items_[index];
   if (acc.last_run == run)
@@ -127,39 +118,25 @@ void RunProjectionBuilder::add_event(std::string_view line, const std::string& w
   acc.last_run = run;
   ItemProjection& item = acc.item;
   item.index = index;
-  if (const auto* id = event.if_contains("id"); id != nullptr && id->is_string()) item.id = std::string(id->get_string());
-  if (item.input.empty())
-    if (const auto* inputs = event.if_contains("inputs")) item.input = input_anchor(json::serialize(*inputs));
+  if (!event.id.empty() && event.id.front() == '"') item.id = event.id_text();
+  if (item.input.empty() && !event.inputs.empty()) item.input = input_anchor(event.inputs);
   ++item.runs;
-  const auto* success = event.if_contains("success");
-  const auto* error = event.if_contains("error");
-  if (error != nullptr && !error->is_null()) {
+  if (event.error) {
     ++item.failed_runs;
-    if (item.first_error.empty()) {
-      item.first_error = "an error";
-      if (error->is_object())
-        if (const auto* message = error->get_object().if_contains("message"); message != nullptr && message->is_string())
-          item.first_error = std::string(message->get_string());
-    }
+    if (item.first_error.empty()) item.first_error = event.error->message.empty() ? "an error" : event.error->message;
     return;  // no results: pass probability counts the run as failed, means leave it out
   }
-  if (success != nullptr && success->is_bool() && success->get_bool()) ++item.passing_runs;
-  const auto* results = event.if_contains("results");
-  if (results == nullptr || !results->is_array()) return;
-  for (const auto& r : results->get_array()) {
-    if (!r.is_object()) continue;
-    const auto& result = r.get_object();
-    const auto* name = result.if_contains("name");
-    if (name == nullptr || !name->is_string()) throw runtime_error(where + ": a result without a 'name'");
-    EvaluatorAccumulator& e = acc.evaluators[std::string(name->get_string())];
+  if (event.success) ++item.passing_runs;
+  for (const auto& result : event.results) {
+    if (result.name.empty()) throw runtime_error(where + ": a result without a 'name'");
+    EvaluatorAccumulator& e = acc.evaluators[result.name];
     ++e.results;
-    if (auto score = optional_number(result, "score")) {
-      e.score_sum += *score;
+    if (result.score) {
+      e.score_sum += *result.score;
       ++e.scored;
     }
-    if (const auto* pass = result.if_contains("success"); pass != nullptr && pass->is_bool() && pass->get_bool())
-      ++e.passed;
-    e.threshold = optional_number(result, "threshold");
+    if (result.success) ++e.passed;
+    e.threshold = result.threshold;
   }
 }
 

@@ -27,32 +27,42 @@ class ResultFields {
   Seen name = Seen::absent, score = Seen::absent, success = Seen::absent, threshold = Seen::absent,
        reason = Seen::absent, metadata = Seen::absent;
   std::string name_text;
+  std::string reason_text;
   double score_value = 0;
+  double threshold_value = 0;
   bool success_value = false;
+  bool skipped_value = false;  // metadata.skipped is true
 
   bool on_document_begin(error_code&) { return true; }
   bool on_document_end(error_code&) { return true; }
   bool on_object_begin(error_code&) {
     if (depth_ == 0) root_is_object = true;
-    else if (depth_ == 1) top(Seen::object);
+    else if (depth_ == 1) {
+      in_metadata_ = key_ == "metadata";
+      top(Seen::object);
+    }
     ++depth_;
     return true;
   }
-  bool on_object_end(std::size_t, error_code&) { --depth_; return true; }
+  bool on_object_end(std::size_t, error_code&) {
+    if (--depth_ == 1) in_metadata_ = false;
+    inner_key_.clear();
+    return true;
+  }
   bool on_array_begin(error_code&) {
     if (depth_ == 1) top(Seen::array);
     ++depth_;
     return true;
   }
-  bool on_array_end(std::size_t, error_code&) { --depth_; return true; }
-  bool on_key_part(string_view s, std::size_t, error_code&) { if (depth_ == 1) key_.append(s.data(), s.size()); return true; }
-  bool on_key(string_view s, std::size_t, error_code&) { if (depth_ == 1) key_.append(s.data(), s.size()); return true; }
-  bool on_string_part(string_view s, std::size_t, error_code&) {
-    if (depth_ == 1 && key_ == "name") name_text.append(s.data(), s.size());
+  bool on_array_end(std::size_t, error_code&) {
+    if (--depth_ == 2) inner_key_.clear();
     return true;
   }
+  bool on_key_part(string_view s, std::size_t, error_code&) { return key_part(s); }
+  bool on_key(string_view s, std::size_t, error_code&) { return key_part(s); }
+  bool on_string_part(string_view s, std::size_t, error_code&) { return text_part(s); }
   bool on_string(string_view s, std::size_t, error_code&) {
-    if (depth_ == 1 && key_ == "name") name_text.append(s.data(), s.size());
+    text_part(s);
     if (depth_ == 1) top(Seen::string);
     return true;
   }
@@ -62,10 +72,13 @@ class ResultFields {
   bool on_double(double v, string_view, error_code&) { return number(v); }
   bool on_bool(bool v, error_code&) {
     if (depth_ == 1 && key_ == "success") success_value = v;
+    if (depth_ == 2 && in_metadata_ && inner_key_ == "skipped") skipped_value = v;
+    if (depth_ == 2) inner_key_.clear();
     if (depth_ == 1) top(Seen::boolean);
     return true;
   }
   bool on_null(error_code&) {
+    if (depth_ == 2) inner_key_.clear();
     if (depth_ == 1) top(Seen::null);
     return true;
   }
@@ -73,8 +86,21 @@ class ResultFields {
   bool on_comment(string_view, error_code&) { return true; }
 
  private:
+  bool key_part(string_view s) {
+    if (depth_ == 1) key_.append(s.data(), s.size());
+    else if (depth_ == 2 && in_metadata_) inner_key_.append(s.data(), s.size());
+    return true;
+  }
+  bool text_part(string_view s) {
+    if (depth_ == 1 && key_ == "name") name_text.append(s.data(), s.size());
+    else if (depth_ == 1 && key_ == "reason") reason_text.append(s.data(), s.size());
+    else if (depth_ == 2) inner_key_.clear();
+    return true;
+  }
   bool number(double v) {
     if (depth_ == 1 && key_ == "score") score_value = v;
+    if (depth_ == 1 && key_ == "threshold") threshold_value = v;
+    if (depth_ == 2) inner_key_.clear();
     if (depth_ == 1) top(Seen::number);
     return true;
   }
@@ -89,6 +115,8 @@ class ResultFields {
   }
   int depth_ = 0;
   std::string key_;
+  bool in_metadata_ = false;  // inside the top-level "metadata" object
+  std::string inner_key_;     // the current key of a metadata member
 };
 
 }  // namespace
@@ -122,6 +150,9 @@ std::variant<CheckedResult, std::string> check_eval_result(std::string_view text
   checked.record.name = name;
   checked.record.success = f.success_value;
   if (f.score == Seen::number) checked.record.score = f.score_value;
+  if (f.threshold == Seen::number) checked.record.threshold = f.threshold_value;
+  checked.record.reason = f.reason == Seen::string ? f.reason_text : std::string();
+  checked.record.skipped = f.skipped_value;
   const std::string_view document = text.substr(text.find('{'), used - text.find('{'));
   // Kept byte for byte when it already is what a report line needs: the configured name, one line.
   // (Two memchr passes: string_view::find_first_of would call memchr once per byte.)

@@ -10,7 +10,8 @@
 #include "krino/core/task/task_factory.hpp"
 
 #include <boost/json.hpp>
-#include <krino/json_text.hpp>
+#include <krino/event/run_finished.hpp>
+#include <krino/event/run_started.hpp>
 #include <tbb/info.h>
 #include <algorithm>
 #include <tbb/parallel_pipeline.h>
@@ -72,49 +73,46 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
 
 ExperimentRunner::~ExperimentRunner() = default;
 
-void ExperimentRunner::emit(const std::string& event) {
-  for (auto& reporter : reporters_) reporter->on_event(event);
-  if (observer_) observer_(event);
+void ExperimentRunner::emit(const std::string& line) {
+  for (auto& reporter : reporters_) reporter->on_event(line);
 }
 
-void ExperimentRunner::add_shard(boost::json::object& event) const {
+std::optional<krino::event::ShardInfo> ExperimentRunner::shard_info() const {
   // Only a sharded run says so; `krino merge` reads it (docs/sharding.md).
-  if (config_.shard) event["shard"] = json::object{{"index", config_.shard->index}, {"count", config_.shard->count}};
+  if (!config_.shard) return std::nullopt;
+  return krino::event::ShardInfo{config_.shard->index, config_.shard->count};
 }
 
 void ExperimentRunner::flush_reporters() {
   for (auto& reporter : reporters_) reporter->flush();
 }
 
-std::string ExperimentRunner::run_started_event(uint32_t run_index, const DatasetInfo& info) const {
-  json::object e;
-  e["event"] = "run_started";
-  e["schema"] = "krino.event/1";
-  e["run_index"] = run_index;
-  e["runs"] = config_.runs;
-  e["experiment"] = json::object{{"name", config_.name}, {"description", config_.description}, {"metadata", config_.metadata}};
-  json::object dataset{{"uri", config_.dataset.uri}, {"name", info.name}, {"description", info.description}};
-  if (info.size_hint) dataset["sizeHint"] = *info.size_hint;
-  else dataset["sizeHint"] = nullptr;
-  e["dataset"] = std::move(dataset);
-  json::array evaluators;
-  for (const auto& ev : evaluators_) {
-    json::object o{{"name", ev->name()}, {"component", ev->component().id}};
-    if (ev->threshold()) o["threshold"] = *ev->threshold();
-    else o["threshold"] = nullptr;
-    evaluators.push_back(std::move(o));
-  }
-  e["evaluators"] = std::move(evaluators);
-  e["parallelism"] = config_.parallelism;
-  e["timestamp"] = utc_timestamp_now();
-  add_shard(e);
-  return ::krino::json::to_compact_json(e);
+krino::event::RunStarted ExperimentRunner::run_started_event(uint32_t run_index, const DatasetInfo& info) const {
+  krino::event::RunStarted e;
+  e.run_index = run_index;
+  e.runs = config_.runs;
+  e.experiment_name = config_.name;
+  e.experiment_description = config_.description;
+  e.experiment_metadata = config_.metadata;
+  e.dataset = info;
+  e.dataset.uri = config_.dataset.uri;
+  for (const auto& ev : evaluators_) e.evaluators.push_back({ev->name(), ev->component().id, ev->threshold()});
+  e.parallelism = config_.parallelism;
+  e.timestamp = utc_timestamp_now();
+  e.shard = shard_info();
+  return e;
 }
 
 ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, ExperimentStatistics& statistics) {
   const auto started = std::chrono::steady_clock::now();
   DatasetStream dataset(*resolver_, host_.host(), config_.dataset.uri, config_.dataset.options);
-  emit(run_started_event(run_index, dataset.info()));
+  {
+    const krino::event::RunStarted event = run_started_event(run_index, dataset.info());
+    std::string line;
+    krino::event::append_run_started(line, event);
+    emit(line);
+    if (observer_) observer_->on_run_started(event);
+  }
 
   std::vector<std::string> names;
   for (const auto& ev : evaluators_) names.push_back(ev->name());
@@ -122,9 +120,9 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   ItemProcessor processor(host_, dataset, *task_, evaluators_, config_.seed, config_.shard);
 
   struct Slot {
-    uint64_t index;
+    uint64_t index = 0;
     DatasetRecord record;
-    FinishedItem item;
+    FinishedItem item;  // filled in place: its event's views point into it
   };
   // Shared ownership: when a stage throws, TBB drops the tokens still in flight, and they must not leak.
   using SlotPtr = std::shared_ptr<Slot>;
@@ -154,32 +152,30 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
                                         fc.stop();
                                         return nullptr;
                                       }
-                                      return std::make_shared<Slot>(Slot{next_index++, std::move(record), {}});
+                                      auto slot = std::make_shared<Slot>();
+                                      slot->index = next_index++;
+                                      slot->record = std::move(record);
+                                      return slot;
                                     }) &
           tbb::make_filter<SlotPtr, SlotPtr>(tbb::filter_mode::parallel,
                                          [&](SlotPtr slot) {
-                                           slot->item = processor.process(run_index, slot->index, slot->record);
+                                           processor.process(run_index, slot->index, slot->record, slot->item);
                                            slot->record = {};
                                            return slot;
                                          }) &
           tbb::make_filter<SlotPtr, void>(tbb::filter_mode::serial_in_order, [&](SlotPtr owned) {
             if (owned->item.skipped) return;  // another shard's item
-            run_stats.add_item(owned->item.success, owned->item.error, owned->item.scores);
-            run_stats.add_judge(owned->item.judge, owned->item.judge_by_evaluator);
-            emit(owned->item.event);
+            run_stats.add_item(owned->item.event);
+            emit(owned->item.line);
+            if (observer_) observer_->on_item(owned->item.event);
           }));
   });
 
   // Ctrl-C may arrive after the last record was read; the run is complete then.
-  json::object finished;
-  finished["event"] = "run_finished";
-  finished["schema"] = "krino.event/1";
-  finished["run_index"] = run_index;
-  finished["status"] = cancelled ? "cancelled" : "completed";
-  finished["durationMs"] = milliseconds_since(started);
-  finished["summary"] = run_stats.summary();
-  add_shard(finished);
-  emit(::krino::json::to_compact_json(finished));
+  std::string finished;
+  krino::event::append_finished(finished, run_index, cancelled, milliseconds_since(started), run_stats.summary(),
+                                shard_info());
+  emit(finished);
   flush_reporters();
   statistics.add_run(run_stats);
   return RunResult{cancelled};
@@ -210,15 +206,11 @@ ExperimentOutcome ExperimentRunner::run() {
     }
   }
 
-  json::object finished;
-  finished["event"] = "experiment_finished";
-  finished["schema"] = "krino.event/1";
-  finished["run_index"] = nullptr;  // every line carries run_index; this one belongs to no run
-  finished["status"] = outcome.cancelled ? "cancelled" : "completed";
-  finished["durationMs"] = milliseconds_since(started);
-  finished["summary"] = statistics.summary();
-  add_shard(finished);
-  emit(::krino::json::to_compact_json(finished));
+  // Every line carries run_index; this one belongs to no run, so it is null.
+  std::string finished;
+  krino::event::append_finished(finished, std::nullopt, outcome.cancelled, milliseconds_since(started),
+                                statistics.summary(), shard_info());
+  emit(finished);
   flush_reporters();
 
   outcome.pass_rate = statistics.pass_rate();

@@ -4,13 +4,8 @@
 
 namespace krino::core {
 
-boost::json::object ItemError::to_json() const {
-  boost::json::object o;
-  o["stage"] = stage;
-  o["component"] = component;
-  o["code"] = status_code_name(code);
-  o["message"] = message;
-  return o;
+krino::event::ItemError ItemError::to_event() const {
+  return krino::event::ItemError{stage, component, std::string(status_code_name(code)), message};
 }
 
 }  // namespace krino::core

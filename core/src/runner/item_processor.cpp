@@ -3,11 +3,10 @@
 #include "krino/core/judge/judge_usage.hpp"
 
 #include <boost/json.hpp>
+#include <krino/event/item_finished.hpp>
 #include <krino/json_spans.hpp>
-#include <krino/json_text.hpp>
 
 #include <chrono>
-#include <charconv>
 #include <cmath>
 #include <optional>
 
@@ -29,30 +28,13 @@ ItemProcessor::ItemProcessor(const HostServices& host, const DatasetStream& data
                              std::optional<ShardSpec> shard)
     : host_(host), dataset_(dataset), task_(task), evaluators_(evaluators), seed_(seed), shard_(shard) {}
 
-namespace {
-
-void append_key(std::string& out, std::string_view key) {
-  out += ',';
-  krino::json::append_json_string(out, key);
-  out += ':';
-}
-
-template <class Integer>
-void append_integer(std::string& out, Integer value) {
-  char buffer[24];
-  auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
-  out.append(buffer, static_cast<size_t>(end - buffer));
-}
-
-}  // namespace
-
-FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record) const {
+void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const {
   const auto started = std::chrono::steady_clock::now();
   std::optional<ItemError> error;
   std::optional<TaskOutput> output;
-  std::vector<CheckedResult> results;
+  std::vector<CheckedResult>& results = item.results_;
   results.reserve(evaluators_.size());
-  FinishedItem item;
+  krino::event::ItemFinished& event = item.event;
 
   krino_call_context ctx{};
   ctx.struct_size = sizeof(ctx);
@@ -62,10 +44,9 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
   // Judge calls made for this item are counted here (HostServices::judge_entry).
   CallAttribution attribution;
   ctx.host_handle = &attribution;
-  json::object judge_by_evaluator;
 
   // 1. The example: validated once, then read through spans (no document is built).
-  std::string example_text;
+  std::string& example_text = item.example_text_;
   ExampleView example = ExampleView::empty();
   std::optional<ExampleView> view_of_record;
   if (record.kind == DatasetRecord::Kind::bad) {
@@ -99,7 +80,7 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     }
     if (!shard_->owns(id ? std::optional<std::string_view>(*id) : std::nullopt, index)) {
       item.skipped = true;
-      return item;
+      return;
     }
   }
   const std::string_view inputs = example.section("inputs");
@@ -137,10 +118,7 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
       const JudgeUsage before = attribution.usage();
       auto evaluated = evaluator->evaluate(ctx, testcase);
       const JudgeUsage spent = attribution.usage().minus(before);
-      if (!spent.empty()) {
-        item.judge_by_evaluator.emplace_back(evaluator->name(), spent);
-        judge_by_evaluator[evaluator->name()] = spent.to_item_json();
-      }
+      if (!spent.empty()) event.judge_by_evaluator.emplace_back(evaluator->name(), spent);
       if (auto* e = std::get_if<ItemError>(&evaluated)) {
         error = std::move(*e);
         results.clear();  // one broken evaluator discards the item's other results (spec §17.1)
@@ -150,67 +128,36 @@ FinishedItem ItemProcessor::process(uint32_t run_index, uint64_t index, const Da
     }
   }
 
-  item.error = error.has_value();
-  item.success = !error;
-  item.scores.reserve(results.size());
+  // 4. The event: its model, then its line.
+  event.run_index = run_index;
+  event.index = index;
+  if (auto id = example.id_token()) event.id = *id;
+  if (auto own_id = example.raw("datasetItemId"); own_id && !own_id->empty() && own_id->front() == '"')
+    event.dataset_item_id = *own_id;
+  if (!record.location.empty()) event.location = record.location;
+  event.success = !error;
+  if (error) event.error = error->to_event();
+  event.results.reserve(results.size());
   for (auto& r : results) {
-    item.success = item.success && r.record.success;
-    item.scores.push_back(std::move(r.record));
+    r.record.json = r.json;
+    event.success = event.success && r.record.success;
+    event.results.push_back(std::move(r.record));
   }
-
-  // 4. The event, written field by field (docs/payloads.md, item_finished).
-  std::string& e = item.event;
-  e.reserve(example_text.size() + (output ? output->actual_outputs.size() : 0) + 512 * (results.size() + 1));
-  e += R"({"event":"item_finished","schema":"krino.event/1","run_index":)";
-  append_integer(e, run_index);
-  append_key(e, "index");
-  append_integer(e, index);
-  append_key(e, "id");
-  if (auto id = example.id_token()) e += *id;
-  else e += "null";
-  append_key(e, "location");
-  if (record.location.empty()) e += "null";
-  else krino::json::append_json_string(e, record.location);
-  append_key(e, "success");
-  e += item.success ? "true" : "false";
-  append_key(e, "error");
-  if (error) krino::json::append_compact_json(e, error->to_json());
-  else e += "null";
-  // What a reporter reads first (verdict, results, timing) comes before the example's own
-  // sections, which are most of the bytes, so a reader can stop early.
-  append_key(e, "results");
-  e += '[';
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (i > 0) e += ',';
-    e += results[i].json;
+  if (output) {
+    item.actual_outputs_ = std::move(output->actual_outputs);
+    event.actual_outputs = item.actual_outputs_;
+    if (output->metrics) event.metrics = *output->metrics;
   }
-  e += ']';
-  append_key(e, "metrics");
-  if (output && output->metrics) krino::json::append_compact_json(e, output->metrics->to_json());
-  else e += "null";
-  item.judge = attribution.usage();
-  if (!item.judge.empty()) {
-    // Present only when the item asked a judge: what it cost, in all and per evaluator.
-    json::object judge = item.judge.to_item_json();
-    judge["byEvaluator"] = std::move(judge_by_evaluator);
-    append_key(e, "judge");
-    krino::json::append_compact_json(e, judge);
-  }
-  append_key(e, "durationMs");
+  if (const JudgeUsage spent = attribution.usage(); !spent.empty()) event.judge = spent;
   const double duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  krino::json::append_double(e, std::round(duration_ms * 1000.0) / 1000.0);
-  append_key(e, "inputs");
-  e += inputs;
-  append_key(e, "expectedOutputs");
-  e += expected;
-  append_key(e, "actualOutputs");
-  if (output) e += output->actual_outputs;
-  else e += "null";
-  append_key(e, "metadata");
-  e += metadata;
-  e += '}';
-  return item;
+  event.duration_ms = std::round(duration_ms * 1000.0) / 1000.0;
+  event.inputs = inputs;
+  event.expected_outputs = expected;
+  event.metadata = metadata;
+
+  item.line.reserve(example_text.size() + item.actual_outputs_.size() + 512 * (results.size() + 1));
+  krino::event::append_item_finished(item.line, event);
 }
 
 }  // namespace krino::core

@@ -1,13 +1,15 @@
 #include "krino/core/shard/shard_merger.hpp"
 
 #include "krino/core/common/error.hpp"
-#include "krino/core/shard/item_line.hpp"
 #include "krino/core/shard/shard_file.hpp"
 #include "krino/core/statistics/experiment_statistics.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
 
 #include <boost/json.hpp>
-#include <krino/json_text.hpp>
+#include <krino/event/item_finished.hpp>
+#include <krino/event/run_finished.hpp>
+#include <krino/event/run_started.hpp>
+#include <krino/json_spans.hpp>
 
 #include <unistd.h>
 
@@ -32,43 +34,43 @@ struct ShardHeader {
   std::vector<std::string> evaluators;
 };
 
-json::object parse_line(const ShardFile& file) {
-  boost::system::error_code ec;
-  json::value v = json::parse(file.line(), ec);
-  if (ec || !v.is_object()) throw runtime_error(file.where() + ": not a JSON object");
-  return std::move(v.as_object());
+// Reads one line of `file` with the event codec; a line that does not read is an error naming it.
+template <class Event, class Read>
+Event read_line(const ShardFile& file, Read&& read) {
+  try {
+    return read(std::string_view(file.line()));
+  } catch (const krino::event::DecodeError& e) {
+    throw runtime_error(file.where() + ": " + e.what());
+  }
 }
 
-std::string string_member(const json::object& o, const char* key) {
-  const auto* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
+krino::event::RunStarted read_started(const ShardFile& file) {
+  return read_line<krino::event::RunStarted>(file, [](std::string_view l) { return krino::event::read_run_started(l); });
+}
+
+krino::event::Finished read_finished_line(const ShardFile& file) {
+  return read_line<krino::event::Finished>(file, [](std::string_view l) { return krino::event::read_finished(l); });
 }
 
 ShardHeader read_header(const ShardFile& file) {
   if (file.event() != "run_started" || file.run_index() != 0u)
     throw runtime_error(file.where() + ": expected the run_started event of run 0; is this a complete krino.event/1 file?");
-  const json::object started = parse_line(file);
-  const auto* shard = started.if_contains("shard");
-  if (shard == nullptr || !shard->is_object())
+  if (!krino::json::find_member(file.line(), "shard"))
+    throw usage_error(file.path() + " was not written by a sharded run (its run_started has no \"shard\"); "
+                      "krino merge combines the outputs of `krino run --shard K/N`");
+  const krino::event::RunStarted started = read_started(file);
+  if (!started.shard)
     throw usage_error(file.path() + " was not written by a sharded run (its run_started has no \"shard\"); "
                       "krino merge combines the outputs of `krino run --shard K/N`");
   ShardHeader h;
-  const auto& s = shard->get_object();
-  if (!s.contains("index") || !s.contains("count") || !s.at("index").is_number() || !s.at("count").is_number())
-    throw runtime_error(file.where() + ": \"shard\" needs a numeric \"index\" and \"count\"");
-  h.index = s.at("index").to_number<uint32_t>();
-  h.count = s.at("count").to_number<uint32_t>();
+  h.index = started.shard->index;
+  h.count = started.shard->count;
   if (h.count == 0 || h.index == 0 || h.index > h.count)
     throw runtime_error(file.where() + ": shard " + std::to_string(h.index) + "/" + std::to_string(h.count) + " is not a valid shard");
-  if (const auto* e = started.if_contains("experiment"); e != nullptr && e->is_object())
-    h.experiment = string_member(e->get_object(), "name");
-  if (const auto* r = started.if_contains("runs"); r != nullptr && r->is_number()) h.runs = r->to_number<uint32_t>();
+  h.experiment = started.experiment_name;
+  h.runs = krino::json::find_member(file.line(), "runs") ? started.runs : 0;
   if (h.runs == 0) throw runtime_error(file.where() + ": run_started has no \"runs\"");
-  if (const auto* evs = started.if_contains("evaluators"); evs != nullptr && evs->is_array()) {
-    for (const auto& ev : evs->get_array()) {
-      if (ev.is_object()) h.evaluators.push_back(string_member(ev.get_object(), "name"));
-    }
-  }
+  for (const auto& ev : started.evaluators) h.evaluators.push_back(ev.name);
   return h;
 }
 
@@ -139,24 +141,13 @@ class Merger {
     for (auto& [h, file] : opened) shards_.push_back(std::move(file));
   }
 
-  // A completed run_finished / experiment_finished of the merged file.
-  json::object finished_event(std::string_view event, json::value run_index, double duration_ms,
-                              json::object summary) const {
-    json::object finished;
-    finished["event"] = event;
-    finished["schema"] = "krino.event/1";
-    finished["run_index"] = std::move(run_index);
-    finished["status"] = "completed";
-    finished["durationMs"] = duration_ms;
-    finished["summary"] = std::move(summary);
-    finished["merged"] = merged_info();
-    return finished;
-  }
+  krino::event::MergedInfo merged_info() const { return krino::event::MergedInfo{header_.count, report_.missing}; }
 
-  json::object merged_info() const {
-    json::array missing;
-    for (uint32_t k : report_.missing) missing.push_back(k);
-    return json::object{{"count", header_.count}, {"missing", std::move(missing)}};
+  // A completed run_finished (run_index set) or experiment_finished of the merged file.
+  void write_finished(std::optional<uint32_t> run_index, double duration_ms, const json::object& summary) {
+    std::string line;
+    krino::event::append_finished(line, run_index, false, duration_ms, summary, std::nullopt, merged_info());
+    write(line);
   }
 
   void write(std::string_view line) {
@@ -173,32 +164,27 @@ class Merger {
                         (file.run_index() ? " of run " + std::to_string(*file.run_index()) : std::string()));
   }
 
-  static void require_completed(const ShardFile& file, const json::object& finished) {
-    const std::string status = string_member(finished, "status");
-    if (status != "completed")
-      throw runtime_error(file.where() + ": the shard's run ended \"" + status + "\"; run that shard again before merging");
-  }
-
-  static double duration_of(const json::object& finished) {
-    const auto* d = finished.if_contains("durationMs");
-    return d != nullptr && d->is_number() ? d->to_number<double>() : 0.0;
+  static void require_completed(const ShardFile& file, const krino::event::Finished& finished) {
+    if (finished.status != "completed")
+      throw runtime_error(file.where() + ": the shard's run ended \"" + finished.status + "\"; run that shard again before merging");
   }
 
   void merge_run(uint32_t run, ExperimentStatistics& statistics) {
     // run_started: the first shard's, at the earliest shard's time, without its shard.
-    json::object started;
+    std::optional<krino::event::RunStarted> started;
     std::string timestamp;
     for (auto& shard : shards_) {
       expect(*shard, "run_started", run);
-      json::object event = parse_line(*shard);
-      const std::string t = string_member(event, "timestamp");
-      if (timestamp.empty() || (!t.empty() && t < timestamp)) timestamp = t;
-      if (started.empty()) started = std::move(event);
+      krino::event::RunStarted event = read_started(*shard);
+      if (timestamp.empty() || (!event.timestamp.empty() && event.timestamp < timestamp)) timestamp = event.timestamp;
+      if (!started) started = std::move(event);
     }
-    started.erase("shard");
-    if (!timestamp.empty()) started["timestamp"] = timestamp;
-    started["merged"] = merged_info();
-    write(::krino::json::to_compact_json(started));
+    started->shard.reset();
+    if (!timestamp.empty()) started->timestamp = timestamp;
+    started->merged = merged_info();
+    std::string line;
+    krino::event::append_run_started(line, *started);
+    write(line);
 
     // Items: a k-way merge on the global dataset index.
     RunStatistics run_stats(header_.evaluators);
@@ -226,9 +212,8 @@ class Merger {
         throw usage_error("item " + std::to_string(index) + " of run " + std::to_string(run) + " is in two shards (" +
                           shards_[last->second]->path() + " and " + file.where() +
                           "); were they run with different datasets or krino versions?");
-      const ItemLine item = read_item_line(file.line());
-      run_stats.add_item(item.success, item.error, item.scores);
-      run_stats.add_judge(item.judge, item.judge_by_evaluator);
+      run_stats.add_item(read_line<krino::event::ItemFinished>(
+          file, [](std::string_view l) { return krino::event::read_item_finished(l, krino::event::ItemParts::head); }));
       write(file.line());
       ++report_.items;
       last = Head{index, s};
@@ -239,12 +224,12 @@ class Merger {
     double duration = 0.0;
     for (auto& shard : shards_) {
       expect(*shard, "run_finished", run);
-      const json::object finished = parse_line(*shard);
+      const krino::event::Finished finished = read_finished_line(*shard);
       require_completed(*shard, finished);
-      duration = std::max(duration, duration_of(finished));
+      duration = std::max(duration, finished.duration_ms);
       shard->advance();
     }
-    write(::krino::json::to_compact_json(finished_event("run_finished", run, duration, run_stats.summary())));
+    write_finished(run, duration, run_stats.summary());
     statistics.add_run(run_stats);
   }
 
@@ -252,16 +237,15 @@ class Merger {
     double duration = 0.0;
     for (auto& shard : shards_) {
       expect(*shard, "experiment_finished", std::nullopt);
-      const json::object finished = parse_line(*shard);
+      const krino::event::Finished finished = read_finished_line(*shard);
       require_completed(*shard, finished);
-      duration = std::max(duration, duration_of(finished));
+      duration = std::max(duration, finished.duration_ms);
       if (shard->advance())
         throw usage_error(shard->where() + ": more events after experiment_finished; krino merge takes one experiment "
                                            "per file (was the shard written with append: true?)");
     }
-    json::object finished = finished_event("experiment_finished", nullptr, duration, statistics.summary());
-    write(::krino::json::to_compact_json(finished));
-    report_.summary = finished["summary"].as_object();
+    report_.summary = statistics.summary();
+    write_finished(std::nullopt, duration, report_.summary);
   }
 
   const MergeOptions& options_;

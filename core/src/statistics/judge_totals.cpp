@@ -30,7 +30,7 @@ void JudgeTotals::merge(const JudgeTotals& other) {
 }
 
 boost::json::object JudgeTotals::to_json() const {
-  boost::json::object o = total_.to_json();
+  boost::json::object o = krino::event::judge_usage_json(total_, krino::event::JudgeUsageForm::summary);
   o["tokenizedItems"] = tokenized_items_;
   o["pricedItems"] = priced_items_;
   // Shown only when some tokenized items have no price, as a caveat on the cost.
@@ -39,7 +39,7 @@ boost::json::object JudgeTotals::to_json() const {
   else
     o["costCoverage"] = nullptr;
   boost::json::object per;
-  for (const auto& [name, usage] : by_evaluator_) per[name] = usage.to_json();
+  for (const auto& [name, usage] : by_evaluator_) per[name] = krino::event::judge_usage_json(usage, krino::event::JudgeUsageForm::summary);
   o["byEvaluator"] = std::move(per);
   return o;
 }

@@ -33,8 +33,6 @@ double ScoreMoments::sample_std_dev() const {
   return std::sqrt(std::max(0.0, m2 / static_cast<double>(count - 1)));
 }
 
-double round6(double x) { return std::floor(x * 1e6 + 0.5) / 1e6; }
-
 RunStatistics::RunStatistics(const std::vector<std::string>& evaluator_names) {
   for (const auto& name : evaluator_names) evaluators_.push_back(EvaluatorRunStatistics{name, 0, 0, 0, {}});
 }
@@ -48,17 +46,29 @@ EvaluatorRunStatistics* RunStatistics::find(std::string_view name) {
 }
 
 void RunStatistics::add_item(bool success, bool error, const std::vector<ScoreRecord>& results) {
+  add_verdict(success, error);
+  for (const auto& result : results) add_result(result.name, result.score, result.success);
+}
+
+void RunStatistics::add_item(const krino::event::ItemFinished& item) {
+  add_verdict(item.success, item.error.has_value());
+  for (const auto& result : item.results) add_result(result.name, result.score, result.success);
+  if (item.judge) add_judge(*item.judge, item.judge_by_evaluator);
+}
+
+void RunStatistics::add_verdict(bool success, bool error) {
   ++total_;
   // An item with an error never passes, even though it has no failing result (spec §17.1).
   if (success && !error) ++passed_;
   if (error) ++errors_;
-  for (const auto& result : results) {
-    EvaluatorRunStatistics* stats = find(result.name);
-    ++stats->results;
-    if (result.success) ++stats->passed;
-    if (result.score) stats->scores.add(*result.score);
-    else ++stats->null_scores;
-  }
+}
+
+void RunStatistics::add_result(std::string_view name, std::optional<double> score, bool success) {
+  EvaluatorRunStatistics* stats = find(name);
+  ++stats->results;
+  if (success) ++stats->passed;
+  if (score) stats->scores.add(*score);
+  else ++stats->null_scores;
 }
 
 boost::json::object RunStatistics::summary() const {

@@ -3,11 +3,6 @@
 namespace krino::core {
 namespace {
 
-template <class T>
-void put(boost::json::object& o, const char* key, const std::optional<T>& v) {
-  if (v) o[key] = *v; else o[key] = nullptr;
-}
-
 std::optional<int64_t> integer(const boost::json::object& o, const char* key) {
   auto it = o.find(key);
   if (it == o.end()) return std::nullopt;
@@ -25,16 +20,7 @@ std::optional<double> number(const boost::json::object& o, const char* key) {
 
 }  // namespace
 
-boost::json::object CallMetrics::to_json() const {
-  boost::json::object o;
-  put(o, "tokensIn", tokens_in);
-  put(o, "tokensOut", tokens_out);
-  put(o, "costUsd", cost_usd);
-  put(o, "latencyMs", latency_ms);
-  return o;
-}
-
-CallMetrics CallMetrics::from_json(const boost::json::object& o) {
+CallMetrics call_metrics_from_json(const boost::json::object& o) {
   CallMetrics m;
   m.tokens_in = integer(o, "tokensIn");
   m.tokens_out = integer(o, "tokensOut");

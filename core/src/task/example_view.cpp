@@ -25,7 +25,7 @@ std::string_view ExampleView::section(std::string_view key) const {
 }
 
 bool ExampleView::is_canonical() const {
-  constexpr unsigned kId = 1, kInputs = 2, kExpected = 4, kMetadata = 8, kActual = 16, kTrace = 32;
+  constexpr unsigned kId = 1, kInputs = 2, kExpected = 4, kMetadata = 8, kActual = 16, kTrace = 32, kDatasetItemId = 64;
   constexpr unsigned kMaps = kInputs | kExpected | kMetadata;
   unsigned seen = 0;
   for (const JsonMember& m : members_) {
@@ -37,6 +37,7 @@ bool ExampleView::is_canonical() const {
     else if (m.key == "actualOutputs") bit = kActual, ok = is_object_span(m.value);
     else if (m.key == "id") bit = kId, ok = is_string_span(m.value) && m.value.size() > 2;
     else if (m.key == "trace") bit = kTrace, ok = m.value != "null";
+    else if (m.key == "datasetItemId") bit = kDatasetItemId, ok = is_string_span(m.value) && m.value.size() > 2;
     if (!ok || (seen & bit) != 0) return false;
     seen |= bit;
   }

@@ -27,7 +27,7 @@ std::variant<TaskOutput, ItemError> ReplayTask::run(const ExampleView& example, 
 
 std::optional<CallMetrics> ReplayTask::recorded_metrics(const ExampleView& example) {
   if (auto metrics = example.raw("metrics"); metrics && is_object_span(*metrics))
-    return CallMetrics::from_json(boost::json::parse(*metrics).as_object());
+    return call_metrics_from_json(boost::json::parse(*metrics).as_object());
   return std::nullopt;
 }
 

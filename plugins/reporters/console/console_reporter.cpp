@@ -1,8 +1,9 @@
 #include "console_reporter.hpp"
 
 #include "item_line.hpp"
-#include "item_scanner.hpp"
 #include "summary_printer.hpp"
+
+#include <krino/report/dispatch.hpp>
 
 #include <cstdio>
 #include <utility>
@@ -42,20 +43,7 @@ ConsoleReporter::~ConsoleReporter() {
 }
 
 void ConsoleReporter::on_event(const krino::Event& event) {
-  // Items first and without a document: they are almost every event.
-  if (std::optional<ItemReport> item = scan_item_finished(event.raw(), item_lines_ == ItemLines::all)) {
-    on_item_finished(*item);
-    return;
-  }
-  const std::string_view type = event.type();
-  if (type == "run_started") {
-    on_run_started(event.json());
-  } else if (type == "run_finished") {
-    on_run_finished(event.json());
-  } else if (type == "experiment_finished") {
-    on_experiment_finished(event.json());
-  }
-  // Other events are ignored: readers skip what they do not know.
+  report::dispatch_event(event, *this, krino::event::ItemParts::head);
 }
 
 void ConsoleReporter::flush() {
@@ -64,37 +52,36 @@ void ConsoleReporter::flush() {
   summary_->flush();
 }
 
-void ConsoleReporter::on_run_started(const boost::json::object& event) {
-  const RunStart start = read_run_started(event);
+void ConsoleReporter::on_run_started(const RunStarted& start) {
   if (!start.experiment_name.empty()) experiment_name_ = start.experiment_name;
   runs_planned_ = start.runs;
-  if (bar_) bar_->start_run(start.run_index, start.runs, start.size_hint);
+  if (bar_) bar_->start_run(start.run_index, start.runs, start.dataset.size_hint);
 }
 
-void ConsoleReporter::on_item_finished(const ItemReport& item) {
-  if (bar_) bar_->add(item.verdict);
+void ConsoleReporter::on_item(const ItemFinished& item) {
+  const Verdict verdict = verdict_of(item);
+  if (bar_) bar_->add(verdict);
   const bool every_item = item_lines_ == ItemLines::all;
-  if (item.verdict == Verdict::pass) {
-    if (every_item) print_line(*progress_, tagged_line(item.verdict, describe_item(item, runs_planned_), progress_style_));
+  if (verdict == Verdict::pass) {
+    if (every_item) print_line(*progress_, tagged_line(verdict, describe_item(item, runs_planned_), progress_style_));
     return;
   }
 
   std::string description = describe_item(item, runs_planned_);
-  if (!bar_ || every_item) print_line(*progress_, tagged_line(item.verdict, description, progress_style_));
-  (item.verdict == Verdict::error ? errored_ : failed_).add(std::move(description));
+  if (!bar_ || every_item) print_line(*progress_, tagged_line(verdict, description, progress_style_));
+  (verdict == Verdict::error ? errored_ : failed_).add(std::move(description));
 }
 
-void ConsoleReporter::on_run_finished(const boost::json::object& event) {
-  RunFinish run = read_run_finished(event);
+void ConsoleReporter::on_run_finished(const Finished& run) {
   print_line(*progress_, render_run_line(run, runs_planned_, progress_style_));
-  runs_.push_back(std::move(run));
+  runs_.push_back(run);
 }
 
-void ConsoleReporter::on_experiment_finished(const boost::json::object& event) {
+void ConsoleReporter::on_experiment_finished(const Finished& finished) {
   ExperimentReport report;
   report.name = experiment_name_;
   report.runs_planned = runs_planned_;
-  report.summary = read_experiment_finished(event);
+  report.summary = finished;
   report.runs = runs_;
   report.failed = &failed_;
   report.errored = &errored_;

@@ -37,14 +37,16 @@ class ConsoleReporter {
   // Erases the progress bar (it comes back with the next item) and flushes both streams.
   void flush();
 
+  // The events, as report::dispatch_event hands them out.
+  void on_run_started(const RunStarted& start);
+  void on_item(const ItemFinished& item);
+  void on_run_finished(const Finished& run);
+  void on_experiment_finished(const Finished& finished);
+
  private:
   ConsoleReporter(const ConsoleOptions& options, std::unique_ptr<TextOutput> standard_output,
                   std::unique_ptr<TextOutput> standard_error, const Environment& environment);
 
-  void on_run_started(const boost::json::object& event);
-  void on_item_finished(const ItemReport& item);
-  void on_run_finished(const boost::json::object& event);
-  void on_experiment_finished(const boost::json::object& event);
   // Writes a whole line, after erasing the progress bar.
   void print_line(TextOutput& output, const std::string& line);
 
@@ -62,7 +64,7 @@ class ConsoleReporter {
   FailureLog errored_;
   std::string experiment_name_;
   uint32_t runs_planned_ = 1;
-  std::vector<RunFinish> runs_;
+  std::vector<Finished> runs_;
 };
 
 }  // namespace krino::console

@@ -10,7 +10,7 @@ namespace {
 // Item ids and locations come from user data; keep them to a readable size.
 constexpr std::size_t kMaxIdChars = 120;
 
-std::string describe_check(const CheckResult& check) {
+std::string describe_check(const ItemResult& check) {
   std::string text = single_line(check.name, kMaxIdChars);
   text += ' ';
   if (check.score) {
@@ -50,31 +50,29 @@ std::string describe_error(const ItemError& error) {
 
 }  // namespace
 
-std::string describe_item(const ItemReport& item, uint32_t runs) {
+std::string describe_item(const ItemFinished& item, uint32_t runs) {
   std::string text = "#" + std::to_string(item.index);
-  if (item.id) {
-    text += " (id " + single_line(*item.id, kMaxIdChars) + ")";
+  if (const auto id = item.id_text()) {
+    text += " (id " + single_line(*id, kMaxIdChars) + ")";
   } else if (item.location) {
     text += " " + single_line(*item.location, kMaxIdChars);
   }
   if (runs > 1) text += " [run " + std::to_string(item.run_index + 1) + "/" + std::to_string(runs) + "]";
   text += ' ';
-  if (item.verdict == Verdict::error) {
-    text += describe_error(item.error);
-  } else if (item.verdict == Verdict::pass) {
-    if (item.passed_checks.empty()) text += "passed";
-    for (std::size_t i = 0; i < item.passed_checks.size(); ++i) {
-      if (i > 0) text += "; ";
-      text += describe_check(item.passed_checks[i]);
-    }
-  } else if (item.failed_checks.empty()) {
-    text += "failed without a failing evaluator result";
-  } else {
-    for (std::size_t i = 0; i < item.failed_checks.size(); ++i) {
-      if (i > 0) text += "; ";
-      text += describe_check(item.failed_checks[i]);
-    }
+  const Verdict verdict = verdict_of(item);
+  if (verdict == Verdict::error) {
+    text += describe_error(*item.error);
+    return text;
   }
+  // A passing item lists every result; a failing one only those that failed.
+  bool described = false;
+  for (const auto& result : item.results) {
+    if (verdict == Verdict::fail && result.success) continue;
+    if (described) text += "; ";
+    text += describe_check(result);
+    described = true;
+  }
+  if (!described) text += verdict == Verdict::pass ? "passed" : "failed without a failing evaluator result";
   return text;
 }
 

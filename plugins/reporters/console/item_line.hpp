@@ -19,7 +19,7 @@ namespace krino::console {
 inline constexpr std::size_t kMaxReasonChars = 300;
 
 // Everything after the PASS/FAIL/ERROR tag, without colour. `runs` > 1 adds "[run k/n]".
-std::string describe_item(const ItemReport& item, uint32_t runs);
+std::string describe_item(const ItemFinished& item, uint32_t runs);
 
 // "PASS ", "FAIL " or "ERROR " (coloured by `style`) followed by `description`.
 std::string tagged_line(Verdict verdict, std::string_view description, const Style& style);

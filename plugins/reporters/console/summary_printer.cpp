@@ -82,8 +82,8 @@ class Table {
   std::string empty_;
 };
 
-const EvaluatorStats* find_stats(const std::vector<EvaluatorStats>& list, const std::string& name) {
-  auto it = std::find_if(list.begin(), list.end(), [&](const EvaluatorStats& e) { return e.name == name; });
+const EvaluatorSummary* find_stats(const std::vector<EvaluatorSummary>& list, const std::string& name) {
+  auto it = std::find_if(list.begin(), list.end(), [&](const EvaluatorSummary& e) { return e.name == name; });
   return it == list.end() ? nullptr : &*it;
 }
 
@@ -93,9 +93,9 @@ std::string optional_fixed(const std::optional<double>& value, int decimals) {
 
 std::string evaluator_table(const ExperimentReport& report, bool several_runs, const Style& style) {
   // The experiment summary has the aggregates; without one (an older host), the last run's.
-  const bool from_last_run = report.summary.evaluators.empty() && !report.runs.empty();
-  const std::vector<EvaluatorStats>& rows =
-      from_last_run ? report.runs.back().summary.evaluators : report.summary.evaluators;
+  const bool from_last_run = report.summary.summary.evaluators.empty() && !report.runs.empty();
+  const std::vector<EvaluatorSummary>& rows =
+      from_last_run ? report.runs.back().summary.evaluators : report.summary.summary.evaluators;
   if (rows.empty()) return "";
 
   uint64_t any_nulls = 0;
@@ -103,7 +103,7 @@ std::string evaluator_table(const ExperimentReport& report, bool several_runs, c
   for (const auto& row : rows) {
     uint64_t sum = 0;
     for (const auto& run : report.runs)
-      if (const auto* stats = find_stats(run.summary.evaluators, row.name)) sum += stats->null_scores;
+      if (const auto* stats = find_stats(run.summary.evaluators, row.name)) sum += stats->null_scores.value_or(0);
     nulls.push_back(sum);
     any_nulls += sum;
   }
@@ -163,51 +163,54 @@ std::string item_section(const char* title, Verdict verdict, const FailureLog& l
 }
 
 // "Judge: 30 calls (6 cached, 2 retries, 1 failed), 12,400 tokens in / 900 out, $0.0123 (5/6 items priced)"
-std::string judge_line(const Summary::Judge& j) {
+std::string judge_line(const JudgeTotals& j) {
   auto whole = [](double v) { return std::to_string(static_cast<long long>(v + 0.5)); };
-  std::string line = "Judge: " + whole(j.calls) + (j.calls == 1 ? " call" : " calls");
+  std::string line = "Judge: " + whole(static_cast<double>(j.calls)) + (j.calls == 1 ? " call" : " calls");
   std::vector<std::string> notes;
-  if (j.cached > 0) notes.push_back(whole(j.cached) + " cached");
-  if (j.retries > 0) notes.push_back(whole(j.retries) + (j.retries == 1 ? " retry" : " retries"));
-  if (j.failed > 0) notes.push_back(whole(j.failed) + " failed");
+  if (j.cached_calls > 0) notes.push_back(whole(static_cast<double>(j.cached_calls)) + " cached");
+  if (j.retries > 0) notes.push_back(whole(static_cast<double>(j.retries)) + (j.retries == 1 ? " retry" : " retries"));
+  if (j.failed_calls > 0) notes.push_back(whole(static_cast<double>(j.failed_calls)) + " failed");
   if (!notes.empty()) {
     line += " (";
     for (std::size_t i = 0; i < notes.size(); ++i) line += (i > 0 ? ", " : "") + notes[i];
     line += ")";
   }
   if (j.tokens_in || j.tokens_out)
-    line += ", " + whole(j.tokens_in.value_or(0)) + " tokens in / " + whole(j.tokens_out.value_or(0)) + " out";
+    line += ", " + whole(static_cast<double>(j.tokens_in.value_or(0))) + " tokens in / " +
+            whole(static_cast<double>(j.tokens_out.value_or(0))) + " out";
   if (j.cost_usd) {
     char cost[32];
     std::snprintf(cost, sizeof(cost), "$%.4f", *j.cost_usd);
     line += std::string(", ") + cost;
-    if (!j.coverage.empty()) line += " (" + j.coverage + ")";
+    if (!j.cost_coverage.empty()) line += " (" + j.cost_coverage + ")";
   }
   return line + "\n";
 }
 
 }  // namespace
 
-std::string render_run_line(const RunFinish& run, uint32_t runs, const Style& style) {
+std::string render_run_line(const Finished& run, uint32_t runs, const Style& style) {
   const Summary& s = run.summary;
-  const uint32_t shown_runs = std::max(runs, run.run_index + 1);
-  std::string line = "run " + std::to_string(run.run_index + 1) + "/" + std::to_string(shown_runs) + " " +
-                     status_phrase(s.status, s.duration_ms, style) + ": " + counted(s.total, "item", "items") + ", " +
+  const uint32_t run_index = run.run_index.value_or(0);
+  const uint32_t shown_runs = std::max(runs, run_index + 1);
+  std::string line = "run " + std::to_string(run_index + 1) + "/" + std::to_string(shown_runs) + " " +
+                     status_phrase(run.status, run.duration_ms, style) + ": " + counted(s.total, "item", "items") + ", " +
                      tally(s, style);
   if (s.total > 0) line += " (" + rate(s, style) + ")";
   return line;
 }
 
 std::string render_summary(const ExperimentReport& report, const Style& style) {
-  const Summary& s = report.summary;
+  const Finished& finished = report.summary;
+  const Summary& s = finished.summary;
   const auto run_count = static_cast<uint32_t>(
       std::max<double>(std::llround(s.run_count), static_cast<double>(report.runs.size())));
   const bool several_runs = run_count > 1;
 
   std::string out = "Experiment";
   if (!report.name.empty()) out += " \"" + single_line(report.name, 120) + "\"";
-  out += " " + status_phrase(s.status, s.duration_ms, style);
-  if (is_cancelled(s.status)) {
+  out += " " + status_phrase(finished.status, finished.duration_ms, style);
+  if (finished.cancelled()) {
     out += " (during run " + std::to_string(std::max<uint32_t>(run_count, 1)) + " of " +
            std::to_string(std::max(report.runs_planned, run_count)) + ")\n";
     out += style.yellow("Only the items that finished before the cancellation are counted.") + "\n";

@@ -101,7 +101,7 @@ void CsvReporter::on_item(const report::ItemFinished& item) {
   row_ += ',';
   row_ += std::to_string(item.index);
   row_ += ',';
-  if (item.id) text(*item.id);
+  if (const auto id = item.id_text()) text(*id);
   row_ += ',';
   row_ += item.success && !item.error ? "true" : "false";
   row_ += ',';

@@ -185,7 +185,7 @@ std::string page_start(const PageContent& content) {
     if (!first->experiment_description.empty())
       out += "<p class=\"description\">" + markup_text(first->experiment_description) + "</p>";
     std::string meta;
-    if (!first->dataset_uri.empty()) meta += "Dataset " + first->dataset_uri;
+    if (!first->dataset.uri.empty()) meta += "Dataset " + first->dataset.uri;
     meta += (meta.empty() ? "" : " · ") + std::to_string(first->runs) + (first->runs == 1 ? " run" : " runs");
     if (!first->timestamp.empty()) meta += " · started " + first->timestamp;
     for (const auto& entry : first->experiment_metadata)

@@ -21,7 +21,7 @@ void append_item_json(std::string& out, const report::ItemFinished& item, const 
                       std::size_t max_chars) {
   std::string json;
   json += "{\"r\":" + std::to_string(item.run_index) + ",\"i\":" + std::to_string(item.index) + ",\"id\":";
-  if (item.id) append_text(json, *item.id, max_chars);
+  if (const auto id = item.id_text()) append_text(json, *id, max_chars);
   else json += "null";
   json += ",\"loc\":";
   if (item.location) append_text(json, *item.location, max_chars);

@@ -122,8 +122,8 @@ void JunitReporter::close_suite(const std::string& status, double duration_ms, c
   if (!run.experiment_description.empty()) append_property(head, "experiment.description", run.experiment_description);
   for (const auto& entry : run.experiment_metadata)
     append_property(head, "experiment.metadata." + std::string(entry.key()), krino::json::string_form(entry.value()));
-  if (!run.dataset_uri.empty()) append_property(head, "dataset.uri", run.dataset_uri);
-  if (!run.dataset_name.empty()) append_property(head, "dataset.name", run.dataset_name);
+  if (!run.dataset.uri.empty()) append_property(head, "dataset.uri", run.dataset.uri);
+  if (!run.dataset.name.empty()) append_property(head, "dataset.name", run.dataset.name);
   append_property(head, "run", std::to_string(run.run_index + 1) + "/" + std::to_string(run.runs));
   append_property(head, "status", status);
   if (run.parallelism) append_property(head, "parallelism", std::to_string(*run.parallelism));

@@ -137,7 +137,7 @@ std::string render_summary(const ExperimentRecord& record, const std::string& st
 
   if (const auto& first = progress.first_run()) {
     std::string meta;
-    if (!first->dataset_uri.empty()) meta += "Dataset: " + inline_text(first->dataset_uri);
+    if (!first->dataset.uri.empty()) meta += "Dataset: " + inline_text(first->dataset.uri);
     if (const auto& experiment = progress.experiment()) {
       if (!meta.empty()) meta += " · ";
       meta += std::to_string(progress.runs().size()) + (progress.runs().size() == 1 ? " run" : " runs") + " in " +

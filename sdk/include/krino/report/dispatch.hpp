@@ -6,6 +6,8 @@
 #include <krino/plugin.hpp>
 #include <krino/report/events.hpp>
 
+#include <boost/json/parse.hpp>
+
 #include <cstdio>
 #include <exception>
 
@@ -14,15 +16,27 @@ namespace krino::report {
 // Reads `event` and calls the matching member of `handler`: on_run_started(const RunStarted&),
 // on_item(const ItemFinished&), on_run_finished(const Finished&) or
 // on_experiment_finished(const Finished&). Events of other types are skipped, as readers must.
-// Throws krino::Error when the event is not a JSON object.
+// A reporter that shows no example sections reads items with ItemParts::head.
+// Throws krino::Error when the event is not a JSON object or a member has the wrong type.
 template <class Handler>
-void dispatch_event(const krino::Event& event, Handler& handler) {
-  const boost::json::object& document = event.json();
-  const std::string_view type = event_type(document);
-  if (type == "item_finished") handler.on_item(read_item_finished(document));
-  else if (type == "run_started") handler.on_run_started(read_run_started(document));
-  else if (type == "run_finished") handler.on_run_finished(read_finished(document));
-  else if (type == "experiment_finished") handler.on_experiment_finished(read_finished(document));
+void dispatch_event(const krino::Event& event, Handler& handler,
+                    krino::event::ItemParts item_parts = krino::event::ItemParts::all) {
+  const std::string_view raw = event.raw();
+  // Events are read through spans, which assume valid JSON (the host writes every event). A line
+  // without an event name is checked in full, so text that is not JSON is reported, not skipped.
+  const std::size_t first = raw.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || raw[first] != '{') throw invalid_argument("event is not a JSON object");
+  try {
+    if (krino::event::read_event_head(raw).name.empty()) {
+      boost::system::error_code ec;
+      const boost::json::value parsed = boost::json::parse(raw, ec);
+      if (ec || !parsed.is_object()) throw invalid_argument("event is not a JSON object");
+      return;
+    }
+    krino::event::dispatch_event(raw, handler, item_parts);
+  } catch (const krino::event::DecodeError& e) {
+    throw invalid_argument(std::string("event does not read as krino.event/1: ") + e.what());
+  }
 }
 
 // Runs `finish` from a destructor: a reporter destroyed before the experiment ended still writes

@@ -8,6 +8,7 @@
 
 #include <krino/json_text.hpp>
 
+#include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
 #include <algorithm>
@@ -152,8 +153,13 @@ inline std::string one_line(std::string_view text) { return short_line(text, 0);
 // `actualOutputs`): the string form of its main member (`input` or `output`, then `query` for
 // inputs) when it has one, else the compact JSON of the whole section; "" for a missing, null or
 // empty section.
-inline std::string section_text(const boost::json::value* section, std::string_view main_key) {
-  if (section == nullptr || section->is_null()) return {};
+inline std::string section_text(std::string_view section_json, std::string_view main_key) {
+  if (section_json.empty() || section_json == "null") return {};
+  boost::system::error_code ec;
+  const boost::json::value parsed = boost::json::parse(section_json, ec);
+  if (ec) return std::string(section_json);
+  const boost::json::value* section = &parsed;
+  if (section->is_null()) return {};
   if (!section->is_object()) return krino::json::string_form(*section);
   const boost::json::object& object = section->get_object();
   if (object.empty()) return {};

@@ -2,6 +2,9 @@
 // The regression gate's view of a run: per item and evaluator only what measures quality (mean
 // score, pass, threshold). Model outputs, judge prose and metrics are left out, so a projection is
 // small enough to hold for a whole run while the run itself is streamed (docs/gate.md).
+#include <krino/event/item_finished.hpp>
+#include <krino/event/run_started.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -57,6 +60,9 @@ class RunProjectionBuilder {
   // One event line. Unknown events and other schemas are skipped; a malformed line is an error
   // naming `where` (a file and line number).
   void add_event(std::string_view line, const std::string& where);
+  // The same, from the events' models: how a live run feeds the gate without reading lines back.
+  void add_run_started(const krino::event::RunStarted& started);
+  void add_item(const krino::event::ItemFinished& item, const std::string& where);
   RunProjection finish();
 
  private:

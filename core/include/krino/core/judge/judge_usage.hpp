@@ -1,7 +1,7 @@
 #pragma once
 // What judge calls cost, counted where they are attributed: per item (the host hands each item's
 // calls a JudgeUsage through krino_call_context::host_handle), per evaluator and per run.
-#include <boost/json/object.hpp>
+#include <krino/event/judge_usage.hpp>
 
 #include <cstdint>
 #include <mutex>
@@ -20,30 +20,12 @@ struct JudgeCallRecord {
   std::optional<double> cost_usd;
 };
 
-struct JudgeUsage {
-  uint64_t calls = 0;
-  uint64_t cached_calls = 0;
-  uint64_t failed_calls = 0;
-  uint64_t retries = 0;   // attempts made again after a failed attempt
-  uint64_t repairs = 0;   // calls whose JSON reply needed the repair round
-  std::optional<int64_t> tokens_in;
-  std::optional<int64_t> tokens_out;
-  std::optional<double> cost_usd;  // null while no call had a known price
-  // Whether a call had token counts without a known price: the item then counts as tokenized but
-  // not priced in the "N/M items priced" signal (spec §9).
-  bool unpriced_tokens = false;
+// The one model of judge usage is the event codec's: what an item, a run and an experiment
+// report (krino/event/judge_usage.hpp).
+using JudgeUsage = krino::event::JudgeUsage;
 
-  void add(const JudgeCallRecord& call);
-  void merge(const JudgeUsage& other);
-  JudgeUsage minus(const JudgeUsage& earlier) const;  // what happened since `earlier`
-  bool empty() const { return calls == 0; }
-  bool tokenized() const { return tokens_in.has_value() || tokens_out.has_value(); }
-  bool priced() const { return tokenized() && !unpriced_tokens && cost_usd.has_value(); }
-  boost::json::object to_json() const;
-  // to_json() plus what an exact roll-up needs of an item (`krino merge` rebuilds run totals from
-  // item lines): the unrounded cost, `costUsdExact`, and `unpricedTokens`.
-  boost::json::object to_item_json() const;
-};
+// Counts one call into `usage`.
+void add_call(JudgeUsage& usage, const JudgeCallRecord& call);
 
 // What krino_call_context::host_handle points at during an item: judge calls made with that context
 // are added here. Locked, because nothing stops a plugin from calling the judge from threads of its
@@ -52,7 +34,7 @@ class CallAttribution {
  public:
   void add(const JudgeCallRecord& call) {
     std::lock_guard lock(mutex_);
-    usage_.add(call);
+    add_call(usage_, call);
   }
   JudgeUsage usage() const {
     std::lock_guard lock(mutex_);

@@ -7,6 +7,8 @@
 
 #include <boost/json/object.hpp>
 
+#include <krino/event/run_started.hpp>
+
 #include <optional>
 #include <string>
 
@@ -21,11 +23,8 @@ struct DatasetRecord {
   std::string error;     // for Kind::bad
 };
 
-struct DatasetInfo {
-  std::string name;
-  std::string description;
-  std::optional<uint64_t> size_hint;
-};
+// What the resolver said of the dataset, as run_started reports it.
+using DatasetInfo = krino::event::DatasetInfo;
 
 class DatasetStream {
  public:

@@ -1,7 +1,7 @@
 #pragma once
 // Checks what an evaluator wrote against krino.evalresult/1 without building a document: one SAX
 // pass extracts what the host needs and the text is kept as it is for the reports.
-#include "krino/core/statistics/run_statistics.hpp"
+#include <krino/event/item_finished.hpp>
 
 #include <string>
 #include <string_view>
@@ -10,8 +10,9 @@
 namespace krino::core {
 
 struct CheckedResult {
-  std::string json;    // the result document, compact, its "name" the configured one
-  ScoreRecord record;  // name, score, success
+  std::string json;  // the result document, compact, its "name" the configured one
+  // What runs, summaries and gates read of it; its `json` view is set where the text settles.
+  krino::event::ItemResult record;
 };
 
 // The checked result, renamed to `name` when the plugin used another name, or a one-line reason

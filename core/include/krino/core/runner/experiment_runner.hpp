@@ -15,8 +15,11 @@
 #include "krino/core/task/task.hpp"
 
 #include <boost/json/object.hpp>
+#include <krino/event/item_finished.hpp>
+#include <krino/event/run_started.hpp>
 
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,9 +45,16 @@ class ExperimentRunner {
 
   ExperimentOutcome run();
 
-  // Sees every event the reporters see, in the same order, on the same (serial) stage: how the
-  // regression gate collects its projection during the run without a reporter of its own.
-  void set_event_observer(std::function<void(const std::string&)> observer) { observer_ = std::move(observer); }
+  // Sees each run's start and every finished item as the runner holds them, in the order the
+  // reporters see their lines, on the same (serial) stage: how the regression gate collects its
+  // projection during the run without a reporter of its own and without reading lines back.
+  class Observer {
+   public:
+    virtual ~Observer() = default;
+    virtual void on_run_started(const krino::event::RunStarted& started) = 0;
+    virtual void on_item(const krino::event::ItemFinished& item) = 0;
+  };
+  void set_observer(Observer* observer) { observer_ = observer; }
 
   // Items admitted into the pipeline at once.
   size_t window() const { return window_; }
@@ -52,10 +62,10 @@ class ExperimentRunner {
  private:
   struct RunResult;
   RunResult run_once(uint32_t run_index, class ExperimentStatistics& statistics);
-  void emit(const std::string& event);
+  void emit(const std::string& line);
   void flush_reporters();
-  void add_shard(boost::json::object& event) const;
-  std::string run_started_event(uint32_t run_index, const struct DatasetInfo& info) const;
+  std::optional<krino::event::ShardInfo> shard_info() const;
+  krino::event::RunStarted run_started_event(uint32_t run_index, const krino::event::DatasetInfo& info) const;
 
   const ExperimentConfig& config_;
   const PluginRegistry& registry_;
@@ -69,7 +79,7 @@ class ExperimentRunner {
   std::vector<std::unique_ptr<EvaluatorHandle>> evaluators_;
   std::vector<std::unique_ptr<ReporterHandle>> reporters_;
   size_t window_ = 1;
-  std::function<void(const std::string&)> observer_;
+  Observer* observer_ = nullptr;
 };
 
 }  // namespace krino::core

@@ -2,7 +2,7 @@
 // Why an item could not be scored. Reported apart from scores (docs/payloads.md, "error").
 #include <krino/plugin.h>
 
-#include <boost/json/object.hpp>
+#include <krino/event/item_finished.hpp>
 
 #include <string>
 
@@ -14,7 +14,8 @@ struct ItemError {
   krino_status code = KRINO_UNKNOWN;
   std::string message;
 
-  boost::json::object to_json() const;
+  // As the item_finished event reports it: the code by its status name.
+  krino::event::ItemError to_event() const;
 };
 
 }  // namespace krino::core

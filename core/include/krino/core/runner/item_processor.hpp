@@ -2,11 +2,10 @@
 // Turns one dataset record into one finished item: decode, task, evaluators, and the serialized
 // item_finished event. Pure with respect to the run: safe to call from many threads at once.
 #include "krino/core/host/host_services.hpp"
-#include "krino/core/judge/judge_usage.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
+#include "krino/core/runner/eval_result_check.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
 #include "krino/core/shard/shard_spec.hpp"
-#include "krino/core/statistics/run_statistics.hpp"
 #include "krino/core/task/task.hpp"
 
 #include <atomic>
@@ -17,14 +16,24 @@
 
 namespace krino::core {
 
+// One dataset record after the task and the evaluators: the item_finished event as its model and
+// as its line. The model's views point into this object's own buffers, so it is filled in place
+// and never copied or moved.
 struct FinishedItem {
-  bool skipped = false;             // not in this run's shard: no task, no evaluation, no event
-  std::string event;                // the item_finished event, serialized
-  bool success = false;
-  bool error = false;
-  std::vector<ScoreRecord> scores;  // what the run statistics need of the results
-  JudgeUsage judge;                 // judge calls the item made (empty without judges)
-  std::vector<std::pair<std::string, JudgeUsage>> judge_by_evaluator;
+  FinishedItem() = default;
+  FinishedItem(const FinishedItem&) = delete;
+  FinishedItem& operator=(const FinishedItem&) = delete;
+
+  bool skipped = false;          // not in this run's shard: no task, no evaluation, no event
+  krino::event::ItemFinished event;
+  std::string line;              // the event, serialized (krino/event/item_finished.hpp)
+
+ private:
+  friend class ItemProcessor;
+  // What the event's views point into.
+  std::string example_text_;
+  std::string actual_outputs_;
+  std::vector<CheckedResult> results_;
 };
 
 class ItemProcessor {
@@ -33,7 +42,8 @@ class ItemProcessor {
                 const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed,
                 std::optional<ShardSpec> shard = std::nullopt);
 
-  FinishedItem process(uint32_t run_index, uint64_t index, const DatasetRecord& record) const;
+  // Fills `item`, a fresh FinishedItem.
+  void process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const;
 
  private:
   const HostServices& host_;

@@ -2,6 +2,9 @@
 // Aggregates of one run, accumulated item by item in constant memory (Welford for the spread).
 #include "krino/core/statistics/judge_totals.hpp"
 
+#include <krino/event/item_finished.hpp>
+#include <krino/event/values.hpp>
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
@@ -48,6 +51,8 @@ class RunStatistics {
   // One finished item: whether it passed, whether it ended in an error, and its eval results
   // (empty for an item with an error).
   void add_item(bool success, bool error, const std::vector<ScoreRecord>& results);
+  // One finished item as its event holds it: verdict, results and judge usage.
+  void add_item(const krino::event::ItemFinished& item);
 
   uint64_t total() const { return total_; }
   uint64_t passed() const { return passed_; }
@@ -66,6 +71,8 @@ class RunStatistics {
 
  private:
   EvaluatorRunStatistics* find(std::string_view name);
+  void add_verdict(bool success, bool error);
+  void add_result(std::string_view name, std::optional<double> score, bool success);
 
   uint64_t total_ = 0;
   uint64_t passed_ = 0;
@@ -74,7 +81,7 @@ class RunStatistics {
   JudgeTotals judge_;
 };
 
-// round(x * 1e6) / 1e6, halves rounded up, as every reported aggregate is (spec §8.6).
-double round6(double x);
+// How every reported aggregate is rounded: the event codec's rule.
+using krino::event::round6;
 
 }  // namespace krino::core

@@ -26,8 +26,8 @@ class ExampleView {
   // absent or not an object.
   std::string_view section(std::string_view key) const;
 
-  // Whether the document already has the canonical krino.example/1 shape: keys only id (a
-  // non-empty string), inputs, expectedOutputs, metadata (objects, all three present),
+  // Whether the document already has the canonical krino.example/1 shape: keys only id and
+  // datasetItemId (non-empty strings), inputs, expectedOutputs, metadata (objects, all three present),
   // actualOutputs (an object) and trace (not null), each at most once. Such a record from a
   // resolver that declares KRINO_CAP_PASSES_EXAMPLES needs no decoding.
   bool is_canonical() const;

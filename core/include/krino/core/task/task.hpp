@@ -7,6 +7,7 @@
 #include "krino/core/runner/item_error.hpp"
 #include "krino/core/task/example_view.hpp"
 
+#include <krino/event/call_metrics.hpp>
 #include <krino/plugin.h>
 
 #include <boost/json/object.hpp>
@@ -17,16 +18,13 @@
 
 namespace krino::core {
 
-// Measurements of one call (spec §9); every field may be unknown.
-struct CallMetrics {
-  std::optional<int64_t> tokens_in;
-  std::optional<int64_t> tokens_out;
-  std::optional<double> cost_usd;
-  std::optional<double> latency_ms;
+// Measurements of one call (spec §9); every field may be unknown. The one model is the event
+// codec's, which writes it as an item's `metrics`.
+using CallMetrics = krino::event::CallMetrics;
 
-  boost::json::object to_json() const;
-  static CallMetrics from_json(const boost::json::object& object);
-};
+// Recorded metrics from a dataset (a replayed call): read leniently, since users write them; a
+// member of the wrong type is unknown.
+CallMetrics call_metrics_from_json(const boost::json::object& object);
 
 struct TaskOutput {
   std::string actual_outputs;  // a JSON object, as text
