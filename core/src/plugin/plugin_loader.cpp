@@ -170,6 +170,7 @@ LoadResult load_plugin(const std::filesystem::path& path, const krino_host_info&
   plugin->description = text(d.description);
   plugin->abi_minor = d.abi_minor;
   plugin->deinit = d.deinit;
+  plugin->get_extension = d.get_extension;
   if (std::string problem = read_components(d, *plugin); !problem.empty()) return reject(problem);
   for (auto& c : plugin->components) c.plugin = plugin.get();
   return plugin;

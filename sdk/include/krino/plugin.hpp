@@ -16,7 +16,8 @@
 //   krino/plugin/dataset_resolver.hpp  KRINO_DATASET_RESOLVER, DatasetInfo, Next
 //   krino/plugin/trace_extractor.hpp   KRINO_TRACE_EXTRACTOR
 //   krino/plugin/reporter.hpp          KRINO_REPORTER, krino::Event
-//   krino/plugin/entry.hpp             KRINO_PLUGIN
+//   krino/plugin/entry.hpp             KRINO_PLUGIN, KRINO_PLUGIN_DEINIT, KRINO_PLUGIN_MIN_HOST_ABI_MINOR,
+//                                      KRINO_PLUGIN_EXTENSION
 //
 // An evaluator is one class plus one registration line:
 //
@@ -34,7 +35,8 @@
 //
 // Every trampoline catches every exception: a krino::Error becomes its status code and message,
 // any other exception KRINO_INTERNAL. Requires C++17 and Boost.JSON (one translation unit of the
-// plugin must include <boost/json/src.hpp>; krino_add_plugin() adds it).
+// plugin must include <boost/json/src.hpp>; krino_add_plugin() adds it). What these headers
+// promise from one release to the next: docs/sdk.md, "Stability".
 #ifndef KRINO_PLUGIN_HPP
 #define KRINO_PLUGIN_HPP
 

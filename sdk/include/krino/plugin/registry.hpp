@@ -1,9 +1,9 @@
-// krino C++ helper: the registry of what a plugin declares (its components), filled by the
-// registration macros while the library's static initializers run, read by the entry point
-// (<krino/plugin/entry.hpp>).
+// krino C++ helper: the registry of what a plugin declares (its components, and the deinit,
+// extensions and minimum host minor of KRINO_PLUGIN_*), filled by the registration macros while the
+// library's static initializers run, read by the entry point (<krino/plugin/entry.hpp>).
 //
 // Threads: written only during static initialization (dlopen, before the entry is called), then
-// read-only; the entry runs on the host's main thread. Ownership: the plugin's; the
+// read-only; the entry and deinit run on the host's main thread. Ownership: the plugin's; the
 // descriptor and component array handed to the host live in it until the library is unloaded,
 // which is after deinit, as plugin.h requires.
 #ifndef KRINO_PLUGIN_REGISTRY_HPP
@@ -12,6 +12,7 @@
 #include <krino/plugin.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 // A name unique within the translation unit, for the registration macros' static variables.
@@ -21,10 +22,22 @@
 namespace krino {
 namespace detail {
 
+// A plugin extension declared with KRINO_PLUGIN_EXTENSION.
+struct Extension {
+  const char* id;     // versioned: "com.acme.words.stats/1"
+  const void* table;  // the plugin's, static
+};
+
 struct Registry {
   std::vector<krino_component> components;
   const krino_host* host = nullptr;
   krino_plugin_descriptor descriptor{};
+  // Declared with KRINO_PLUGIN_DEINIT, KRINO_PLUGIN_MIN_HOST_ABI_MINOR and KRINO_PLUGIN_EXTENSION.
+  std::vector<void (*)()> deinits;
+  uint16_t min_host_abi_minor = 0;
+  std::vector<Extension> extensions;
+  // A declaration the entry refuses to load with (the first found), e.g. an extension id twice.
+  std::string problem;
 };
 
 inline Registry& registry() {
