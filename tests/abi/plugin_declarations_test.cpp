@@ -1,16 +1,20 @@
 // What KRINO_PLUGIN's companion lines declare (KRINO_PLUGIN_DEINIT, KRINO_PLUGIN_MIN_HOST_ABI_MINOR,
 // KRINO_PLUGIN_EXTENSION; <krino/plugin/entry.hpp>), seen from the host's loader, with the test
-// plugins of tests/abi/declarations/. And what KRINO_PLUGIN alone declares: none of them.
+// plugins of tests/abi/declarations/. And what KRINO_PLUGIN alone declares: none of them. And the
+// reserved KRINO_CAP_BATCH: the host never calls evaluate_batch.
 #include "deinit_probe.h"
 
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
+#include "krino/core/runner/component_factory.hpp"
 #include "test_paths.hpp"
 
+#include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
 #include <string>
+#include <variant>
 
 using namespace krino::core;
 namespace fs = std::filesystem;
@@ -88,6 +92,28 @@ BOOST_AUTO_TEST_CASE(krino_plugin_alone_declares_no_deinit_no_extension_and_mini
   const LoadedPlugin& plugin = *registry.plugins().at(0);
   BOOST_TEST(plugin.deinit == nullptr);
   BOOST_TEST(plugin.get_extension == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(batch_is_reserved_and_the_host_scores_through_evaluate_alone) {
+  DeclarationsHost host;
+  PluginRegistry registry;
+  BOOST_REQUIRE(registry.load_file(declaring_plugin("batch_declaring"), *host.services.host_info()));
+  auto handle = make_evaluator(registry, ComponentUse{"batch_declaring", {}}, host.services.host(), 2);
+  krino_call_context ctx{};
+  ctx.struct_size = sizeof(ctx);
+  ctx.document_serial = host.services.next_document_serial();
+  auto result = handle->evaluate(ctx, R"({"inputs":{},"actualOutputs":{"output":"x"},"expectedOutputs":{},"metadata":{}})");
+  BOOST_REQUIRE(std::holds_alternative<CheckedResult>(result));  // evaluate_batch would have failed the item
+  BOOST_TEST(boost::json::parse(std::get<CheckedResult>(result).json).at("score").to_number<double>() == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(the_batch_bit_without_its_slot_is_refused) {
+  DeclarationsHost host;
+  PluginRegistry registry;
+  BOOST_TEST(!registry.load_file(declaring_plugin("batch_without_slot"), *host.services.host_info()));
+  BOOST_REQUIRE(registry.problems().size() == 1u);
+  BOOST_TEST(registry.problems()[0].message ==
+             "invalid descriptor: component 'test.batch_without_slot' declares KRINO_CAP_BATCH without evaluate_batch");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

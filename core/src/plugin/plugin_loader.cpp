@@ -37,6 +37,7 @@ std::string read_vtable(const krino_component& raw, Component& component) {
                          "create/destroy/evaluate functions");
           !problem.empty())
         return problem;
+      // BATCH is reserved (plugin.h): evaluate_batch is never called, only this claim checked.
       if ((raw.capabilities & KRINO_CAP_BATCH) != 0 && v.evaluate_batch == nullptr)
         return "declares KRINO_CAP_BATCH without evaluate_batch";
       component.vtable = v;
