@@ -27,7 +27,8 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 
 # 1. The SDK component only: headers, schemas, CMake package, pkg-config file.
 run("installing the sdk component" "${CMAKE_COMMAND}" --install "${KRINO_BUILD_DIR}" --component sdk --prefix "${prefix}")
-foreach(file IN ITEMS include/krino/plugin.h include/krino/plugin.hpp share/krino/schemas/evalresult.json
+foreach(file IN ITEMS include/krino/plugin.h include/krino/plugin.hpp include/krino/plugin/entry.hpp
+                      include/krino/plugin/evaluator.hpp share/krino/schemas/evalresult.json
                       share/krino/sdk/krino-plugin.map share/krino/sdk/boost_json_impl.cpp)
   if(NOT EXISTS "${prefix}/${file}")
     message(FATAL_ERROR "the sdk component did not install ${file}")

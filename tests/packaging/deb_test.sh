@@ -85,7 +85,8 @@ dpkg -i "${deb[@]}" >"$work/install.log" 2>&1 || { cat "$work/install.log"; die 
 for file in /usr/bin/krino /usr/share/man/man1/krino.1.gz /usr/share/bash-completion/completions/krino \
     /usr/share/doc/krino/copyright /usr/share/doc/libkrino-sdk-dev/copyright \
     /usr/lib/krino/plugins/krino-text.so /usr/share/krino/schemas/testcase.json \
-    /usr/share/cmake/KrinoSDK/KrinoSDKConfig.cmake /usr/share/pkgconfig/krino-sdk.pc /usr/include/krino/plugin.h; do
+    /usr/share/cmake/KrinoSDK/KrinoSDKConfig.cmake /usr/share/pkgconfig/krino-sdk.pc /usr/include/krino/plugin.h \
+    /usr/include/krino/plugin.hpp /usr/include/krino/plugin/entry.hpp; do
     [[ -e $file ]] || die "$file is not installed"
 done
 grep -qx 'prefix=/usr' /usr/share/pkgconfig/krino-sdk.pc || die "krino-sdk.pc does not say prefix=/usr: $(grep '^prefix=' /usr/share/pkgconfig/krino-sdk.pc)"

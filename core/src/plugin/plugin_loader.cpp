@@ -37,6 +37,7 @@ std::string read_vtable(const krino_component& raw, Component& component) {
                          "create/destroy/evaluate functions");
           !problem.empty())
         return problem;
+      // BATCH is reserved (plugin.h): evaluate_batch is never called, only this claim checked.
       if ((raw.capabilities & KRINO_CAP_BATCH) != 0 && v.evaluate_batch == nullptr)
         return "declares KRINO_CAP_BATCH without evaluate_batch";
       component.vtable = v;
@@ -170,6 +171,7 @@ LoadResult load_plugin(const std::filesystem::path& path, const krino_host_info&
   plugin->description = text(d.description);
   plugin->abi_minor = d.abi_minor;
   plugin->deinit = d.deinit;
+  plugin->get_extension = d.get_extension;
   if (std::string problem = read_components(d, *plugin); !problem.empty()) return reject(problem);
   for (auto& c : plugin->components) c.plugin = plugin.get();
   return plugin;

@@ -98,7 +98,8 @@ typedef struct krino_call_context {
   uint32_t struct_size;
   /* Deterministic seed for this call; plugins derive any randomness from it. */
   uint64_t seed;
-  /* Absolute deadline in milliseconds since the Unix epoch; 0 means none. */
+  /* Absolute deadline in milliseconds since the Unix epoch; 0 means none. Not set yet: today's host
+   * always passes 0 (a later version will fill it in). Honour it when non-zero. */
   int64_t deadline_unix_ms;
   /* Zero-based index of the run (repetition) and of the item in dataset order. */
   uint32_t run_index;
@@ -180,7 +181,7 @@ typedef enum krino_component_kind {
 #define KRINO_CAP_NEEDS_JUDGE ((uint64_t)1 << 1)   /* calls host->judge */
 #define KRINO_CAP_DETERMINISTIC ((uint64_t)1 << 2) /* same input, same output */
 #define KRINO_CAP_CANCELLABLE ((uint64_t)1 << 3)   /* polls host->is_cancelled */
-#define KRINO_CAP_BATCH ((uint64_t)1 << 4)         /* implements evaluate_batch */
+#define KRINO_CAP_BATCH ((uint64_t)1 << 4)         /* reserved: see evaluate_batch */
 #define KRINO_CAP_NEEDS_NETWORK ((uint64_t)1 << 5) /* reaches the network itself */
 /* A resolver whose records may already be krino.example/1 documents (ABI 1.1). The host passes
  * such a record through after its own validation and calls decode only for the others; decode
@@ -207,9 +208,12 @@ typedef struct krino_evaluator_vtable {
   krino_status (*evaluate)(void *instance, const krino_call_context *ctx, const char *testcase_json,
                            size_t testcase_size, krino_sink *result, krino_sink *error);
 
-  /* Optional (KRINO_CAP_BATCH; else NULL). Scores `count` test cases given as one JSON array and
-   * writes one JSON array of the same length: each element an eval result or
-   * {"error": {"code": int, "message": str}}. [worker] */
+  /* Reserved, with KRINO_CAP_BATCH: the host never calls it. Leave the slot NULL and the bit clear.
+   * The loader refuses a component that sets the bit with a NULL slot, and otherwise ignores both.
+   * Should a later minor give them meaning, its host will call the slot only for plugins whose
+   * descriptor says that minor or newer, so nothing built today is ever called through it. The
+   * intended shape: `count` test cases as one JSON array in, one JSON array of the same length out,
+   * each element an eval result or {"error": {"code": int, "message": str}}. [worker] */
   krino_status (*evaluate_batch)(void *instance, const krino_call_context *ctx,
                                  const char *testcases_json, size_t testcases_size, size_t count,
                                  krino_sink *results, krino_sink *error);

@@ -23,6 +23,8 @@ struct LoadedPlugin {
   uint16_t abi_minor = 0;
   std::vector<Component> components;
   void (*deinit)() = nullptr;
+  // The descriptor's plugin-extension lookup ([thread-safe]); nullptr when the plugin has none.
+  const void* (*get_extension)(const char* extension_id) = nullptr;
 };
 
 }  // namespace krino::core
