@@ -1,7 +1,7 @@
 #include "reliability_judge.h"
 
 #include <krino/json_extract.hpp>
-#include <krino/prompt_template.hpp>
+#include <krino/support/prompt_template.hpp>
 
 #include <boost/json.hpp>
 

@@ -2,8 +2,8 @@
 
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
-#include <krino/trace/document_shape.hpp>
-#include <krino/trace/tool_arguments.hpp>
+#include <krino/support/trace/document_shape.hpp>
+#include <krino/support/trace/tool_arguments.hpp>
 
 #include <vector>
 
