@@ -85,6 +85,13 @@ inline std::optional<std::string> content_text(const boost::json::value* value) 
   return json::to_compact_json(*value);
 }
 
+// A value as plain text, for results and attributes that are not content blocks: a string as it
+// is, null or absent as "", anything else as its compact JSON.
+inline std::string text_or_compact_json(const boost::json::value* value) {
+  if (value == nullptr || value->is_null()) return {};
+  return value->is_string() ? std::string(value->get_string()) : json::to_compact_json(*value);
+}
+
 }  // namespace krino::trace
 
 #endif  // KRINO_SUPPORT_TRACE_TOOL_ARGUMENTS_HPP
