@@ -9,8 +9,12 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <string_view>
 
 namespace krino::files {
+
+// The UTF-8 byte order mark some editors write at the start of a file; every reader skips it.
+inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 // Position of the first `c` in data[from, to), or `to`.
 inline size_t find_byte(const char* data, size_t from, size_t to, char c) {

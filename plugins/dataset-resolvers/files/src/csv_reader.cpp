@@ -5,8 +5,6 @@
 namespace krino::files {
 namespace {
 
-constexpr std::string_view kCsvByteOrderMark = "\xEF\xBB\xBF";
-
 enum class State {
   field_start,   // at the start of a field, possibly after blanks
   unquoted,      // inside an unquoted field
@@ -21,9 +19,9 @@ CsvReader::Row CsvReader::next(std::string_view& row, uint64_t& first_line) {
   consume_on_next_ = 0;
   if (at_file_start_) {
     at_file_start_ = false;
-    while (file_.window().size() < kCsvByteOrderMark.size() && file_.read_more()) {
+    while (file_.window().size() < kByteOrderMark.size() && file_.read_more()) {
     }
-    if (file_.window().substr(0, kCsvByteOrderMark.size()) == kCsvByteOrderMark) file_.consume(kCsvByteOrderMark.size());
+    if (file_.window().substr(0, kByteOrderMark.size()) == kByteOrderMark) file_.consume(kByteOrderMark.size());
   }
   for (;;) {
     State state = State::field_start;

@@ -12,7 +12,6 @@
 namespace krino::files {
 namespace {
 
-constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 constexpr int kEnd = -1;
 
 bool is_scalar_char(int c) {

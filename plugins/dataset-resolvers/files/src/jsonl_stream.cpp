@@ -1,11 +1,11 @@
 #include "jsonl_stream.hpp"
 
+#include "byte_scan.hpp"
+
 #include <cstring>
 
 namespace krino::files {
 namespace {
-
-constexpr std::string_view kJsonlByteOrderMark = "\xEF\xBB\xBF";
 
 bool is_blank(std::string_view line) {
   for (char c : line) {
@@ -39,8 +39,8 @@ bool JsonlStream::next(std::string_view& line, uint64_t& line_number) {
     searched_ = 0;
     ++lines_read_;
     std::string_view text = window.substr(0, length);
-    if (lines_read_ == 1 && text.substr(0, kJsonlByteOrderMark.size()) == kJsonlByteOrderMark) {
-      text.remove_prefix(kJsonlByteOrderMark.size());
+    if (lines_read_ == 1 && text.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
+      text.remove_prefix(kByteOrderMark.size());
     }
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     if (is_blank(text)) {

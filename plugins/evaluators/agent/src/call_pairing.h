@@ -3,7 +3,7 @@
 #define KRINO_AGENT_CALL_PAIRING_H
 
 #include <krino/agent/tool_call.hpp>
-#include <krino/bipartite_matching.hpp>
+#include <krino/support/bipartite_matching.hpp>
 
 #include <boost/json.hpp>
 

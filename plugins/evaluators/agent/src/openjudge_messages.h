@@ -1,10 +1,11 @@
 // Reading OpenAI-style chat messages the way the OpenJudge graders read them: where a test case
-// keeps them, the {"message": ...} and {"tool_call": ...} wrappers, and the tool calls of
-// assistant messages.
+// keeps them, the {"message": ...} and {"tool_call": ...} wrappers (plugins/support/
+// openjudge_messages), and the tool calls of assistant messages.
 #ifndef KRINO_AGENT_OPENJUDGE_MESSAGES_H
 #define KRINO_AGENT_OPENJUDGE_MESSAGES_H
 
 #include <krino/plugin.hpp>
+#include <krino/support/openjudge_messages.hpp>
 
 #include <boost/json.hpp>
 
@@ -14,25 +15,8 @@
 
 namespace krino::agent::openjudge {
 
-// Where a test case keeps the message list: actualOutputs[messages_key]. Without the option the
-// grader reads actualOutputs.conversation and, when that is absent, actualOutputs.messages.
-class MessagesLocation {
- public:
-  static constexpr const char* kDefaultKey = "conversation";
-  static constexpr const char* kFallbackKey = "messages";
-
-  explicit MessagesLocation(const Config& config);
-
-  // nullptr when the test case has no such key (or null there); a value that is not a list is an
-  // invalid argument.
-  const boost::json::array* find(const TestCase& test_case) const;
-  // Says which keys were looked at, for the reason of the failed result.
-  std::string describe_missing() const;
-
- private:
-  std::string key_;
-  bool falls_back_;
-};
+// Where a test case keeps the message list (shared with the judge plugin's LLM graders).
+using ::krino::openjudge::MessagesLocation;
 
 // One tool call as the graders see it. `arguments` is the function's arguments as given (a JSON
 // string, an object, anything else) or nullptr when absent; `id` the call's id or nullptr.

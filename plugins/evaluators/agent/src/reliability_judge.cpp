@@ -1,7 +1,9 @@
 #include "reliability_judge.h"
 
+#include "blank_text.h"
+
 #include <krino/json_extract.hpp>
-#include <krino/prompt_template.hpp>
+#include <krino/support/prompt_template.hpp>
 
 #include <boost/json.hpp>
 
@@ -9,8 +11,6 @@
 
 namespace krino::agent {
 namespace {
-
-bool blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 
 std::string lower_trimmed(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n')) text.remove_prefix(1);
@@ -48,7 +48,7 @@ ReliabilityJudge::ReliabilityJudge(const Config& config, std::string_view evalua
   }
   if (config.has("prompt")) {
     const std::string text = config.get_string("prompt");
-    if (blank(text)) throw invalid_argument("option 'prompt' must not be empty");
+    if (is_blank_text(text)) throw invalid_argument("option 'prompt' must not be empty");
     prompt_ = std::make_shared<const PromptTemplate>(text, variables, "option 'prompt'");
   } else {
     prompt_ = std::make_shared<const PromptTemplate>(builtin_prompt, variables, "built-in prompt of " + evaluator_);

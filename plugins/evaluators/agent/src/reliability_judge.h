@@ -23,7 +23,7 @@
 #include <vector>
 
 namespace krino {
-class PromptTemplate;  // krino/prompt_template.hpp
+class PromptTemplate;  // krino/support/prompt_template.hpp
 }  // namespace krino
 
 namespace krino::agent {

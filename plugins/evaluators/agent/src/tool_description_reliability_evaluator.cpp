@@ -1,5 +1,7 @@
 #include "tool_description_reliability_evaluator.h"
 
+#include "blank_text.h"
+
 #include "reliability_prompts.h"
 
 #include <boost/json.hpp>
@@ -39,12 +41,10 @@ constexpr char kToolDescriptionReliabilityEvaluatorSchema[] = R"json({
   "additionalProperties": false
 })json";
 
-bool blank(std::string_view text) { return text.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos; }
-
 bool has_description(const boost::json::value* schema) {
   if (schema == nullptr || !schema->is_object()) return false;
   const boost::json::value* description = schema->get_object().if_contains("description");
-  return description != nullptr && description->is_string() && !blank(description->get_string());
+  return description != nullptr && description->is_string() && !is_blank_text(description->get_string());
 }
 
 // "type" as a name or a non-empty list of names, or a union (anyOf / oneOf) whose every branch has
@@ -141,7 +141,7 @@ ToolDescriptionReliabilityEvaluator::ToolDescriptionReliabilityEvaluator(const C
 std::optional<DescriptionJudgeVerdicts> ToolDescriptionReliabilityEvaluator::ask_judge(const ToolDefinition& tool,
                                                                                       const CallContext& ctx) const {
   if (!judge_.enabled()) return std::nullopt;
-  const std::string description = blank(tool.description) ? std::string("(none)") : tool.description;
+  const std::string description = is_blank_text(tool.description) ? std::string("(none)") : tool.description;
   const std::string parameters = tool.parameters.empty() ? std::string("(none)") : boost::json::serialize(tool.parameters);
   const std::vector<bool> v = judge_.ask(
       ctx, judge_.prompt({{"tool_name", tool.name}, {"tool_description", description}, {"parameters", parameters}}),

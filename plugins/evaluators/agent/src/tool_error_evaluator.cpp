@@ -1,5 +1,7 @@
 #include "tool_error_evaluator.h"
 
+#include "blank_text.h"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -32,8 +34,6 @@ constexpr char kToolErrorEvaluatorSchema[] = R"json({
   },
   "additionalProperties": false
 })json";
-
-bool blank_text(std::string_view text) { return text.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos; }
 
 // The value an error field or pointer leads to says "error" unless it is null or false.
 bool signals_error(const boost::json::value& value) {
@@ -83,7 +83,7 @@ std::optional<ToolCallFailure> ToolErrorEvaluator::failure(const ToolCall& call)
     return ToolCallFailure{"error_flag", {}};
   if (!call.result) return ToolCallFailure{"no_result", {}};
   const std::string& result = *call.result;
-  if (blank_text(result)) return ToolCallFailure{"blank_result", {}};
+  if (is_blank_text(result)) return ToolCallFailure{"blank_result", {}};
 
   boost::system::error_code ec;
   const boost::json::value parsed = boost::json::parse(result, ec);

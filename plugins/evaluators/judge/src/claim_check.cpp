@@ -66,4 +66,17 @@ ClaimVerdicts ClaimCheck::run(const TestCase& test_case, const JudgeCall& call) 
   return verdicts;
 }
 
+ClaimEvaluator::ClaimEvaluator(const Config& config, const char* schema, std::string evaluator,
+                               double default_threshold, std::string list_key, std::string item_key, Better better,
+                               ResultOf result_of)
+    : check_(config, schema, std::move(evaluator), default_threshold, std::move(list_key), std::move(item_key)),
+      better_(better),
+      result_of_(result_of) {}
+
+EvalResult ClaimEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
+  // One pass of judge calls per vote (voting.h).
+  return run_votes(check_.voting(), check_.common(), better_, ctx,
+                   [&](const JudgeCall& call) { return result_of_(check_.run(test_case, call), check_.common()); });
+}
+
 }  // namespace krino::judge

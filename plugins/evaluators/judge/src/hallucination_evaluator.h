@@ -11,17 +11,13 @@
 
 namespace krino::judge {
 
-class HallucinationEvaluator {
+class HallucinationEvaluator : public ClaimEvaluator {
  public:
   static const char* const kConfigSchema;
   explicit HallucinationEvaluator(const Config& config);
-  EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
-  std::string prompt(const TestCase& test_case) const { return check_.prompt(test_case); }
 
  private:
-  // One pass of judge calls; evaluate() runs one per vote (voting.h).
-  EvalResult evaluate_once(const TestCase& test_case, const JudgeCall& call) const;
-  ClaimCheck check_;
+  static EvalResult result_of(ClaimVerdicts verdicts, const CommonOptions& common);
 };
 
 }  // namespace krino::judge

@@ -3,10 +3,11 @@
 #include "test_case_fields.h"
 #include "value_rendering.h"
 
-#include <krino/bipartite_matching.hpp>
+#include <krino/support/bipartite_matching.hpp>
 #include <krino/json_equality.hpp>
 #include <krino/evaluator_options.hpp>
-#include <krino/retrieval_scoring.hpp>
+#include <krino/support/retrieval_operands.hpp>
+#include <krino/support/retrieval_scoring.hpp>
 
 #include <algorithm>
 #include <array>
@@ -21,13 +22,7 @@ namespace krino::judge {
 
 namespace {
 
-constexpr char kSharedOptions[] = R"json(
-    "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
-                  "description": "The result succeeds when score >= threshold. The default 1.0 accepts only a perfect score; lower it to allow some misses."},
-    "retrieved_key": {"type": "string", "minLength": 1, "default": "retrieved",
-                      "description": "Key of actualOutputs holding the retrieved items (a list; any other value counts as a list of one)."},
-    "expected_key": {"type": "string", "minLength": 1, "default": "relevant",
-                     "description": "Key of expectedOutputs holding the relevant items (a list; any other value counts as a list of one)."},
+constexpr char kSharedOptions[] = KRINO_RETRIEVAL_KEY_OPTIONS R"json(
     )json" KRINO_JUDGE_VOTING_PROPERTIES R"json("judge": {"type": "string", "minLength": 1, "description": "Name of a judge configured in the experiment file; the default judge when absent."},
     "prompt": {"type": "string", "minLength": 1, "description": "A prompt template replacing the built-in one (one call per evaluation). Placeholders: {{retrieved}}, {{relevant}} (numbered lists of the items not already equal), {{input}}. The reply must be {\"pairs\": [[retrieved number, relevant number], ...]}."}
   },
@@ -112,21 +107,10 @@ EvalResult LlmMatchingEvaluator::evaluate_once(const TestCase& test_case, const 
   const CommonOptions& common = settings_.common;
 
   // Operands, as the text plugin's precision/recall read them.
-  const boost::json::value* expected_value = test_case.find(Section::expected_outputs, expected_key_);
-  if (expected_value == nullptr)
-    throw invalid_argument("the test case has no expected output '" + expected_key_ + "' (expectedOutputs." +
-                           expected_key_ + ")");
-  if (expected_value->is_null())
-    throw invalid_argument("the expected output '" + expected_key_ + "' is null; give a list of relevant items");
-  const boost::json::value* retrieved_value = test_case.find(Section::actual_outputs, retrieved_key_);
-  if (retrieved_value == nullptr || retrieved_value->is_null()) {
-    const std::string why = retrieved_value != nullptr
-                                ? "the actual output '" + retrieved_key_ + "' is null"
-                                : "the actual output '" + retrieved_key_ + "' is missing (actualOutputs has no such key)";
-    return EvalResult::scored(common.name, 0.0, common.threshold, why);
-  }
-  const boost::json::array retrieved = as_item_list(*retrieved_value);
-  const boost::json::array relevant = as_item_list(*expected_value);
+  const RetrievalOperands operands = read_retrieval_operands(test_case, retrieved_key_, expected_key_);
+  if (!operands.has_retrieved) return EvalResult::scored(common.name, 0.0, common.threshold, operands.missing);
+  const boost::json::array& retrieved = operands.retrieved;
+  const boost::json::array& relevant = operands.relevant;
 
   // 1. Equal pre-pass: a maximum one-to-one pairing of items equal by value.
   std::vector<MatchedPair> equal_pairs = maximum_bipartite_matching(
@@ -211,12 +195,6 @@ EvalResult LlmMatchingEvaluator::evaluate_once(const TestCase& test_case, const 
   boost::json::array matched_pairs;
   for (const auto& [pair, by] : all)
     matched_pairs.push_back(boost::json::object{{"retrieved", pair.left}, {"expected", pair.right}, {"by", by}});
-  boost::json::array unmatched_retrieved;
-  for (std::size_t r = 0; r < retrieved.size(); ++r)
-    if (!retrieved_paired[r]) unmatched_retrieved.push_back(r);
-  boost::json::array missed_relevant;
-  for (std::size_t e = 0; e < relevant.size(); ++e)
-    if (!relevant_paired[e]) missed_relevant.push_back(e);
   result.metadata["retrievedCount"] = retrieved.size();
   result.metadata["relevantCount"] = relevant.size();
   result.metadata["matchedCount"] = matched;
@@ -225,8 +203,8 @@ EvalResult LlmMatchingEvaluator::evaluate_once(const TestCase& test_case, const 
   result.metadata["judgeAsked"] = asked;
   if (asked) result.metadata["judgeProposedCount"] = proposed;
   result.metadata["matchedPairs"] = std::move(matched_pairs);
-  result.metadata["unmatchedRetrieved"] = std::move(unmatched_retrieved);
-  result.metadata["missedRelevant"] = std::move(missed_relevant);
+  result.metadata["unmatchedRetrieved"] = unpaired_indexes(retrieved_paired);
+  result.metadata["missedRelevant"] = unpaired_indexes(relevant_paired);
   return result;
 }
 

@@ -2,7 +2,6 @@
 
 #include "value_rendering.h"
 
-#include <krino/evaluator_options.hpp>
 #include <krino/json_text.hpp>
 
 #include <deque>
@@ -35,14 +34,7 @@ std::string content_text(const boost::json::object& message) {
   if (content == nullptr || content->is_null()) return {};
   if (content->is_string()) return std::string(content->get_string());
   if (!content->is_array()) return json::to_compact_json(*content);
-  std::string text;
-  for (const boost::json::value& part : content->get_array()) {
-    const boost::json::value* part_text = part.is_object() ? part.get_object().if_contains("text") : nullptr;
-    if (part_text == nullptr || !part_text->is_string()) continue;
-    if (!text.empty()) text += '\n';
-    text += part_text->get_string();
-  }
-  return text;
+  return ::krino::openjudge::joined_text_parts(content->get_array());
 }
 
 boost::json::value read_arguments(const boost::json::value* arguments) {
@@ -57,11 +49,8 @@ boost::json::value read_arguments(const boost::json::value* arguments) {
 
 TrajectoryCall read_call(const boost::json::value& entry, const std::string& where) {
   if (!entry.is_object()) throw invalid_argument(where + ": every tool call must be an object");
-  const boost::json::object* call = &entry.get_object();
-  if (const auto* wrapped = call->if_contains("tool_call"); wrapped != nullptr && wrapped->is_object())
-    call = &wrapped->get_object();
-  const boost::json::object* function = call;
-  if (const auto* f = call->if_contains("function"); f != nullptr && f->is_object()) function = &f->get_object();
+  const boost::json::object* call = &::krino::openjudge::unwrap_tool_call(entry.get_object());
+  const boost::json::object* function = &::krino::openjudge::call_function(*call);
   TrajectoryCall result;
   result.id = string_member(*call, "id");
   result.name = string_member(*function, "name");
@@ -76,30 +65,6 @@ std::string compact_arguments(const boost::json::value& arguments) {
 }
 
 }  // namespace
-
-MessagesLocation::MessagesLocation(const Config& config)
-    : key_(read_key_option(config, "messages_key", kDefaultKey)), falls_back_(!config.has("messages_key")) {}
-
-const boost::json::array* MessagesLocation::find(const TestCase& test_case) const {
-  const boost::json::value* found = test_case.find(Section::actual_outputs, key_);
-  std::string used = key_;
-  if (found != nullptr && found->is_null()) found = nullptr;
-  if (found == nullptr && falls_back_) {
-    found = test_case.find(Section::actual_outputs, kFallbackKey);
-    used = kFallbackKey;
-    if (found != nullptr && found->is_null()) found = nullptr;
-  }
-  if (found == nullptr) return nullptr;
-  if (!found->is_array()) throw invalid_argument("actualOutputs." + used + " must be a list of messages");
-  return &found->get_array();
-}
-
-std::string MessagesLocation::describe_missing() const {
-  if (falls_back_)
-    return std::string("no messages to judge: actualOutputs has neither '") + kDefaultKey + "' nor '" + kFallbackKey +
-           "'";
-  return "no messages to judge: actualOutputs has no '" + key_ + "'";
-}
 
 std::vector<std::vector<std::size_t>> Trajectory::steps() const {
   std::vector<std::vector<std::size_t>> result;
@@ -121,9 +86,7 @@ Trajectory read_trajectory(const boost::json::array& messages) {
   for (std::size_t i = 0; i < messages.size(); ++i) {
     const std::string where = "message " + std::to_string(i);
     if (!messages[i].is_object()) throw invalid_argument(where + " is not an object");
-    const boost::json::object* object = &messages[i].get_object();
-    if (const auto* wrapped = object->if_contains("message"); wrapped != nullptr && wrapped->is_object())
-      object = &wrapped->get_object();
+    const boost::json::object* object = &::krino::openjudge::unwrap_message(messages[i].get_object());
     TrajectoryMessage message;
     message.role = lower_ascii(string_member(*object, "role"));
     message.content = content_text(*object);

@@ -3,8 +3,9 @@
 // plugin's deterministic OpenJudge graders (docs/plugins/agent-openjudge.md): the list lives in
 // actualOutputs.conversation, else actualOutputs.messages (option messages_key names one key);
 // {"message": {...}} and {"tool_call": {...}} wrappers are unwrapped; a call without a "function"
-// object is read flat; content may be a string, null or a list of parts with "text". The logic is
-// a small copy, not a link: a plugin may not link another plugin's library.
+// object is read flat; content may be a string, null or a list of parts with "text". Where the list
+// lives and the wrappers come from the support library both plugins link
+// (plugins/support/openjudge_messages).
 //
 // Unlike the deterministic graders, nothing here is an error a judge could live with: a tool
 // answer no call waits for is shown as a plain tool message instead of failing the item.
@@ -12,6 +13,7 @@
 #define KRINO_JUDGE_OPENJUDGE_TRAJECTORY_H
 
 #include <krino/plugin.hpp>
+#include <krino/support/openjudge_messages.hpp>
 
 #include <boost/json.hpp>
 
@@ -23,22 +25,7 @@
 namespace krino::judge::openjudge {
 
 // Where a test case keeps the message list.
-class MessagesLocation {
- public:
-  static constexpr const char* kDefaultKey = "conversation";
-  static constexpr const char* kFallbackKey = "messages";
-
-  explicit MessagesLocation(const Config& config);
-
-  // nullptr when absent or null; a value that is not a list is an invalid argument.
-  const boost::json::array* find(const TestCase& test_case) const;
-  // The reason of the result when there is no list: which keys were looked at.
-  std::string describe_missing() const;
-
- private:
-  std::string key_;
-  bool falls_back_;
-};
+using ::krino::openjudge::MessagesLocation;
 
 struct TrajectoryCall {
   std::string id;

@@ -1,9 +1,9 @@
-// The judge plugin's prompt templates are the SDK's (krino/prompt_template.hpp), shared with the
-// agent plugin's LLM checks.
+// The judge plugin's prompt templates are the support library's (krino/support/prompt_template.hpp),
+// shared with the agent plugin's LLM checks.
 #ifndef KRINO_JUDGE_PROMPT_TEMPLATE_H
 #define KRINO_JUDGE_PROMPT_TEMPLATE_H
 
-#include <krino/prompt_template.hpp>
+#include <krino/support/prompt_template.hpp>
 
 namespace krino::judge {
 using PromptTemplate = ::krino::PromptTemplate;

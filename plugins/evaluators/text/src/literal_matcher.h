@@ -2,7 +2,7 @@
 #ifndef KRINO_TEXT_LITERAL_MATCHER_H
 #define KRINO_TEXT_LITERAL_MATCHER_H
 
-#include "pcre2_regex.h"
+#include <krino/support/pcre2_regex.hpp>
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 #define KRINO_TEXT_REGEX_EVALUATOR_H
 
 #include <krino/evaluator_options.hpp>
-#include "pcre2_regex.h"
+#include <krino/support/pcre2_regex.hpp>
 
 #include <krino/plugin.hpp>
 

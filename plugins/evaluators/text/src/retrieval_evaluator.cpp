@@ -3,9 +3,10 @@
 #include "matching_strategy_factory.h"
 #include "test_case_values.h"
 
-#include <krino/bipartite_matching.hpp>
+#include <krino/support/bipartite_matching.hpp>
 #include <krino/evaluator_options.hpp>
-#include <krino/retrieval_scoring.hpp>
+#include <krino/support/retrieval_operands.hpp>
+#include <krino/support/retrieval_scoring.hpp>
 
 #include <array>
 #include <cstddef>
@@ -16,13 +17,7 @@ namespace {
 
 // The options precision and recall share, after name, and the definition of a matching object
 // (recursive through any_of / all_of).
-constexpr char kSharedOptions[] = R"json(
-    "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
-                  "description": "The result succeeds when score >= threshold. The default 1.0 accepts only a perfect score; lower it to allow some misses."},
-    "retrieved_key": {"type": "string", "minLength": 1, "default": "retrieved",
-                      "description": "Key of actualOutputs holding the retrieved items (a list; any other value counts as a list of one)."},
-    "expected_key": {"type": "string", "minLength": 1, "default": "relevant",
-                     "description": "Key of expectedOutputs holding the relevant items (a list; any other value counts as a list of one)."},
+constexpr char kSharedOptions[] = KRINO_RETRIEVAL_KEY_OPTIONS R"json(
     "matching": {"type": "object", "$ref": "#/definitions/matching", "default": {"strategy": "equality"},
                  "description": "How a retrieved item is matched with a relevant one. Pairs are one to one, so a duplicate never counts twice."}
   },
@@ -88,15 +83,10 @@ RetrievalEvaluator::RetrievalEvaluator(const Config& config, RetrievalMetric met
       matching_(make_matching_strategy(config.has("matching") ? *config.find("matching") : boost::json::value())) {}
 
 EvalResult RetrievalEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
-  const boost::json::value& expected_value = require_expected(test_case, expected_key_);
-  if (expected_value.is_null())
-    throw invalid_argument("the expected output '" + expected_key_ + "' is null; give a list of relevant items");
-  const boost::json::value* retrieved_value = find_actual(test_case, retrieved_key_);
-  if (retrieved_value == nullptr || retrieved_value->is_null())
-    return EvalResult::scored(common_.name, 0.0, common_.threshold, no_actual_reason(test_case, retrieved_key_));
-
-  const boost::json::array retrieved = as_item_list(*retrieved_value);
-  const boost::json::array relevant = as_item_list(expected_value);
+  const RetrievalOperands operands = read_retrieval_operands(test_case, retrieved_key_, expected_key_);
+  if (!operands.has_retrieved) return EvalResult::scored(common_.name, 0.0, common_.threshold, operands.missing);
+  const boost::json::array& retrieved = operands.retrieved;
+  const boost::json::array& relevant = operands.relevant;
   const MatchMatrix matrix = matching_->match_matrix(retrieved, relevant, ctx);
   const std::vector<MatchedPair> pairs =
       maximum_bipartite_matching(retrieved.size(), relevant.size(), [&](std::size_t r, std::size_t e) { return matrix[r][e]; });
@@ -115,19 +105,13 @@ EvalResult RetrievalEvaluator::evaluate(const TestCase& test_case, CallContext& 
     relevant_paired[pair.right] = true;
     matched_pairs.push_back(boost::json::array{pair.left, pair.right});
   }
-  boost::json::array unmatched_retrieved;
-  for (std::size_t r = 0; r < retrieved.size(); ++r)
-    if (!retrieved_paired[r]) unmatched_retrieved.push_back(r);
-  boost::json::array missed_relevant;
-  for (std::size_t e = 0; e < relevant.size(); ++e)
-    if (!relevant_paired[e]) missed_relevant.push_back(e);
   result.metadata["retrievedCount"] = retrieved.size();
   result.metadata["relevantCount"] = relevant.size();
   result.metadata["matchedCount"] = pairs.size();
   result.metadata["matching"] = matching_->describe();
   result.metadata["matchedPairs"] = std::move(matched_pairs);
-  result.metadata["unmatchedRetrieved"] = std::move(unmatched_retrieved);
-  result.metadata["missedRelevant"] = std::move(missed_relevant);
+  result.metadata["unmatchedRetrieved"] = unpaired_indexes(retrieved_paired);
+  result.metadata["missedRelevant"] = unpaired_indexes(relevant_paired);
   return result;
 }
 

@@ -1,10 +1,10 @@
 #include "langchain4j_extractor.hpp"
 
 #include <krino/plugin.hpp>
-#include <krino/trace/document_shape.hpp>
-#include <krino/trace/tool_arguments.hpp>
-#include <krino/trace/trace_builder.hpp>
-#include <krino/trace/usage.hpp>
+#include <krino/support/trace/document_shape.hpp>
+#include <krino/support/trace/tool_arguments.hpp>
+#include <krino/support/trace/trace_builder.hpp>
+#include <krino/support/trace/usage.hpp>
 
 #include <string>
 #include <string_view>

@@ -2,9 +2,9 @@
 
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
-#include <krino/trace/document_shape.hpp>
-#include <krino/trace/openai_messages.hpp>
-#include <krino/trace/tool_arguments.hpp>
+#include <krino/support/trace/document_shape.hpp>
+#include <krino/support/trace/openai_messages.hpp>
+#include <krino/support/trace/tool_arguments.hpp>
 
 #include <string_view>
 #include <vector>

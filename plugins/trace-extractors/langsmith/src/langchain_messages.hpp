@@ -10,8 +10,8 @@
 #ifndef KRINO_LANGSMITH_LANGCHAIN_MESSAGES_HPP
 #define KRINO_LANGSMITH_LANGCHAIN_MESSAGES_HPP
 
-#include <krino/trace/trace_builder.hpp>
-#include <krino/trace/usage.hpp>
+#include <krino/support/trace/trace_builder.hpp>
+#include <krino/support/trace/usage.hpp>
 
 #include <boost/json.hpp>
 

@@ -5,11 +5,11 @@
 
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
-#include <krino/trace/document_shape.hpp>
-#include <krino/trace/openai_messages.hpp>
-#include <krino/trace/tool_arguments.hpp>
-#include <krino/trace/trace_builder.hpp>
-#include <krino/trace/usage.hpp>
+#include <krino/support/trace/document_shape.hpp>
+#include <krino/support/trace/openai_messages.hpp>
+#include <krino/support/trace/tool_arguments.hpp>
+#include <krino/support/trace/trace_builder.hpp>
+#include <krino/support/trace/usage.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -98,11 +98,6 @@ trace::ModelCall llm_model_call(const Run& run) {
   return call;
 }
 
-std::string text_of(const boost::json::value* value) {
-  if (value == nullptr || value->is_null()) return {};
-  return value->is_string() ? std::string(value->get_string()) : json::to_compact_json(*value);
-}
-
 // A run's single meaningful value in a section: `key` when present, else its only member.
 const boost::json::value* main_value(const boost::json::object& section, const char* key) {
   if (const boost::json::value* value = section.if_contains(key)) return value;
@@ -126,7 +121,7 @@ void read_tool_runs(trace::TraceBuilder& builder, const std::vector<Run>& runs) 
         break;
       }
     if (known != nullptr) {
-      if (!known->result && output != nullptr) known->result = text_of(output);
+      if (!known->result && output != nullptr) known->result = trace::text_or_compact_json(output);
       else if (!known->result && !error.empty()) known->result = error;
       if (!error.empty()) known->metadata["isError"] = true;
       continue;
@@ -146,7 +141,7 @@ void read_tool_runs(trace::TraceBuilder& builder, const std::vector<Run>& runs) 
       const boost::json::value arguments(inputs);
       call = trace::make_tool_call("", run.name, &arguments);
     }
-    if (output != nullptr) call.result = text_of(output);
+    if (output != nullptr) call.result = trace::text_or_compact_json(output);
     else if (!error.empty()) call.result = error;
     if (!error.empty()) call.metadata["isError"] = true;
     builder.standalone_call(std::move(call));
@@ -212,9 +207,9 @@ trace::Trace LangSmithExtractor::extract(const boost::json::value& raw) {
     const std::vector<const Run*> top = roots(*runs);
     if (!top.empty()) {
       if (const boost::json::value* input = main_value(section(*top.front(), "inputs"), "input"))
-        builder.message("user", text_of(input));
+        builder.message("user", trace::text_or_compact_json(input));
       if (const boost::json::value* output = main_value(section(*top.front(), "outputs"), "output"))
-        builder.assistant(text_of(output));
+        builder.assistant(trace::text_or_compact_json(output));
     }
   }
   for (const Run& run : *runs) {

@@ -1,6 +1,6 @@
 #include "run_reader.hpp"
 
-#include <krino/trace/document_shape.hpp>
+#include <krino/support/trace/document_shape.hpp>
 
 #include <boost/date_time/posix_time/posix_time.hpp>
 

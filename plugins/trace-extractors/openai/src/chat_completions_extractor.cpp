@@ -1,11 +1,11 @@
 #include "chat_completions_extractor.hpp"
 
 #include <krino/plugin.hpp>
-#include <krino/trace/document_shape.hpp>
-#include <krino/trace/openai_messages.hpp>
-#include <krino/trace/recording.hpp>
-#include <krino/trace/trace_builder.hpp>
-#include <krino/trace/usage.hpp>
+#include <krino/support/trace/document_shape.hpp>
+#include <krino/support/trace/openai_messages.hpp>
+#include <krino/support/trace/recording.hpp>
+#include <krino/support/trace/trace_builder.hpp>
+#include <krino/support/trace/usage.hpp>
 
 #include <string_view>
 

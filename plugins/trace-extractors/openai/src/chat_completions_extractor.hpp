@@ -3,7 +3,7 @@
 //   a request body              {"model", "messages": [...]}
 //   a message list              [{"role": ...}, ...]            (tau-bench's "traj", logged histories)
 //   recorded exchanges          VCR {"interactions": [...]}, {"request", "response"}, or a list of pairs
-// Messages are read by <krino/trace/openai_messages.hpp>; tool results bind per assistant turn.
+// Messages are read by <krino/support/trace/openai_messages.hpp>; tool results bind per assistant turn.
 #ifndef KRINO_OPENAI_CHAT_COMPLETIONS_EXTRACTOR_HPP
 #define KRINO_OPENAI_CHAT_COMPLETIONS_EXTRACTOR_HPP
 

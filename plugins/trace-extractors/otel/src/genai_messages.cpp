@@ -2,25 +2,20 @@
 
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
-#include <krino/trace/document_shape.hpp>
-#include <krino/trace/tool_arguments.hpp>
+#include <krino/support/trace/document_shape.hpp>
+#include <krino/support/trace/tool_arguments.hpp>
 
 #include <vector>
 
 namespace krino::otel {
 namespace {
 
-std::string text_of(const boost::json::value* value) {
-  if (value == nullptr || value->is_null()) return {};
-  return value->is_string() ? std::string(value->get_string()) : json::to_compact_json(*value);
-}
-
 // The text parts of a message, joined by newlines; nullopt when it has none.
 std::optional<std::string> joined_text(const boost::json::array& parts) {
   std::optional<std::string> text;
   for (const boost::json::value& part : parts) {
     if (!part.is_object() || trace::string_member(part.get_object(), "type") != "text") continue;
-    const std::string piece = text_of(part.get_object().if_contains("content"));
+    const std::string piece = trace::text_or_compact_json(part.get_object().if_contains("content"));
     text = text ? *text + "\n" + piece : piece;
   }
   return text;
@@ -45,7 +40,7 @@ void add_message(trace::TraceBuilder& builder, const boost::json::value& value, 
       const boost::json::object& part = entry.get_object();
       const std::string type = trace::string_member(part, "type");
       if (type == "reasoning") {
-        builder.reasoning(text_of(part.if_contains("content")));
+        builder.reasoning(trace::text_or_compact_json(part.if_contains("content")));
       } else if (type == "tool_call" || type == "server_tool_call") {
         std::string name = trace::string_member(part, "name");
         if (name.empty()) {
@@ -62,7 +57,7 @@ void add_message(trace::TraceBuilder& builder, const boost::json::value& value, 
         const std::string id = trace::string_member(part, "id");
         for (agent::ToolCall& call : calls)
           if (!call.result && call.id == id) {
-            call.result = text_of(part.if_contains("server_tool_call_response"));
+            call.result = trace::text_or_compact_json(part.if_contains("server_tool_call_response"));
             break;
           }
       }
@@ -76,7 +71,7 @@ void add_message(trace::TraceBuilder& builder, const boost::json::value& value, 
     if (!entry.is_object() || trace::string_member(entry.get_object(), "type") != "tool_call_response") continue;
     const boost::json::object& part = entry.get_object();
     builder.tool_result(trace::string_member(part, "id"), trace::string_member(message, "name"),
-                        text_of(part.if_contains("response")));
+                        trace::text_or_compact_json(part.if_contains("response")));
     answered = true;
   }
   std::optional<std::string> text = joined_text(*parts);

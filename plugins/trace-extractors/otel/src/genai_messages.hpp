@@ -8,7 +8,7 @@
 #ifndef KRINO_OTEL_GENAI_MESSAGES_HPP
 #define KRINO_OTEL_GENAI_MESSAGES_HPP
 
-#include <krino/trace/trace_builder.hpp>
+#include <krino/support/trace/trace_builder.hpp>
 
 #include <boost/json.hpp>
 

@@ -5,10 +5,10 @@
 
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
-#include <krino/trace/document_shape.hpp>
-#include <krino/trace/tool_arguments.hpp>
-#include <krino/trace/trace_builder.hpp>
-#include <krino/trace/usage.hpp>
+#include <krino/support/trace/document_shape.hpp>
+#include <krino/support/trace/tool_arguments.hpp>
+#include <krino/support/trace/trace_builder.hpp>
+#include <krino/support/trace/usage.hpp>
 
 #include <algorithm>
 #include <map>
@@ -56,11 +56,6 @@ SpanView view_of(const Span& span) {
       if (!view.attributes.contains(key))
         if (const boost::json::value* value = event.attributes.if_contains(key)) view.attributes[key] = *value;
   return view;
-}
-
-std::string value_text(const boost::json::value* value) {
-  if (value == nullptr || value->is_null()) return {};
-  return value->is_string() ? std::string(value->get_string()) : json::to_compact_json(*value);
 }
 
 // Spans in start order; spans without a start keep their document order, after the timed ones.
@@ -119,7 +114,7 @@ void read_tool_spans(trace::TraceBuilder& builder, const std::vector<SpanView>& 
   for (const SpanView& view : views) {
     if (!view.is_tool_call()) continue;
     const boost::json::object& a = view.attributes;
-    const std::string id = value_text(a.if_contains("gen_ai.tool.call.id"));
+    const std::string id = trace::text_or_compact_json(a.if_contains("gen_ai.tool.call.id"));
     const boost::json::value* result = a.if_contains("gen_ai.tool.call.result");
     const bool failed = view.span->status == "ERROR" || a.contains("error.type");
     agent::ToolCall* known = nullptr;
@@ -127,7 +122,7 @@ void read_tool_spans(trace::TraceBuilder& builder, const std::vector<SpanView>& 
       for (agent::ToolCall* call : builder.conversation_calls())
         if (call->id == id) known = call;
     if (known != nullptr) {
-      if (!known->result && result != nullptr && !result->is_null()) known->result = value_text(result);
+      if (!known->result && result != nullptr && !result->is_null()) known->result = trace::text_or_compact_json(result);
       if (failed) known->metadata["isError"] = true;
       continue;
     }
@@ -137,7 +132,7 @@ void read_tool_spans(trace::TraceBuilder& builder, const std::vector<SpanView>& 
       continue;
     }
     agent::ToolCall call = trace::make_tool_call(id, std::move(name), a.if_contains("gen_ai.tool.call.arguments"));
-    if (result != nullptr && !result->is_null()) call.result = value_text(result);
+    if (result != nullptr && !result->is_null()) call.result = trace::text_or_compact_json(result);
     else if (failed && !view.span->status_message.empty()) call.result = view.span->status_message;
     if (failed) call.metadata["isError"] = true;
     builder.standalone_call(std::move(call));
@@ -202,7 +197,7 @@ std::optional<std::string> derived_field(const std::vector<SpanView>& views, std
   const auto first_key = [&](const SpanView& view) -> std::optional<std::string> {
     for (const char* key : keys)
       if (const boost::json::value* value = view.attributes.if_contains(key); value != nullptr && !value->is_null())
-        return value_text(value);
+        return trace::text_or_compact_json(value);
     return std::nullopt;
   };
   for (const SpanView& view : views)

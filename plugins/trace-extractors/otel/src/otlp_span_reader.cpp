@@ -2,7 +2,7 @@
 
 #include "otlp_values.hpp"
 
-#include <krino/trace/document_shape.hpp>
+#include <krino/support/trace/document_shape.hpp>
 
 #include <string_view>
 

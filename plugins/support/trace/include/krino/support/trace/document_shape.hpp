@@ -1,7 +1,7 @@
 // Small questions extractors ask of a raw document before reading it, and the words their errors
 // use to say what they found instead. Header-only, C++17.
-#ifndef KRINO_TRACE_DOCUMENT_SHAPE_HPP
-#define KRINO_TRACE_DOCUMENT_SHAPE_HPP
+#ifndef KRINO_SUPPORT_TRACE_DOCUMENT_SHAPE_HPP
+#define KRINO_SUPPORT_TRACE_DOCUMENT_SHAPE_HPP
 
 #include <boost/json.hpp>
 
@@ -73,4 +73,4 @@ inline bool is_list_of_objects_with(const boost::json::value& value, std::string
 
 }  // namespace krino::trace
 
-#endif  // KRINO_TRACE_DOCUMENT_SHAPE_HPP
+#endif  // KRINO_SUPPORT_TRACE_DOCUMENT_SHAPE_HPP

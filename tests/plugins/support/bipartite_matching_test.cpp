@@ -1,5 +1,5 @@
-// krino/bipartite_matching.hpp: one-to-one pairs, as many as possible.
-#include <krino/bipartite_matching.hpp>
+// krino/support/bipartite_matching.hpp: one-to-one pairs, as many as possible.
+#include <krino/support/bipartite_matching.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -4,8 +4,8 @@
 // actual tool calls with expected ones) must not let one item count twice, and must not lose
 // pairs to a greedy choice: with a->{x, y} and b->{x}, greedy may give a=x and leave b unpaired,
 // while the maximum matching pairs both (a=y, b=x).
-#ifndef KRINO_BIPARTITE_MATCHING_HPP
-#define KRINO_BIPARTITE_MATCHING_HPP
+#ifndef KRINO_SUPPORT_BIPARTITE_MATCHING_HPP
+#define KRINO_SUPPORT_BIPARTITE_MATCHING_HPP
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/max_cardinality_matching.hpp>
@@ -54,4 +54,4 @@ std::vector<MatchedPair> maximum_bipartite_matching(std::size_t left_count, std:
 
 }  // namespace krino
 
-#endif  // KRINO_BIPARTITE_MATCHING_HPP
+#endif  // KRINO_SUPPORT_BIPARTITE_MATCHING_HPP

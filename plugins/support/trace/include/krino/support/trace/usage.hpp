@@ -17,8 +17,8 @@
 //   usageMetadata    Gemini: promptTokenCount (cached included), candidatesTokenCount +
 //                    thoughtsTokenCount (Gemini counts thinking apart), cachedContentTokenCount
 //   llm_output.token_usage   LangChain's legacy OpenAI form (prompt_tokens, completion_tokens)
-#ifndef KRINO_TRACE_USAGE_HPP
-#define KRINO_TRACE_USAGE_HPP
+#ifndef KRINO_SUPPORT_TRACE_USAGE_HPP
+#define KRINO_SUPPORT_TRACE_USAGE_HPP
 
 #include <krino/trace/trace.hpp>
 
@@ -154,4 +154,4 @@ inline ModelCall read_model_call(const boost::json::object& response, const boos
 
 }  // namespace krino::trace
 
-#endif  // KRINO_TRACE_USAGE_HPP
+#endif  // KRINO_SUPPORT_TRACE_USAGE_HPP

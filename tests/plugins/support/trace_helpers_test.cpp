@@ -1,9 +1,9 @@
-// The SDK's trace helpers (sdk/include/krino/trace/): result binding per assistant turn, provider
-// usage conventions, recorded exchanges, lenient arguments.
-#include <krino/trace/recording.hpp>
-#include <krino/trace/tool_arguments.hpp>
-#include <krino/trace/trace_builder.hpp>
-#include <krino/trace/usage.hpp>
+// The trace extractors' shared helpers (plugins/support/trace/): result binding per assistant turn,
+// provider usage conventions, recorded exchanges, lenient arguments.
+#include <krino/support/trace/recording.hpp>
+#include <krino/support/trace/tool_arguments.hpp>
+#include <krino/support/trace/trace_builder.hpp>
+#include <krino/support/trace/usage.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,4 +1,4 @@
-#include "pcre2_regex.h"
+#include <krino/support/pcre2_regex.hpp>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace krino::text {
+namespace krino {
 
 namespace {
 
@@ -59,19 +59,30 @@ Pcre2Regex::~Pcre2Regex() = default;
 Pcre2Regex::Pcre2Regex(Pcre2Regex&&) noexcept = default;
 Pcre2Regex& Pcre2Regex::operator=(Pcre2Regex&&) noexcept = default;
 
-std::optional<RegexMatch> Pcre2Regex::find(std::string_view subject, bool whole) const {
+RegexSearch Pcre2Regex::search(std::string_view subject, bool whole) const {
   pcre2_match_data* data = thread_match_data();
   const uint32_t flags = whole ? (PCRE2_ANCHORED | PCRE2_ENDANCHORED) : 0;
   const int rc =
       pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), 0, flags, data, nullptr);
-  if (rc == PCRE2_ERROR_NOMATCH) return std::nullopt;
+  RegexSearch result;
+  if (rc == PCRE2_ERROR_NOMATCH) return result;
   if (rc < 0) {
-    if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
-      throw Error(KRINO_RESOURCE_EXHAUSTED, "regular expression gave up: " + pcre2_message(rc));
-    throw invalid_argument("regular expression match failed: " + pcre2_message(rc));
+    result.failure = pcre2_message(rc);
+    result.resource_limit = rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT;
+    return result;
   }
   const PCRE2_SIZE* offsets = pcre2_get_ovector_pointer(data);
-  return RegexMatch{offsets[0], offsets[1]};
+  result.match = RegexMatch{offsets[0], offsets[1]};
+  return result;
 }
 
-}  // namespace krino::text
+std::optional<RegexMatch> Pcre2Regex::find(std::string_view subject, bool whole) const {
+  RegexSearch result = search(subject, whole);
+  if (result.failure) {
+    if (result.resource_limit) throw Error(KRINO_RESOURCE_EXHAUSTED, "regular expression gave up: " + *result.failure);
+    throw invalid_argument("regular expression match failed: " + *result.failure);
+  }
+  return result.match;
+}
+
+}  // namespace krino

@@ -10,14 +10,14 @@
 // "developer" reads as "system" and "function" as "tool". An assistant message without content
 // that refused carries its refusal text as content. Reasoning text some servers add
 // ("reasoning_content", "reasoning") becomes a reasoning step.
-#ifndef KRINO_TRACE_OPENAI_MESSAGES_HPP
-#define KRINO_TRACE_OPENAI_MESSAGES_HPP
+#ifndef KRINO_SUPPORT_TRACE_OPENAI_MESSAGES_HPP
+#define KRINO_SUPPORT_TRACE_OPENAI_MESSAGES_HPP
 
 #include <krino/plugin.hpp>
-#include <krino/trace/document_shape.hpp>
-#include <krino/trace/tool_arguments.hpp>
-#include <krino/trace/trace_builder.hpp>
-#include <krino/trace/usage.hpp>
+#include <krino/support/trace/document_shape.hpp>
+#include <krino/support/trace/tool_arguments.hpp>
+#include <krino/support/trace/trace_builder.hpp>
+#include <krino/support/trace/usage.hpp>
 
 #include <boost/json.hpp>
 
@@ -141,4 +141,4 @@ inline void add_chat_completion(TraceBuilder& builder, const boost::json::object
 
 }  // namespace krino::trace
 
-#endif  // KRINO_TRACE_OPENAI_MESSAGES_HPP
+#endif  // KRINO_SUPPORT_TRACE_OPENAI_MESSAGES_HPP

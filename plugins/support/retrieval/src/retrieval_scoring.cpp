@@ -1,34 +1,15 @@
-// Precision and recall over matched item pairs, as every retrieval evaluator scores them (the text
-// plugin's deterministic ones and the judge plugin's LLM-matched ones): the same operands, the same
-// empty-list rules, the same reasons. Header-only, C++17.
-#ifndef KRINO_RETRIEVAL_SCORING_HPP
-#define KRINO_RETRIEVAL_SCORING_HPP
-
-#include <boost/json.hpp>
-
-#include <cstddef>
-#include <string>
+#include <krino/support/retrieval_scoring.hpp>
 
 namespace krino {
 
-// A list operand; a single value counts as a one-item list.
-inline boost::json::array as_item_list(const boost::json::value& value) {
+boost::json::array as_item_list(const boost::json::value& value) {
   if (value.is_array()) return value.get_array();
   boost::json::array one;
   one.push_back(value);
   return one;
 }
 
-struct RetrievalScore {
-  double score = 0.0;
-  std::string reason;
-  bool from_pairs = false;  // false: an empty-list rule decided; nothing was matched to explain
-};
-
-// precision = matched / retrieved, recall = matched / relevant. With nothing to divide by, the
-// score is 1.0 when both lists are empty and 0.0 otherwise.
-inline RetrievalScore retrieval_score(bool precision, std::size_t matched, std::size_t retrieved,
-                                      std::size_t relevant) {
+RetrievalScore retrieval_score(bool precision, std::size_t matched, std::size_t retrieved, std::size_t relevant) {
   auto items = [](std::size_t count) { return std::to_string(count) + (count == 1 ? " item" : " items"); };
   const std::size_t denominator = precision ? retrieved : relevant;
   const std::size_t other = precision ? relevant : retrieved;
@@ -49,6 +30,11 @@ inline RetrievalScore retrieval_score(bool precision, std::size_t matched, std::
   return s;
 }
 
-}  // namespace krino
+boost::json::array unpaired_indexes(const std::vector<bool>& paired) {
+  boost::json::array indexes;
+  for (std::size_t i = 0; i < paired.size(); ++i)
+    if (!paired[i]) indexes.push_back(i);
+  return indexes;
+}
 
-#endif  // KRINO_RETRIEVAL_SCORING_HPP
+}  // namespace krino

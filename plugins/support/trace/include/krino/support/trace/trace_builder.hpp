@@ -9,8 +9,8 @@
 // name takes the first unanswered call. A result that finds no call stays a
 // tool message of the conversation and is noted. Real traces reuse call ids across turns (49 of the
 // 200 tau-bench trajectories do): a result is never bound to a call of another turn with the same id.
-#ifndef KRINO_TRACE_TRACE_BUILDER_HPP
-#define KRINO_TRACE_TRACE_BUILDER_HPP
+#ifndef KRINO_SUPPORT_TRACE_TRACE_BUILDER_HPP
+#define KRINO_SUPPORT_TRACE_TRACE_BUILDER_HPP
 
 #include <krino/trace/trace.hpp>
 
@@ -160,4 +160,4 @@ class TraceBuilder {
 
 }  // namespace krino::trace
 
-#endif  // KRINO_TRACE_TRACE_BUILDER_HPP
+#endif  // KRINO_SUPPORT_TRACE_TRACE_BUILDER_HPP

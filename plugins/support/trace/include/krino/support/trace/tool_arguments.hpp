@@ -5,8 +5,8 @@
 // made that call. So arguments are read leniently: a string that is not JSON, or JSON that is not
 // an object, gives empty arguments and keeps the text in the call's metadata ("rawArguments", with
 // the reason in "argumentsError"), instead of failing the whole trace.
-#ifndef KRINO_TRACE_TOOL_ARGUMENTS_HPP
-#define KRINO_TRACE_TOOL_ARGUMENTS_HPP
+#ifndef KRINO_SUPPORT_TRACE_TOOL_ARGUMENTS_HPP
+#define KRINO_SUPPORT_TRACE_TOOL_ARGUMENTS_HPP
 
 #include <krino/agent/tool_call.hpp>
 #include <krino/json_text.hpp>
@@ -85,6 +85,13 @@ inline std::optional<std::string> content_text(const boost::json::value* value) 
   return json::to_compact_json(*value);
 }
 
+// A value as plain text, for results and attributes that are not content blocks: a string as it
+// is, null or absent as "", anything else as its compact JSON.
+inline std::string text_or_compact_json(const boost::json::value* value) {
+  if (value == nullptr || value->is_null()) return {};
+  return value->is_string() ? std::string(value->get_string()) : json::to_compact_json(*value);
+}
+
 }  // namespace krino::trace
 
-#endif  // KRINO_TRACE_TOOL_ARGUMENTS_HPP
+#endif  // KRINO_SUPPORT_TRACE_TOOL_ARGUMENTS_HPP

@@ -7,12 +7,12 @@
 // A request or response is either an HTTP record with a "body" or the body itself. A body may be a
 // JSON object, a string holding one, or VCR.py's {"string": "<JSON text>"}. Bodies that are text
 // are parsed here and owned by the Recording.
-#ifndef KRINO_TRACE_RECORDING_HPP
-#define KRINO_TRACE_RECORDING_HPP
+#ifndef KRINO_SUPPORT_TRACE_RECORDING_HPP
+#define KRINO_SUPPORT_TRACE_RECORDING_HPP
 
 #include <krino/plugin.hpp>
-#include <krino/trace/trace_builder.hpp>
-#include <krino/trace/usage.hpp>
+#include <krino/support/trace/trace_builder.hpp>
+#include <krino/support/trace/usage.hpp>
 
 #include <boost/json.hpp>
 
@@ -141,4 +141,4 @@ void add_recording(TraceBuilder& builder, const Recording& recording, IsApi is_a
 
 }  // namespace krino::trace
 
-#endif  // KRINO_TRACE_RECORDING_HPP
+#endif  // KRINO_SUPPORT_TRACE_RECORDING_HPP
