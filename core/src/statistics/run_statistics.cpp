@@ -33,8 +33,6 @@ double ScoreMoments::sample_std_dev() const {
   return std::sqrt(std::max(0.0, m2 / static_cast<double>(count - 1)));
 }
 
-double round6(double x) { return std::floor(x * 1e6 + 0.5) / 1e6; }
-
 RunStatistics::RunStatistics(const std::vector<std::string>& evaluator_names) {
   for (const auto& name : evaluator_names) evaluators_.push_back(EvaluatorRunStatistics{name, 0, 0, 0, {}});
 }

@@ -2,7 +2,7 @@
 // Turns one dataset record into one finished item: decode, task, evaluators, and the serialized
 // item_finished event. Pure with respect to the run: safe to call from many threads at once.
 #include "krino/core/host/host_services.hpp"
-#include "krino/core/judge/judge_usage.hpp"
+#include "krino/core/usage/judge_usage.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
 #include "krino/core/shard/shard_spec.hpp"

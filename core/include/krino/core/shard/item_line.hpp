@@ -2,7 +2,7 @@
 // What the run statistics need of one item_finished line of a krino.event/1 file, read back
 // exactly as the runner had it in memory, so that `krino merge` can recompute a run's summary
 // with the very code the runner uses (RunStatistics) and get the same numbers.
-#include "krino/core/judge/judge_usage.hpp"
+#include "krino/core/usage/judge_usage.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
 
 #include <string>

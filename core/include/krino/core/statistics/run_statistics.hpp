@@ -1,5 +1,6 @@
 #pragma once
 // Aggregates of one run, accumulated item by item in constant memory (Welford for the spread).
+#include "krino/core/common/round6.hpp"
 #include "krino/core/statistics/judge_totals.hpp"
 
 #include <boost/json/array.hpp>
@@ -73,8 +74,5 @@ class RunStatistics {
   std::vector<EvaluatorRunStatistics> evaluators_;
   JudgeTotals judge_;
 };
-
-// round(x * 1e6) / 1e6, halves rounded up, as every reported aggregate is (spec §8.6).
-double round6(double x);
 
 }  // namespace krino::core

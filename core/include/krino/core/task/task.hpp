@@ -1,11 +1,12 @@
 #pragma once
 // A task produces the actual outputs for one example: the call to the system under test.
 //
-// Tasks are built into the host (replay today; exec, http and model-calling tasks next). A task that
+// Tasks are built into the host (replay, exec, http, openai and anthropic, conversation). A task that
 // reaches out to a system under test says so with calls_out(), and the runner then admits at most
 // `parallelism` of its calls at once; work that stays in-process is not limited by it.
-#include "krino/core/runner/item_error.hpp"
+#include "krino/core/common/item_error.hpp"
 #include "krino/core/task/example_view.hpp"
+#include "krino/core/usage/call_metrics.hpp"
 
 #include <krino/plugin.h>
 
@@ -16,17 +17,6 @@
 #include <variant>
 
 namespace krino::core {
-
-// Measurements of one call (spec §9); every field may be unknown.
-struct CallMetrics {
-  std::optional<int64_t> tokens_in;
-  std::optional<int64_t> tokens_out;
-  std::optional<double> cost_usd;
-  std::optional<double> latency_ms;
-
-  boost::json::object to_json() const;
-  static CallMetrics from_json(const boost::json::object& object);
-};
 
 struct TaskOutput {
   std::string actual_outputs;  // a JSON object, as text
