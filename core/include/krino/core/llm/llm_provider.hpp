@@ -1,11 +1,11 @@
 #pragma once
-// A provider's wire format: how a judge request becomes an HTTP request, and how the provider's
+// A provider's wire format: how a krino.judgerequest/1 becomes an HTTP request, and how the provider's
 // answer (or its error body) becomes a reply (or a message). One subclass per API: OpenAI Chat
 // Completions (also what vLLM, Ollama, llama.cpp server and LM Studio speak), OpenAI Responses and
 // Anthropic Messages.
 // No I/O here; LlmTransport does that.
 //
-// Every message a provider produces has the judge's API key removed, even when the provider echoed it.
+// Every message a provider produces has the model's API key removed, even when the provider echoed it.
 #include "krino/core/net/http_result.hpp"
 #include "krino/core/llm/llm_config.hpp"
 #include "krino/core/llm/judge_request.hpp"
@@ -78,7 +78,7 @@ class LlmProvider {
   // rate_limit_exceeded: Rate limit reached ...".
   std::string describe_http_error(unsigned status, std::string_view body) const;
 
-  // "judge 'strict' (openai gpt-4o)": how messages name this judge.
+  // "judge 'strict' (openai gpt-4o)": how messages name this model (a task: "task (openai gpt-4o)").
   std::string label() const;
   // `text` without the API key.
   std::string redact(std::string_view text) const { return config_.api_key.redact(text); }

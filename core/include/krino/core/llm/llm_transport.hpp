@@ -1,7 +1,7 @@
 #pragma once
-// One attempt at one judge call: encode the request for the judge's provider, POST it, and sort
+// One attempt at one LLM call: encode the request for the model's provider, POST it, and sort
 // what came back into an outcome the retry policy can act on. No retries, limits or caching here;
-// the judge service composes those around send().
+// the LLM client composes those around send().
 #include "krino/core/net/http_client.hpp"
 #include "krino/core/llm/llm_provider.hpp"
 
@@ -17,7 +17,7 @@ namespace krino::core {
 enum class AttemptOutcome {
   reply,             // the provider answered; see LlmAttempt::reply
   http_error,        // a non-2xx status (429 and 5xx are worth retrying, 4xx mostly not)
-  timeout,           // no complete answer within the judge's timeout_ms
+  timeout,           // no complete answer within the model's timeout_ms
   connection_error,  // could not connect, TLS verification failed, or the connection broke
   invalid_reply,     // 2xx, but not a reply in the provider's shape (malformed JSON, no choices, ...)
 };

@@ -1,7 +1,7 @@
 #pragma once
-// The on-disk judge cache: a successful reply, filed under a hash of everything that could change
-// it. A cache must never fail a run, so nothing here throws: an unreadable entry is a miss, a failed
-// write is reported and forgotten.
+// The on-disk reply cache (docs/judges.md's judge cache, and the model task's `cache`): a successful
+// reply, filed under a hash of everything that could change it. A cache must never fail a run, so
+// nothing here throws: an unreadable entry is a miss, a failed write is reported and forgotten.
 #include <boost/json/object.hpp>
 
 #include <chrono>
@@ -13,8 +13,8 @@
 
 namespace krino::core {
 
-// What identifies one judge call. `request` is the effective request (a krino.judgerequest/1 with
-// the judge's defaults already filled in: temperature, seed, max_tokens, response_format); every
+// What identifies one LLM call. `request` is the effective request (a krino.judgerequest/1 with
+// the model's defaults already filled in: temperature, seed, max_tokens, response_format); every
 // member but "judge" is part of the key, so a field added to the request later is covered too.
 struct LlmCallIdentity {
   std::string provider;  // "openai", "anthropic"
