@@ -1,6 +1,6 @@
 // How the exec task reads what a program printed: bare outputs, single values, the envelope with
 // an error, metrics and OpenAI/Anthropic usage, pricing, and the worker's id echo.
-#include "krino/core/judge/price_table.hpp"
+#include "krino/core/usage/price_table.hpp"
 #include "krino/core/task/exec_reply.hpp"
 
 #include <boost/json.hpp>

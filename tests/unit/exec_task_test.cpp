@@ -4,7 +4,7 @@
 #include "krino/core/common/error.hpp"
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/host/host_services.hpp"
-#include "krino/core/judge/price_table.hpp"
+#include "krino/core/usage/price_table.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/process/descriptor_limit.hpp"
 #include "krino/core/task/exec_task.hpp"

@@ -1,7 +1,7 @@
-#include "krino/core/judge/judge_config.hpp"
+#include "krino/core/llm/judge_config.hpp"
 
 #include "krino/core/common/error.hpp"
-#include "judge_test_support.hpp"
+#include "llm_test_support.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -11,7 +11,7 @@ namespace json = boost::json;
 
 namespace {
 
-JudgeConfig parse(std::string_view text, const EnvironmentLookup& environment = test::fake_environment("K", "sk-k")) {
+LlmConfig parse(std::string_view text, const EnvironmentLookup& environment = test::fake_environment("K", "sk-k")) {
   return parse_judge_config(json::parse(text).as_object(), "strict", environment);
 }
 
@@ -34,7 +34,7 @@ BOOST_AUTO_TEST_SUITE(judge_config)
 BOOST_AUTO_TEST_CASE(openai_defaults) {
   auto config = parse(R"({"provider": "openai", "model": "gpt-4o-mini", "api_key_env": "K"})");
   BOOST_TEST(config.name == "strict");
-  BOOST_TEST((config.provider == JudgeProviderKind::openai));
+  BOOST_TEST((config.provider == ProviderKind::openai));
   BOOST_TEST(config.base_url.origin() == "https://api.openai.com:443");
   BOOST_TEST(config.base_url.target == "/v1");
   BOOST_TEST(config.api_key.reveal() == "sk-k");

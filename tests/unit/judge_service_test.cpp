@@ -1,9 +1,10 @@
 // The judge service end to end against the fake LLM server: replies, JSON extraction and the
 // repair round, retries, the cache, concurrency through suspended TBB tasks, and the API key.
-#include "krino/core/judge/judge_service.hpp"
+#include "krino/core/llm/judge_config.hpp"
+#include "krino/core/llm/judge_service.hpp"
 
 #include "fake_llm_server.hpp"
-#include "judge_test_support.hpp"
+#include "llm_test_support.hpp"
 #include "script.hpp"
 
 #include <boost/json.hpp>
@@ -40,7 +41,7 @@ struct Fixture {
         }()) {}
   ~Fixture() { std::filesystem::remove_all(cache); }
 
-  JudgeConfig judge(const std::string& extra = "{}") const {
+  LlmConfig judge(const std::string& extra = "{}") const {
     json::object o{{"provider", "openai"}, {"base_url", server.base_url() + "/v1"}, {"model", "judge-mini"},
                    {"api_key_env", "KRINO_TEST_KEY"}, {"max_retries", 2}};
     const json::value overrides = json::parse(extra);

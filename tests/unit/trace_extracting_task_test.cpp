@@ -7,7 +7,7 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/host/cancellation.hpp"
 #include "krino/core/host/host_services.hpp"
-#include "krino/core/judge/price_table.hpp"
+#include "krino/core/usage/price_table.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/task/task_factory.hpp"
 #include "krino/core/trace/canonical_trace.hpp"

@@ -7,7 +7,7 @@
 #include "krino/core/common/error.hpp"
 #include "krino/core/common/status_code.hpp"
 #include "krino/core/experiment/experiment_config.hpp"
-#include "krino/core/judge/judge_setup.hpp"
+#include "krino/core/experiment/experiment_judges.hpp"
 #include "krino/core/runner/component_factory.hpp"
 
 #include <boost/json.hpp>

@@ -2,9 +2,10 @@
 #include "exit_codes.hpp"
 #include "signal_watcher.hpp"
 
+#include "krino/core/common/io_service.hpp"
 #include "krino/core/experiment/experiment_config.hpp"
+#include "krino/core/experiment/experiment_judges.hpp"
 #include "krino/core/gate/regression_gate.hpp"
-#include "krino/core/judge/judge_setup.hpp"
 #include "krino/core/runner/experiment_runner.hpp"
 
 #include <cstdio>
@@ -36,9 +37,11 @@ int run_command(const RunArguments& args) {
   core::HostServices host(cancellation, stderr, args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG
                                                 : args.plugins.verbosity == 1 ? KRINO_LOG_INFO
                                                                               : KRINO_LOG_WARNING);
-  // Declared before the registry: it must outlive every plugin call, and it is stopped last.
+  // The run's I/O service, which the judges' LLM client runs on. Declared before the judges and the
+  // registry: it must outlive every plugin call, and it is stopped last.
+  core::IoService io;
   const std::unique_ptr<core::JudgeService> judges =
-      core::make_judge_service(config, core::JudgeSetupOptions{args.no_cache, core::process_environment()});
+      core::make_judge_service(config, core::JudgeSetupOptions{args.no_cache, core::process_environment(), &io});
   host.set_judge_service(judges.get());
   core::PluginRegistry registry;
   args.plugins.load(registry, host);

@@ -1,6 +1,7 @@
 #include "krino/core/gate/baseline_file.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/round6.hpp"
 #include "krino/core/common/utc_time.hpp"
 #include "krino/core/common/atomic_file.hpp"
 #include "krino/core/statistics/run_statistics.hpp"

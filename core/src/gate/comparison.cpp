@@ -1,6 +1,7 @@
 #include "krino/core/gate/comparison.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/round6.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
 
 #include <fmt/format.h>

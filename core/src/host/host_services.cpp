@@ -1,6 +1,6 @@
 #include "krino/core/host/host_services.hpp"
 
-#include "krino/core/judge/judge_service.hpp"
+#include "krino/core/llm/judge_service.hpp"
 
 #include "krino/core/version.hpp"
 

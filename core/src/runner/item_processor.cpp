@@ -1,6 +1,6 @@
 #include "krino/core/runner/item_processor.hpp"
 
-#include "krino/core/judge/judge_usage.hpp"
+#include "krino/core/usage/judge_usage.hpp"
 
 #include <boost/json.hpp>
 #include <krino/event/item_finished.hpp>

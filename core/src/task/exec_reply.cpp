@@ -1,6 +1,6 @@
 #include "krino/core/task/exec_reply.hpp"
 
-#include "krino/core/judge/price_table.hpp"
+#include "krino/core/usage/price_table.hpp"
 #include "krino/core/process/printable_text.hpp"
 
 #include <krino/json_text.hpp>

@@ -1,9 +1,10 @@
 #include "krino/core/task/model_task.hpp"
 
 #include "krino/core/common/error.hpp"
-#include "krino/core/judge/judge_cache.hpp"
-#include "krino/core/judge/judge_request.hpp"
-#include "krino/core/judge/judge_service.hpp"
+#include "krino/core/llm/judge_request.hpp"
+#include "krino/core/llm/llm_client.hpp"
+#include "krino/core/llm/llm_config.hpp"
+#include "krino/core/llm/reply_cache.hpp"
 #include "krino/core/task/task_options.hpp"
 
 #include <boost/json.hpp>
@@ -11,18 +12,12 @@
 #include <krino/plugin.hpp>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 
 namespace krino::core {
 namespace json = boost::json;
 
 namespace {
-
-// Options handed to the task's own judge service as they are (docs/judges.md describes each).
-constexpr std::array<std::string_view, 11> kModelOptions = {
-    "model",       "base_url",        "api_key_env",         "temperature",       "seed",       "max_tokens",
-    "timeout_ms",  "max_concurrency", "requests_per_minute", "tokens_per_minute", "max_retries"};
 
 json::value parse_member(const ExampleView& example, std::string_view key) {
   auto raw = example.raw(key);
@@ -74,23 +69,20 @@ json::object canonical_call(const json::object& call) {
 ModelTask::ModelTask(const TaskConfig& config_in, const TaskEnvironment& environment, const EnvironmentLookup& variables)
     : kind_(config_in.kind) {
   TaskOptions options(config_in.options, "task");
-  json::object judge;
-  if (kind_ == "openai") {
-    judge["provider"] = options.choice("api", "chat", {"chat", "responses"}) == "chat" ? "openai" : "openai_responses";
-  } else {
-    judge["provider"] = "anthropic";
-  }
-  for (std::string_view key : kModelOptions)
-    if (const json::value* value = options.value(key)) judge[key] = *value;
+  ProviderKind provider = ProviderKind::anthropic;
+  if (kind_ == "openai")
+    provider = options.choice("api", "chat", {"chat", "responses"}) == "chat" ? ProviderKind::openai : ProviderKind::openai_responses;
+  // The model's own keys (docs/judges.md describes each) are the LLM client's to read.
+  for (std::string_view key : kLlmConfigKeys) options.value(key);
+  LlmConfigDefaults defaults;
   // The provider's usual key variable, when it is set and the experiment names none: a local
   // server (Ollama, vLLM, the fake server) needs no key at all.
-  if (!judge.contains("api_key_env")) {
-    const char* usual = kind_ == "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
-    if (variables(usual)) judge["api_key_env"] = usual;
-  }
+  const char* usual = kind_ == "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
+  if (variables(usual)) defaults.api_key_env = usual;
   // As many calls at once as items in flight, unless the experiment caps the model lower.
-  if (!judge.contains("max_concurrency")) judge["max_concurrency"] = std::max<std::uint32_t>(1, environment.parallelism);
-  JudgeConfig config = parse_judge_config(judge, kind_, variables, "task");
+  defaults.max_concurrency = std::max<std::uint32_t>(1, environment.parallelism);
+  LlmConfig config = parse_llm_config(config_in.options, provider, "task", variables, defaults);
+  config.name = kind_;
   config.role = "task";
   model_ = config.model;
 
@@ -119,7 +111,7 @@ ModelTask::ModelTask(const TaskConfig& config_in, const TaskEnvironment& environ
     }
     else if (cache->is_bool()) {
       if (cache->get_bool()) {
-        cache_dir = JudgeCache::default_directory();
+        cache_dir = ReplyCache::default_directory();
         if (!cache_dir) options.fail("cache", "no cache directory: set XDG_CACHE_HOME or HOME, or give a directory");
       }
     } else {
@@ -128,11 +120,11 @@ ModelTask::ModelTask(const TaskConfig& config_in, const TaskEnvironment& environ
   }
   options.reject_unknown();
 
-  JudgeServiceOptions service;
-  service.judges.push_back(std::move(config));
-  service.cache_dir = std::move(cache_dir);
-  service.prices = environment.prices;
-  service_ = std::make_unique<JudgeService>(std::move(service));
+  LlmClientOptions client;
+  client.models.push_back(std::move(config));
+  client.cache_dir = std::move(cache_dir);
+  client.prices = environment.prices;
+  client_ = std::make_unique<LlmClient>(environment.io, std::move(client));
 
   // A request the provider would refuse for every item is a configuration error now, not N item
   // errors later: check the inline tools and the tool choice once.
@@ -141,7 +133,7 @@ ModelTask::ModelTask(const TaskConfig& config_in, const TaskEnvironment& environ
     if (tools_ == ToolSource::inline_list) probe["tools"] = inline_tools_;
     if (!tool_choice_.empty() && tools_ == ToolSource::inline_list) probe["tool_choice"] = tool_choice_;
     try {
-      resolve_judge_request(probe, JudgeConfig{});
+      resolve_judge_request(probe, LlmConfig{});
     } catch (const InvalidJudgeRequest& e) {
       throw config_error(std::string("task: ") + e.what());
     }
@@ -191,7 +183,7 @@ std::variant<TaskOutput, ItemError> ModelTask::run(const ExampleView& example, c
     return ItemError{"task", kind_, e.code(), e.what()};
   }
   const auto started = std::chrono::steady_clock::now();
-  JudgeCallOutcome outcome = service_->call(::krino::json::to_compact_json(request), ctx.seed);
+  LlmCallOutcome outcome = client_->call(::krino::json::to_compact_json(request), ctx.seed);
   const double latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   if (outcome.status != KRINO_OK) return ItemError{"task", kind_, outcome.status, outcome.text};
 

@@ -46,7 +46,7 @@ struct ExperimentConfig {
   uint32_t parallelism = 1;
   double min_pass_rate = 1.0;  // below it, `krino run` exits with "evaluation failed"
   uint64_t seed = 0;
-  // LLM judges (docs/judges.md): name -> judge options, in file order; read into JudgeConfigs
+  // LLM judges (docs/judges.md): name -> judge options, in file order; read into LlmConfigs
   // (and their API keys from the environment) only when the run starts.
   boost::json::object judges;
   std::string default_judge;      // empty: the judge named "default", else the first

@@ -6,7 +6,7 @@
 // no instance is ever called from two threads at once.
 #include "krino/core/plugin/component.hpp"
 #include "krino/core/runner/eval_result_check.hpp"
-#include "krino/core/runner/item_error.hpp"
+#include "krino/core/common/item_error.hpp"
 
 #include <krino/plugin.h>
 

@@ -6,7 +6,7 @@
 // item results once the reporters and the run statistics have seen them.
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/experiment/experiment_config.hpp"
-#include "krino/core/judge/price_table.hpp"
+#include "krino/core/usage/price_table.hpp"
 #include "krino/core/host/cancellation.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // Judge usage rolled up over items: per run and per experiment, in all and per evaluator, with
 // the "N/M items priced" coverage of spec §9 (tokenized items are the denominator).
-#include "krino/core/judge/judge_usage.hpp"
+#include "krino/core/usage/judge_usage.hpp"
 
 #include <boost/json/object.hpp>
 

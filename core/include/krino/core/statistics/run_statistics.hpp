@@ -1,9 +1,9 @@
 #pragma once
 // Aggregates of one run, accumulated item by item in constant memory (Welford for the spread).
+#include "krino/core/common/round6.hpp"
 #include "krino/core/statistics/judge_totals.hpp"
 
 #include <krino/event/item_finished.hpp>
-#include <krino/event/values.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -80,8 +80,5 @@ class RunStatistics {
   std::vector<EvaluatorRunStatistics> evaluators_;
   JudgeTotals judge_;
 };
-
-// How every reported aggregate is rounded: the event codec's rule.
-using krino::event::round6;
 
 }  // namespace krino::core

@@ -4,7 +4,7 @@
 // 5xx, timeouts and connection errors are retried with backoff (a Retry-After wins), as for judges;
 // the request runs on the run's I/O service while the item's TBB task is suspended, so `parallelism`
 // requests in flight hold no scheduler thread.
-#include "krino/core/judge/judge_config.hpp"
+#include "krino/core/common/environment_lookup.hpp"
 #include "krino/core/net/http_client.hpp"
 #include "krino/core/net/retry_policy.hpp"
 #include "krino/core/task/request_template.hpp"

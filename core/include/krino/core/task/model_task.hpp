@@ -1,11 +1,11 @@
 #pragma once
 // The `openai` and `anthropic` tasks: call a model with the example's input (and, for function
 // calling, the tools in its metadata) and record the reply and the tool calls it made
-// (docs/tasks/model.md). The call goes through a judge service of its own, so a system under test
-// gets exactly what judges get: the shared HTTP client, retries on 429 and 5xx with backoff and
-// Retry-After, requests- and tokens-per-minute limits, the adaptive concurrency window, cost from
-// the experiment's prices, and (when asked for) the reply cache.
-#include "krino/core/judge/judge_config.hpp"
+// (docs/tasks/model.md). The call goes through an LLM client of its own on the run's I/O service,
+// so a system under test gets exactly what judges get: the HTTP client, retries on 429 and 5xx with
+// backoff and Retry-After, requests- and tokens-per-minute limits, the adaptive concurrency window,
+// cost from the experiment's prices, and (when asked for) the reply cache.
+#include "krino/core/common/environment_lookup.hpp"
 #include "krino/core/task/request_template.hpp"
 #include "krino/core/task/task.hpp"
 #include "krino/core/task/task_factory.hpp"
@@ -18,7 +18,7 @@
 
 namespace krino::core {
 
-class JudgeService;
+class LlmClient;
 
 class ModelTask final : public Task {
  public:
@@ -47,7 +47,7 @@ class ModelTask final : public Task {
   std::string tools_key_ = "tools";  // metadata key, for ToolSource::metadata
   boost::json::array inline_tools_;
   std::string tool_choice_;
-  std::unique_ptr<JudgeService> service_;
+  std::unique_ptr<LlmClient> client_;
 };
 
 }  // namespace krino::core

@@ -4,7 +4,7 @@
 // (usage.input_tokens / output_tokens), or krino's own (metrics.tokensIn / tokensOut / costUsd), and
 // the model that answered. A reported cost is kept as given; otherwise the price table prices the
 // tokens by model (spec §9: unknown model or missing tokens give no cost, never an error).
-#include "krino/core/judge/price_table.hpp"
+#include "krino/core/usage/price_table.hpp"
 #include "krino/core/task/task.hpp"
 
 #include <boost/json/value.hpp>

@@ -7,7 +7,7 @@
 // Mistakes a user can make in the experiment file (an unknown root, an unclosed "{{", an unset
 // variable) are configuration errors before anything runs; a path an example lacks is that item's
 // error, never an empty value sent silently.
-#include "krino/core/judge/judge_config.hpp"
+#include "krino/core/common/environment_lookup.hpp"
 #include "krino/core/task/example_view.hpp"
 
 #include <boost/json/value.hpp>

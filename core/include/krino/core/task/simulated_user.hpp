@@ -2,7 +2,7 @@
 // The user side of a simulated conversation (spec §7.4): scripted messages first, in order, then
 // an LLM judge playing a persona. The judge is asked through the host's judge service, so its calls
 // are rate limited, retried, cached and costed like any judge call, and counted on the item.
-#include "krino/core/runner/item_error.hpp"
+#include "krino/core/common/item_error.hpp"
 #include "krino/core/task/request_template.hpp"
 
 #include <krino/plugin.h>

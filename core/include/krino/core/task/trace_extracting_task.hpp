@@ -8,7 +8,7 @@
 // experiment's prices otherwise), else from the task; latency from the task when it measured one,
 // else from the trace. An output no extractor can read is an item error of stage "trace" naming
 // the extractor; never a crash.
-#include "krino/core/judge/price_table.hpp"
+#include "krino/core/usage/price_table.hpp"
 #include "krino/core/task/task.hpp"
 #include "krino/core/trace/extractor_choice.hpp"
 

@@ -8,8 +8,8 @@
 // the experiment's price table (the reply's model, then the requested one), else the price of all
 // its tokens by the trace's model; a trace with an unpriced model call has no cost at all, since a
 // partial sum would read as the whole.
-#include "krino/core/judge/price_table.hpp"
-#include "krino/core/task/task.hpp"
+#include "krino/core/usage/call_metrics.hpp"
+#include "krino/core/usage/price_table.hpp"
 
 #include <boost/json/object.hpp>
 

@@ -1,0 +1,397 @@
+#include "krino/core/llm/llm_client.hpp"
+
+#include "krino/core/common/await_callback.hpp"
+#include "krino/core/common/io_service.hpp"
+#include "krino/core/llm/concurrency_limiter.hpp"
+#include "krino/core/llm/judge_request.hpp"
+#include "krino/core/llm/llm_transport.hpp"
+#include "krino/core/llm/rate_limiter.hpp"
+#include "krino/core/llm/reply_cache.hpp"
+#include "krino/core/llm/reply_parsing.hpp"
+#include "krino/core/net/http_client.hpp"
+#include "krino/core/usage/cost_rollup.hpp"
+
+#include <krino/json_text.hpp>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace krino::core {
+
+namespace json = boost::json;
+using Clock = std::chrono::steady_clock;
+
+// One configured model and the limits it enforces across every call to it.
+struct ModelLane {
+  LlmConfig config;
+  LlmTransport transport;
+  RateLimiter rate;
+  ConcurrencyLimiter window;
+
+  ModelLane(HttpClient& http, LlmConfig c)
+      : config(c),
+        transport(http, std::move(c)),
+        rate(RateLimits{to_rate(config.requests_per_minute), to_rate(config.tokens_per_minute)}, Clock::now()),
+        window(static_cast<int>(config.max_concurrency)) {}
+
+  static std::optional<double> to_rate(const std::optional<std::int64_t>& per_minute) {
+    if (!per_minute) return std::nullopt;
+    return static_cast<double>(*per_minute);
+  }
+};
+
+struct LlmClient::Impl {
+  explicit Impl(boost::asio::io_context& context) : io(context) {}
+
+  LlmClientOptions options;
+  boost::asio::io_context& io;  // the shared I/O service's
+  std::unique_ptr<HttpClient> http;
+  std::vector<std::unique_ptr<ModelLane>> lanes;
+  std::vector<std::string> names;
+  std::optional<ReplyCache> cache;
+
+  mutable std::mutex stats_mutex;
+  LlmClientStats stats;
+  CostRollup cost;
+
+  ModelLane* lane(const std::string& name) {
+    for (auto& l : lanes)
+      if (l->config.name == name) return l.get();
+    return nullptr;
+  }
+
+  void count(void (*update)(LlmClientStats&)) {
+    std::lock_guard lock(stats_mutex);
+    update(stats);
+  }
+};
+
+namespace {
+
+// Rough tokens of a request before the provider counts them: a quarter of the characters of the
+// messages, plus the reply budget. Only the rate limiter's estimate; settled with real usage.
+std::int64_t estimate_tokens(const json::object& request, const LlmConfig& config) {
+  std::size_t characters = 0;
+  if (const auto* messages = request.if_contains("messages"); messages != nullptr && messages->is_array())
+    for (const auto& m : messages->get_array())
+      if (m.is_object())
+        if (const auto* content = m.get_object().if_contains("content"); content != nullptr && content->is_string())
+          characters += content->get_string().size();
+  const std::int64_t reply = request.contains("max_tokens") && request.at("max_tokens").is_int64()
+                                 ? request.at("max_tokens").get_int64()
+                                 : config.max_tokens.value_or(512);
+  return static_cast<std::int64_t>(characters / 4 + 1) + reply;
+}
+
+krino_status give_up_status(const LlmAttempt& attempt) {
+  switch (attempt.outcome) {
+    case AttemptOutcome::timeout: return KRINO_DEADLINE_EXCEEDED;
+    case AttemptOutcome::connection_error: return KRINO_UNAVAILABLE;
+    case AttemptOutcome::invalid_reply: return KRINO_UNAVAILABLE;
+    case AttemptOutcome::reply: return KRINO_INTERNAL;
+    case AttemptOutcome::http_error: break;
+  }
+  if (attempt.http_status == 429) return KRINO_RESOURCE_EXHAUSTED;
+  if (attempt.http_status == 401 || attempt.http_status == 403) return KRINO_PERMISSION_DENIED;
+  if (attempt.http_status >= 500) return KRINO_UNAVAILABLE;
+  return KRINO_INVALID_ARGUMENT;
+}
+
+AttemptFailure failure_of(const LlmAttempt& attempt) {
+  switch (attempt.outcome) {
+    case AttemptOutcome::timeout: return AttemptFailure::timed_out();
+    case AttemptOutcome::connection_error: return AttemptFailure::connection_failed();
+    // A 2xx the provider's format does not explain (a proxy's page, a cut body) is treated like
+    // a bad gateway: worth another try, and still bounded by max_retries.
+    case AttemptOutcome::invalid_reply: return AttemptFailure::status(502);
+    default: return AttemptFailure::status(static_cast<int>(attempt.http_status));
+  }
+}
+
+std::string excerpt(std::string_view text) {
+  constexpr std::size_t kMax = 200;
+  return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
+}
+
+// The tool calls of a reply as krino.judgeresponse/1 carries them: arguments as an object, or as the
+// model's raw text when that is not a JSON object (the caller decides what a malformed call means).
+std::string tool_calls_json(const std::vector<ProviderToolCall>& calls) {
+  if (calls.empty()) return {};
+  json::array out;
+  for (const auto& call : calls) {
+    boost::system::error_code ec;
+    json::value arguments = json::parse(call.arguments, ec);
+    if (ec || !arguments.is_object()) arguments = json::string(call.arguments);
+    out.push_back(json::object{{"id", call.id}, {"name", call.name}, {"arguments", std::move(arguments)}});
+  }
+  return ::krino::json::to_compact_json(out);
+}
+
+struct ReplyDocument {
+  const std::string& content;
+  const std::string& model;
+  const std::string& tool_calls;   // compact JSON array or empty
+  const std::string& stop_reason;  // may be empty
+  std::optional<std::int64_t> tokens_in;
+  std::optional<std::int64_t> tokens_out;
+  std::optional<double> cost;
+  bool cached = false;
+  int attempts = 0;
+};
+
+std::string response_document(const ReplyDocument& reply) {
+  json::object usage{{"tokensIn", reply.tokens_in ? json::value(*reply.tokens_in) : json::value(nullptr)},
+                     {"tokensOut", reply.tokens_out ? json::value(*reply.tokens_out) : json::value(nullptr)}};
+  json::object response{{"content", reply.content},
+                        {"model", reply.model},
+                        {"usage", std::move(usage)},
+                        {"costUsd", reply.cost ? json::value(*reply.cost) : json::value(nullptr)},
+                        {"cached", reply.cached},
+                        {"attempts", reply.attempts}};
+  if (!reply.tool_calls.empty()) response["toolCalls"] = json::parse(reply.tool_calls);
+  if (!reply.stop_reason.empty()) response["stopReason"] = reply.stop_reason;
+  return ::krino::json::to_compact_json(response);
+}
+
+// One logical call, alive until its completion runs: the attempts, their timers and the repair.
+class Call : public std::enable_shared_from_this<Call> {
+ public:
+  using Done = std::function<void(LlmCallOutcome)>;
+
+  Call(LlmClient::Impl& service, ModelLane& lane, json::object request, std::optional<ReplyCacheKey> key,
+       bool json_reply, uint64_t seed, Done done)
+      : service_(service),
+        lane_(lane),
+        request_(std::move(request)),
+        key_(std::move(key)),
+        json_reply_(json_reply),
+        rng_(seed),
+        done_(std::move(done)) {
+    estimated_tokens_ = estimate_tokens(request_, lane_.config);
+  }
+
+  void start() {
+    boost::asio::post(service_.io, [self = shared_from_this()] { self->admit(); });
+  }
+
+ private:
+  void admit() {
+    const RateAdmission admission = lane_.rate.try_acquire(Clock::now(), estimated_tokens_);
+    if (!admission.go) {
+      auto timer = std::make_shared<boost::asio::steady_timer>(service_.io, admission.not_before);
+      timer->async_wait([self = shared_from_this(), timer](const boost::system::error_code&) { self->admit(); });
+      return;
+    }
+    lane_.window.acquire([self = shared_from_this()](ConcurrencySlot slot) {
+      self->slot_ = slot;
+      boost::asio::post(self->service_.io, [self] { self->send(); });
+    });
+  }
+
+  void send() {
+    ++attempts_;
+    service_.count([](LlmClientStats& s) { ++s.http_attempts; });
+    lane_.transport.send(request_, [self = shared_from_this()](LlmAttempt attempt) { self->on_attempt(std::move(attempt)); });
+  }
+
+  void on_attempt(LlmAttempt attempt) {
+    const SlotOutcome slot_outcome = attempt.outcome == AttemptOutcome::reply ? SlotOutcome::success
+                                     : attempt.http_status == 429          ? SlotOutcome::rate_limited
+                                                                           : SlotOutcome::other;
+    lane_.window.release(slot_, slot_outcome);
+    if (attempt.outcome == AttemptOutcome::reply) return on_reply(std::move(attempt.reply));
+
+    const RetryPolicy policy = [&] {
+      RetryPolicy p = service_.options.retry;
+      p.max_attempts = static_cast<int>(lane_.config.max_retries) + 1;
+      return p;
+    }();
+    std::optional<std::string_view> retry_after;
+    if (attempt.retry_after) retry_after = *attempt.retry_after;
+    const RetryDecision decision =
+        decide_retry(policy, failed_attempts_ + 1, failure_of(attempt), retry_after, std::chrono::system_clock::now(), rng_);
+    ++failed_attempts_;
+    if (const auto* wait = std::get_if<RetryAfterDelay>(&decision)) {
+      service_.count([](LlmClientStats& s) { ++s.retries; });
+      ++retries_;
+      auto timer = std::make_shared<boost::asio::steady_timer>(service_.io, wait->delay);
+      timer->async_wait([self = shared_from_this(), timer](const boost::system::error_code&) { self->admit(); });
+      return;
+    }
+    fail(give_up_status(attempt),
+         describe_model_role(lane_.config) + ": " + std::get<GiveUp>(decision).reason +
+             (attempt.error.empty() ? std::string() : " (" + attempt.error + ")"));
+  }
+
+  void on_reply(ProviderReply reply) {
+    const std::int64_t in = reply.tokens_in ? static_cast<std::int64_t>(*reply.tokens_in) : 0;
+    const std::int64_t out = reply.tokens_out ? static_cast<std::int64_t>(*reply.tokens_out) : 0;
+    lane_.rate.settle(Clock::now(), estimated_tokens_,
+                      reply.tokens_in || reply.tokens_out ? in + out : estimated_tokens_);
+    if (reply.tokens_in) tokens_in_ = tokens_in_.value_or(0) + in;
+    if (reply.tokens_out) tokens_out_ = tokens_out_.value_or(0) + out;
+
+    std::string content = std::move(reply.content);
+    if (json_reply_) {
+      JsonExtraction extraction = extract_json(content, JsonShape::object_or_array);
+      if (!extraction.value) {
+        if (repaired_) {
+          return fail(KRINO_INTERNAL, describe_model_role(lane_.config) + " replied with no usable JSON, even when asked again: " +
+                                          extraction.failure + "; reply begins: " + excerpt(content));
+        }
+        // One repair round: show the model its reply and ask again for the JSON alone.
+        repaired_ = true;
+        service_.count([](LlmClientStats& s) { ++s.repairs; });
+        json::array& messages = request_["messages"].as_array();
+        messages.push_back(json::object{{"role", "assistant"}, {"content", content}});
+        messages.push_back(json::object{{"role", "user"}, {"content", repair_instruction(extraction.failure, JsonShape::object_or_array)}});
+        return admit();
+      }
+      content = ::krino::json::to_compact_json(*extraction.value);
+    }
+    succeed(std::move(content), reply.model.empty() ? lane_.config.model : reply.model, tool_calls_json(reply.tool_calls),
+            reply.stop_reason);
+  }
+
+  void succeed(std::string content, const std::string& model, const std::string& tool_calls, const std::string& stop_reason) {
+    const std::optional<double> cost = service_.options.prices.cost_usd(model, tokens_in_, tokens_out_);
+    if (service_.cache && key_) {
+      ReplyCacheEntry entry{content, model, tool_calls, stop_reason, tokens_in_, tokens_out_, {}};
+      service_.cache->store(*key_, entry, std::chrono::system_clock::now());  // a failed store is only a lost hit
+    }
+    {
+      std::lock_guard lock(service_.stats_mutex);
+      service_.stats.tokens_in += static_cast<uint64_t>(tokens_in_.value_or(0));
+      service_.stats.tokens_out += static_cast<uint64_t>(tokens_out_.value_or(0));
+      service_.cost.add(tokens_in_, tokens_out_, cost);
+    }
+    done_(LlmCallOutcome{KRINO_OK,
+                           response_document({content, model, tool_calls, stop_reason, tokens_in_, tokens_out_, cost, false, attempts_}),
+                           JudgeCallRecord{true, false, attempts_, retries_, repaired_, tokens_in_, tokens_out_, cost}});
+  }
+
+  void fail(krino_status status, std::string message) {
+    service_.count([](LlmClientStats& s) { ++s.failures; });
+    done_(LlmCallOutcome{status, lane_.config.api_key.redact(message),
+                           JudgeCallRecord{false, false, attempts_, retries_, repaired_, tokens_in_, tokens_out_, std::nullopt}});
+  }
+
+  LlmClient::Impl& service_;
+  ModelLane& lane_;
+  json::object request_;
+  std::optional<ReplyCacheKey> key_;
+  bool json_reply_;
+  std::mt19937_64 rng_;
+  Done done_;
+  std::int64_t estimated_tokens_ = 0;
+  ConcurrencySlot slot_{};
+  int attempts_ = 0;
+  int failed_attempts_ = 0;
+  int retries_ = 0;
+  bool repaired_ = false;
+  std::optional<std::int64_t> tokens_in_;
+  std::optional<std::int64_t> tokens_out_;
+};
+
+}  // namespace
+
+LlmClient::LlmClient(IoService& io, LlmClientOptions options) : impl_(std::make_unique<Impl>(io.context())) {
+  Impl& s = *impl_;
+  if (options.models.empty()) throw std::invalid_argument("LlmClient: no model configured");
+  HttpClientOptions http;
+  http.extra_ca_pem = options.extra_ca_pem;
+  std::int64_t widest = 1;
+  for (const auto& m : options.models) widest = std::max(widest, m.max_concurrency);
+  http.max_idle_per_origin = static_cast<std::size_t>(widest);
+  s.http = std::make_unique<HttpClient>(s.io, http);
+  for (const auto& m : options.models) {
+    s.names.push_back(m.name);
+    s.lanes.push_back(std::make_unique<ModelLane>(*s.http, m));
+  }
+  if (options.default_model.empty()) options.default_model = options.models.front().name;
+  if (s.lane(options.default_model) == nullptr)
+    throw std::invalid_argument("LlmClient: the default model '" + options.default_model + "' is not configured");
+  if (options.cache_dir) s.cache.emplace(*options.cache_dir);
+  s.options = std::move(options);
+}
+
+// Every call has completed when the last caller returns from call(); what is left on the shared
+// I/O service (idle connections) belongs to the HTTP client, which closes it.
+LlmClient::~LlmClient() = default;
+
+const std::vector<std::string>& LlmClient::model_names() const { return impl_->names; }
+
+size_t LlmClient::capacity() const noexcept {
+  size_t total = 0;
+  for (const auto& lane : impl_->lanes) total += static_cast<size_t>(std::max<std::int64_t>(1, lane->config.max_concurrency));
+  return total;
+}
+
+LlmClientStats LlmClient::stats() const {
+  std::lock_guard lock(impl_->stats_mutex);
+  LlmClientStats copy = impl_->stats;
+  copy.cost_usd = impl_->cost.total();
+  return copy;
+}
+
+LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed) {
+  Impl& s = *impl_;
+  s.count([](LlmClientStats& st) { ++st.calls; });
+  boost::system::error_code ec;
+  json::value parsed = json::parse(request_json, ec);
+  if (ec || !parsed.is_object()) return {KRINO_INVALID_ARGUMENT, "the judge request is not a JSON object", {}};
+  json::object request = std::move(parsed.get_object());
+
+  std::string name = s.options.default_model;
+  if (const auto* named = request.if_contains("judge")) {
+    if (!named->is_string()) return {KRINO_INVALID_ARGUMENT, "the judge request's 'judge' must be a string", {}};
+    name = std::string(named->get_string());
+  }
+  ModelLane* lane = s.lane(name);
+  if (lane == nullptr) {
+    std::string known;
+    for (const auto& n : s.names) known += (known.empty() ? "" : ", ") + n;
+    return {KRINO_INVALID_ARGUMENT, "no judge named '" + name + "' (configured: " + known + ")", {}};
+  }
+  request.erase("judge");
+  // What decides the answer is written into the request, so the cache key and the wire agree.
+  if (!request.contains("seed")) {
+    if (lane->config.seed) request["seed"] = *lane->config.seed;
+    else request["seed"] = static_cast<std::int64_t>(seed & 0x7fffffffffffffffULL);
+  }
+  bool json_reply = false;
+  try {
+    const JudgeRequest resolved = resolve_judge_request(request, lane->config);
+    json_reply = resolved.json_reply;
+    request["temperature"] = resolved.temperature;
+    if (resolved.max_tokens) request["max_tokens"] = *resolved.max_tokens;
+  } catch (const InvalidJudgeRequest& e) {
+    return {KRINO_INVALID_ARGUMENT, e.what(), {}};
+  }
+
+  std::optional<ReplyCacheKey> key;
+  if (s.cache) {
+    key = make_reply_cache_key(LlmCallIdentity{std::string(provider_name(lane->config.provider)),
+                                                 lane->config.base_url.origin() + lane->config.base_url.target,
+                                                 lane->config.model, request});
+    if (auto hit = s.cache->lookup(*key)) {
+      s.count([](LlmClientStats& st) { ++st.cache_hits; });
+      return {KRINO_OK,
+              response_document({hit->content, hit->model, hit->tool_calls, hit->stop_reason, hit->tokens_in, hit->tokens_out, 0.0, true, 0}),
+              JudgeCallRecord{true, true, 0, 0, false, hit->tokens_in, hit->tokens_out, 0.0}};
+    }
+  }
+
+  return await_callback<LlmCallOutcome>([&](Call::Done done) {
+    std::make_shared<Call>(s, *lane, std::move(request), std::move(key), json_reply, seed, std::move(done))->start();
+  });
+}
+
+}  // namespace krino::core

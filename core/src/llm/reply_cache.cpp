@@ -1,0 +1,220 @@
+#include "krino/core/llm/reply_cache.hpp"
+
+#include "krino/core/common/atomic_file.hpp"
+#include "krino/core/common/utc_time.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace krino::core {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+// Bump when the key material or the entry layout changes: old entries then simply miss.
+constexpr std::string_view kFormat = "krino.judgecache/1";
+
+// Integers a double holds exactly; beyond this a double is kept as a double.
+constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
+
+json::value canonical(const json::value& v) {
+  switch (v.kind()) {
+    case json::kind::object: {
+      const auto& in = v.get_object();
+      std::vector<std::string_view> keys;
+      keys.reserve(in.size());
+      for (const auto& kv : in) keys.push_back(kv.key());
+      std::sort(keys.begin(), keys.end());
+      json::object out;
+      for (auto key : keys) out[key] = canonical(in.at(key));
+      return out;
+    }
+    case json::kind::array: {
+      json::array out;
+      for (const auto& item : v.get_array()) out.push_back(canonical(item));
+      return out;
+    }
+    case json::kind::double_: {
+      double d = v.get_double();
+      if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= kExactIntegerLimit) {
+        return static_cast<int64_t>(d);
+      }
+      return d;
+    }
+    case json::kind::uint64:
+      if (v.get_uint64() <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(v.get_uint64());
+      return v;
+    default:
+      return v;
+  }
+}
+
+std::string sha256_hex(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+    // Only an OpenSSL that cannot do SHA-256 gets here; a key nobody can hit turns the cache off.
+    return {};
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(length * 2);
+  for (unsigned int i = 0; i < length; ++i) {
+    hex.push_back(kHex[digest[i] >> 4]);
+    hex.push_back(kHex[digest[i] & 0x0f]);
+  }
+  return hex;
+}
+
+std::string without_trailing_slashes(std::string url) {
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
+}
+
+json::value member_or_null(const json::object& o, std::string_view key) {
+  auto it = o.find(key);
+  return it == o.end() ? json::value(nullptr) : canonical(it->value());
+}
+
+std::optional<int64_t> optional_integer(const json::object& o, std::string_view key, bool& ok) {
+  auto it = o.find(key);
+  if (it == o.end() || it->value().is_null()) return std::nullopt;
+  if (it->value().is_int64()) return it->value().get_int64();
+  ok = false;
+  return std::nullopt;
+}
+
+std::optional<std::string> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return std::move(text).str();
+}
+
+bool usable_base(const char* value) { return value != nullptr && *value != '\0' && fs::path(value).is_absolute(); }
+
+}  // namespace
+
+ReplyCacheKey make_reply_cache_key(const LlmCallIdentity& identity) {
+  json::object request = identity.request;
+  request.erase("judge");  // a name for the same judge; the judge's settings are in the key already
+  json::object material;
+  material["format"] = kFormat;
+  material["provider"] = identity.provider;
+  material["baseUrl"] = without_trailing_slashes(identity.base_url);
+  material["model"] = identity.model;
+  material["request"] = std::move(request);
+
+  ReplyCacheKey key;
+  key.hex = sha256_hex(json::serialize(canonical(material)));
+
+  json::object& s = key.summary;
+  s["provider"] = identity.provider;
+  s["baseUrl"] = material["baseUrl"];
+  s["model"] = identity.model;
+  const json::object& r = material["request"].get_object();
+  for (std::string_view field : {"temperature", "seed", "max_tokens", "response_format"})
+    s[field] = member_or_null(r, field);
+  auto messages = r.find("messages");
+  s["messages"] = messages != r.end() && messages->value().is_array() ? messages->value().get_array().size() : 0;
+  return key;
+}
+
+ReplyCache::ReplyCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
+
+std::optional<fs::path> ReplyCache::default_directory(const char* xdg_cache_home, const char* home) {
+  if (usable_base(xdg_cache_home)) return fs::path(xdg_cache_home) / "krino" / "judge";
+  if (usable_base(home)) return fs::path(home) / ".cache" / "krino" / "judge";
+  return std::nullopt;
+}
+
+std::optional<fs::path> ReplyCache::default_directory() {
+  return default_directory(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+}
+
+fs::path ReplyCache::entry_path(const ReplyCacheKey& key) const {
+  std::string_view hex = key.hex;
+  return directory_ / std::string(hex.substr(0, 2)) / (std::string(hex.substr(std::min<size_t>(2, hex.size()))) + ".json");
+}
+
+std::optional<ReplyCacheEntry> ReplyCache::lookup(const ReplyCacheKey& key) const noexcept {
+  try {
+    if (key.hex.size() < 3) return std::nullopt;
+    auto text = read_file(entry_path(key));
+    if (!text) return std::nullopt;
+    boost::system::error_code ec;
+    json::value doc = json::parse(*text, ec);
+    if (ec || !doc.is_object()) return std::nullopt;
+    const json::object& o = doc.get_object();
+    // The key inside the file must match: a file copied or renamed by hand is not this call's reply.
+    auto string_member = [&o](std::string_view name) -> const json::string* {
+      auto it = o.find(name);
+      return it != o.end() && it->value().is_string() ? &it->value().get_string() : nullptr;
+    };
+    const json::string* format = string_member("format");
+    const json::string* stored_key = string_member("key");
+    const json::string* content = string_member("content");
+    const json::string* model = string_member("model");
+    const json::string* created_at = string_member("createdAt");
+    if (!format || *format != kFormat || !stored_key || *stored_key != key.hex || !content || !model) {
+      return std::nullopt;
+    }
+    bool ok = true;
+    ReplyCacheEntry entry;
+    entry.content = std::string(*content);
+    entry.model = std::string(*model);
+    entry.tokens_in = optional_integer(o, "tokensIn", ok);
+    entry.tokens_out = optional_integer(o, "tokensOut", ok);
+    if (!ok) return std::nullopt;
+    if (auto it = o.find("toolCalls"); it != o.end()) {
+      if (!it->value().is_array()) return std::nullopt;
+      if (!it->value().get_array().empty()) entry.tool_calls = json::serialize(it->value());
+    }
+    if (const json::string* stop = string_member("stopReason")) entry.stop_reason = std::string(*stop);
+    if (created_at) entry.created_at = std::string(*created_at);
+    return entry;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+std::optional<std::string> ReplyCache::store(const ReplyCacheKey& key, const ReplyCacheEntry& entry,
+                                             std::chrono::system_clock::time_point now) const noexcept {
+  try {
+    if (key.hex.size() < 3) return "the judge cache key is empty";
+    json::object o;
+    o["format"] = kFormat;
+    o["key"] = key.hex;
+    o["keyMaterial"] = key.summary;
+    o["content"] = entry.content;
+    o["model"] = entry.model;
+    o["tokensIn"] = entry.tokens_in ? json::value(*entry.tokens_in) : json::value(nullptr);
+    o["tokensOut"] = entry.tokens_out ? json::value(*entry.tokens_out) : json::value(nullptr);
+    if (!entry.tool_calls.empty()) o["toolCalls"] = json::parse(entry.tool_calls);
+    if (!entry.stop_reason.empty()) o["stopReason"] = entry.stop_reason;
+    o["createdAt"] = format_utc_timestamp(now);
+
+    // No fsync: a torn entry after a power cut reads as corrupt, which is a miss.
+    write_file_atomically(entry_path(key), json::serialize(o));
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    return std::string("cannot store a judge cache entry: ") + e.what();
+  } catch (...) {
+    return "cannot store a judge cache entry";
+  }
+}
+
+}  // namespace krino::core
