@@ -8,7 +8,7 @@ using namespace krino::core;
 namespace {
 std::string reason_for(std::string_view text) {
   auto r = check_eval_result(text, "e");
-  return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : std::string("accepted");
+  return r.ok() ? std::string("accepted") : r.error().message;
 }
 }  // namespace
 

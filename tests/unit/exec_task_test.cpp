@@ -57,7 +57,7 @@ struct ExecFixture {
     return "(no error)";
   }
 
-  static std::variant<TaskOutput, ItemError> run(const Task& task, const std::string& example_text, uint64_t index = 0) {
+  static TaskResult run(const Task& task, const std::string& example_text, uint64_t index = 0) {
     auto example = ExampleView::from_text(example_text);
     BOOST_REQUIRE(example.has_value());
     krino_call_context ctx{};
@@ -68,12 +68,12 @@ struct ExecFixture {
   }
 };
 
-const TaskOutput& output_of(const std::variant<TaskOutput, ItemError>& result) {
+const TaskOutput& output_of(const TaskResult& result) {
   if (const auto* e = std::get_if<ItemError>(&result)) BOOST_FAIL("unexpected item error: " + e->message);
   return std::get<TaskOutput>(result);
 }
 
-const ItemError& error_of(const std::variant<TaskOutput, ItemError>& result) {
+const ItemError& error_of(const TaskResult& result) {
   BOOST_REQUIRE(std::holds_alternative<ItemError>(result));
   return std::get<ItemError>(result);
 }

@@ -114,10 +114,10 @@ BOOST_AUTO_TEST_CASE(scores_are_normalised_and_clamped) {
 }
 
 BOOST_AUTO_TEST_CASE(score_ranges_are_validated) {
-  BOOST_TEST(!validate_score_range({1.0, 5.0}));
-  BOOST_TEST(validate_score_range({5.0, 1.0}).has_value());
-  BOOST_TEST(validate_score_range({1.0, 1.0}).has_value());
-  BOOST_TEST(validate_score_range({0.0, INFINITY}).has_value());
+  BOOST_TEST(validate_score_range({1.0, 5.0}).ok());
+  BOOST_TEST(!validate_score_range({5.0, 1.0}).ok());
+  BOOST_TEST(!validate_score_range({1.0, 1.0}).ok());
+  BOOST_TEST(!validate_score_range({0.0, INFINITY}).ok());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

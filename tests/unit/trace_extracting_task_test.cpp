@@ -42,7 +42,7 @@ struct Host {
   }
 };
 
-std::variant<TaskOutput, ItemError> run(const Task& task, const std::string& example) {
+TaskResult run(const Task& task, const std::string& example) {
   const auto view = ExampleView::from_text(example);
   BOOST_TEST_REQUIRE(view.has_value());
   krino_call_context ctx{};
@@ -50,12 +50,12 @@ std::variant<TaskOutput, ItemError> run(const Task& task, const std::string& exa
   return task.run(*view, ctx);
 }
 
-ItemError error_of(const std::variant<TaskOutput, ItemError>& ran) {
+ItemError error_of(const TaskResult& ran) {
   BOOST_TEST_REQUIRE(std::holds_alternative<ItemError>(ran));
   return std::get<ItemError>(ran);
 }
 
-TaskOutput output_of(const std::variant<TaskOutput, ItemError>& ran) {
+TaskOutput output_of(const TaskResult& ran) {
   if (const auto* e = std::get_if<ItemError>(&ran)) BOOST_FAIL(e->stage + ": " + e->message);
   return std::get<TaskOutput>(ran);
 }

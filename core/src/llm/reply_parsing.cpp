@@ -18,14 +18,15 @@ std::string repair_instruction(std::string_view failure, JsonShape shape) {
   return message;
 }
 
-std::optional<std::string> validate_score_range(const ScoreRange& range) {
-  if (!std::isfinite(range.min) || !std::isfinite(range.max)) return "the score range must be finite";
-  if (range.max <= range.min) return "the score range's max must be greater than its min";
-  return std::nullopt;
+Status validate_score_range(const ScoreRange& range) {
+  if (!std::isfinite(range.min) || !std::isfinite(range.max))
+    return error_status(KRINO_INVALID_ARGUMENT, "the score range must be finite");
+  if (range.max <= range.min) return error_status(KRINO_INVALID_ARGUMENT, "the score range's max must be greater than its min");
+  return Status::ok_status();
 }
 
 std::optional<double> normalize_score(double raw, const ScoreRange& range) {
-  if (!std::isfinite(raw) || validate_score_range(range)) return std::nullopt;
+  if (!std::isfinite(raw) || !validate_score_range(range).ok()) return std::nullopt;
   return std::clamp((raw - range.min) / (range.max - range.min), 0.0, 1.0);
 }
 

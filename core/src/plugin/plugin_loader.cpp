@@ -24,64 +24,67 @@ std::string abi_text(unsigned major, unsigned minor) {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-// Reads the kind-specific vtable; returns an error message or "" when it is usable.
-std::string read_vtable(const krino_component& raw, Component& component) {
-  auto need = [&](bool ok, const char* what) { return ok ? std::string() : std::string("has no ") + what; };
-  std::string problem;
+// Every reason a library cannot serve as a plugin is a failed precondition of loading it.
+Status refused(std::string reason) { return error_status(KRINO_FAILED_PRECONDITION, std::move(reason)); }
+
+// Reads the kind-specific vtable: OK when it is usable, else why not.
+Status read_vtable(const krino_component& raw, Component& component) {
+  auto need = [&](bool ok, const char* what) { return ok ? Status::ok_status() : refused(std::string("has no ") + what); };
+  Status problem;
   switch (raw.kind) {
     case KRINO_KIND_EVALUATOR: {
       krino_evaluator_vtable v;
-      if (!read_abi_struct(raw.vtable, v)) return "has an invalid evaluator vtable";
+      if (!read_abi_struct(raw.vtable, v)) return refused("has an invalid evaluator vtable");
       component.kind = ComponentKind::evaluator;
       if (problem = need(v.create != nullptr && v.destroy != nullptr && v.evaluate != nullptr,
                          "create/destroy/evaluate functions");
-          !problem.empty())
+          !problem.ok())
         return problem;
       // BATCH is reserved (plugin.h): evaluate_batch is never called, only this claim checked.
       if ((raw.capabilities & KRINO_CAP_BATCH) != 0 && v.evaluate_batch == nullptr)
-        return "declares KRINO_CAP_BATCH without evaluate_batch";
+        return refused("declares KRINO_CAP_BATCH without evaluate_batch");
       component.vtable = v;
-      return "";
+      return Status::ok_status();
     }
     case KRINO_KIND_DATASET_RESOLVER: {
       krino_dataset_resolver_vtable v;
-      if (!read_abi_struct(raw.vtable, v)) return "has an invalid dataset resolver vtable";
+      if (!read_abi_struct(raw.vtable, v)) return refused("has an invalid dataset resolver vtable");
       component.kind = ComponentKind::dataset_resolver;
       if (problem = need(v.open != nullptr && v.next != nullptr && v.close != nullptr, "open/next/close functions");
-          !problem.empty())
+          !problem.ok())
         return problem;
       component.vtable = v;
-      return "";
+      return Status::ok_status();
     }
     case KRINO_KIND_TRACE_EXTRACTOR: {
       krino_trace_extractor_vtable v;
-      if (!read_abi_struct(raw.vtable, v)) return "has an invalid trace extractor vtable";
+      if (!read_abi_struct(raw.vtable, v)) return refused("has an invalid trace extractor vtable");
       component.kind = ComponentKind::trace_extractor;
-      if (problem = need(v.detect != nullptr && v.extract != nullptr, "detect/extract functions"); !problem.empty())
+      if (problem = need(v.detect != nullptr && v.extract != nullptr, "detect/extract functions"); !problem.ok())
         return problem;
       component.vtable = v;
-      return "";
+      return Status::ok_status();
     }
     case KRINO_KIND_REPORTER: {
       krino_reporter_vtable v;
-      if (!read_abi_struct(raw.vtable, v)) return "has an invalid reporter vtable";
+      if (!read_abi_struct(raw.vtable, v)) return refused("has an invalid reporter vtable");
       component.kind = ComponentKind::reporter;
       if (problem = need(v.create != nullptr && v.destroy != nullptr && v.on_event != nullptr,
                          "create/destroy/on_event functions");
-          !problem.empty())
+          !problem.ok())
         return problem;
       component.vtable = v;
-      return "";
+      return Status::ok_status();
     }
     default:
-      return "has unknown kind " + std::to_string(raw.kind);
+      return refused("has unknown kind " + std::to_string(raw.kind));
   }
 }
 
-// Copies and checks every component; returns an error message or "".
-std::string read_components(const krino_plugin_descriptor& d, LoadedPlugin& plugin) {
-  if (d.component_count > 0 && d.components == nullptr) return "invalid descriptor: components is NULL";
-  if (d.component_count > 4096) return "invalid descriptor: implausible component count";
+// Copies and checks every component: OK, or the first problem.
+Status read_components(const krino_plugin_descriptor& d, LoadedPlugin& plugin) {
+  if (d.component_count > 0 && d.components == nullptr) return refused("invalid descriptor: components is NULL");
+  if (d.component_count > 4096) return refused("invalid descriptor: implausible component count");
   // Walk the array with the plugin's element size: a newer header may have grown the struct.
   const auto* base = reinterpret_cast<const unsigned char*>(d.components);
   uint32_t stride = 0;
@@ -92,15 +95,15 @@ std::string read_components(const krino_plugin_descriptor& d, LoadedPlugin& plug
     std::memcpy(&size, element, sizeof(size));
     if (i == 0) stride = size;
     if (size < kMinComponentSize || size != stride)
-      return "invalid descriptor: component " + std::to_string(i) + " has struct_size " + std::to_string(size);
+      return refused("invalid descriptor: component " + std::to_string(i) + " has struct_size " + std::to_string(size));
     krino_component raw;
     read_abi_struct(element, raw);
     std::string where = "component " + std::to_string(i);
-    if (raw.id == nullptr || *raw.id == '\0') return "invalid descriptor: " + where + " has no id";
+    if (raw.id == nullptr || *raw.id == '\0') return refused("invalid descriptor: " + where + " has no id");
     where = "component '" + text(raw.id) + "'";
-    if (raw.name == nullptr || *raw.name == '\0') return "invalid descriptor: " + where + " has no name";
-    if (raw.vtable == nullptr) return "invalid descriptor: " + where + " has no vtable";
-    if (!ids.insert(raw.id).second) return "duplicate component id '" + text(raw.id) + "' within the plugin";
+    if (raw.name == nullptr || *raw.name == '\0') return refused("invalid descriptor: " + where + " has no name");
+    if (raw.vtable == nullptr) return refused("invalid descriptor: " + where + " has no vtable");
+    if (!ids.insert(raw.id).second) return refused("duplicate component id '" + text(raw.id) + "' within the plugin");
 
     Component c;
     c.id = raw.id;
@@ -109,16 +112,16 @@ std::string read_components(const krino_plugin_descriptor& d, LoadedPlugin& plug
     c.description = text(raw.description);
     c.capabilities = raw.capabilities;
     c.raw = static_cast<const krino_component*>(element);
-    if (std::string problem = read_vtable(raw, c); !problem.empty()) return "invalid descriptor: " + where + " " + problem;
+    if (Status problem = read_vtable(raw, c); !problem.ok()) return refused("invalid descriptor: " + where + " " + problem.message);
     c.config_schema = raw.config_schema != nullptr ? raw.config_schema : R"({"type":"object"})";
     try {
       c.validator = std::make_shared<const ConfigValidator>(c.config_schema);
     } catch (const std::exception& e) {
-      return "invalid descriptor: " + where + ": " + e.what();
+      return refused("invalid descriptor: " + where + ": " + e.what());
     }
     plugin.components.push_back(std::move(c));
   }
-  return "";
+  return Status::ok_status();
 }
 
 }  // namespace
@@ -136,22 +139,22 @@ LoadResult load_plugin(const std::filesystem::path& path, const krino_host_info&
       message = message.substr(at + 24);
       if (!message.empty() && message.back() == ')') message.pop_back();
     }
-    return "cannot load library: " + message;
+    return refused("cannot load library: " + message);
   }
   if (!plugin->library.has(KRINO_PLUGIN_ENTRY_SYMBOL))
-    return std::string("not a krino plugin: no '") + KRINO_PLUGIN_ENTRY_SYMBOL + "' symbol";
+    return refused(std::string("not a krino plugin: no '") + KRINO_PLUGIN_ENTRY_SYMBOL + "' symbol");
 
   auto& entry = plugin->library.get<EntryFunction>(KRINO_PLUGIN_ENTRY_SYMBOL);
   StringSink error;
   const krino_plugin_descriptor* raw_descriptor = entry(&host_info, error.sink());
   if (raw_descriptor == nullptr)
-    return "plugin refused to load: " + (error.text().empty() ? std::string("no reason given") : error.text());
+    return refused("plugin refused to load: " + (error.text().empty() ? std::string("no reason given") : error.text()));
 
   krino_plugin_descriptor d;
   read_abi_struct(raw_descriptor, d);
   auto reject = [&](std::string reason) -> LoadResult {
     if (d.struct_size >= offsetof(krino_plugin_descriptor, deinit) + sizeof(void*) && d.deinit != nullptr) d.deinit();
-    return reason;
+    return refused(std::move(reason));
   };
   if (d.struct_size < kMinDescriptorSize)
     return reject("invalid descriptor: struct_size " + std::to_string(d.struct_size) + " is too small");
@@ -172,7 +175,7 @@ LoadResult load_plugin(const std::filesystem::path& path, const krino_host_info&
   plugin->abi_minor = d.abi_minor;
   plugin->deinit = d.deinit;
   plugin->get_extension = d.get_extension;
-  if (std::string problem = read_components(d, *plugin); !problem.empty()) return reject(problem);
+  if (Status problem = read_components(d, *plugin); !problem.ok()) return reject(std::move(problem.message));
   for (auto& c : plugin->components) c.plugin = plugin.get();
   return plugin;
 }

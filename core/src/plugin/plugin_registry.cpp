@@ -56,11 +56,11 @@ void PluginRegistry::load(const PluginSearch& search, const krino_host_info& hos
 
 bool PluginRegistry::load_file(const std::filesystem::path& path, const krino_host_info& host_info) {
   LoadResult result = load_plugin(path, host_info);
-  if (auto* reason = std::get_if<std::string>(&result)) {
-    problems_.push_back({path, *reason});
+  if (!result.ok()) {
+    problems_.push_back({path, result.error().message});
     return false;
   }
-  auto plugin = std::move(std::get<std::unique_ptr<LoadedPlugin>>(result));
+  auto plugin = std::move(result).value();
   for (const auto& existing : plugins_) {
     if (existing->id != plugin->id) continue;
     // The same plugin found again further down the search path is shadowed, like PATH. Within

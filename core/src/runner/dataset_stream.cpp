@@ -138,20 +138,15 @@ DatasetRecord DatasetStream::next() {
 
 bool DatasetStream::passes_examples() const { return resolver_.has(KRINO_CAP_PASSES_EXAMPLES); }
 
-bool DatasetStream::decode(const std::string& record, std::string& example, std::string& error) const {
-  if (resolver_.resolver().decode == nullptr) {
-    example = record;
-    return true;
-  }
+StatusOr<std::string> DatasetStream::decode(const std::string& record) const {
+  if (resolver_.resolver().decode == nullptr) return record;
   StringSink out;
   StringSink err;
   krino_status status = resolver_.resolver().decode(stream_, record.data(), record.size(), out.sink(), err.sink());
-  if (status != KRINO_OK) {
-    error = err.text().empty() ? "malformed record" : std::move(err.text());
-    return false;
-  }
-  example = std::move(out.text());
-  return true;
+  // Whatever the resolver's code, the record is what is wrong: the item reports INVALID_ARGUMENT.
+  if (status != KRINO_OK)
+    return error_status(KRINO_INVALID_ARGUMENT, err.text().empty() ? "malformed record" : std::move(err.text()));
+  return std::move(out.text());
 }
 
 }  // namespace krino::core

@@ -121,30 +121,31 @@ class ResultFields {
 
 }  // namespace
 
-std::variant<CheckedResult, std::string> check_eval_result(std::string_view text, const std::string& name) {
+StatusOr<CheckedResult> check_eval_result(std::string_view text, const std::string& name) {
+  auto invalid = [](std::string reason) { return error_status(KRINO_INVALID_ARGUMENT, std::move(reason)); };
   boost::json::basic_parser<ResultFields> parser(boost::json::parse_options{});
   error_code ec;
   const size_t used = parser.write_some(false, text.data(), text.size(), ec);
   if (!ec && !parser.done()) ec = boost::json::error::incomplete;
   if (!ec && text.find_first_not_of(" \t\r\n", used) != std::string_view::npos) ec = boost::json::error::extra_data;
-  if (ec) return "not valid JSON (" + ec.message() + ")";
+  if (ec) return invalid("not valid JSON (" + ec.message() + ")");
   const ResultFields& f = parser.handler();
-  if (!f.root_is_object) return std::string("not a JSON object");
-  if (f.score == Seen::absent) return std::string("no \"score\"");
-  if (f.score != Seen::null && f.score != Seen::number) return std::string("\"score\" is neither a number nor null");
+  if (!f.root_is_object) return invalid(std::string("not a JSON object"));
+  if (f.score == Seen::absent) return invalid("no \"score\"");
+  if (f.score != Seen::null && f.score != Seen::number) return invalid("\"score\" is neither a number nor null");
   if (f.score == Seen::number && !(std::isfinite(f.score_value) && f.score_value >= 0.0 && f.score_value <= 1.0)) {
     std::string shown;
     krino::json::append_double(shown, f.score_value);
-    return "\"score\" " + shown + " is outside 0..1";
+    return invalid("\"score\" " + shown + " is outside 0..1");
   }
-  if (f.success != Seen::boolean) return std::string("\"success\" must be true or false");
+  if (f.success != Seen::boolean) return invalid("\"success\" must be true or false");
   if (f.threshold != Seen::absent && f.threshold != Seen::null && f.threshold != Seen::number)
-    return std::string("\"threshold\" must be a number or null");
+    return invalid("\"threshold\" must be a number or null");
   if (f.reason != Seen::absent && f.reason != Seen::null && f.reason != Seen::string)
-    return std::string("\"reason\" must be a string");
+    return invalid("\"reason\" must be a string");
   if (f.metadata != Seen::absent && f.metadata != Seen::null && f.metadata != Seen::object)
-    return std::string("\"metadata\" must be an object");
-  if (f.score == Seen::null && f.success_value) return std::string("a null score cannot be a success");
+    return invalid("\"metadata\" must be an object");
+  if (f.score == Seen::null && f.success_value) return invalid(std::string("a null score cannot be a success"));
 
   CheckedResult checked;
   checked.record.name = name;

@@ -47,8 +47,8 @@ void EvaluatorHandle::release(void* instance) const {
   if (!shared_) idle_.push(instance);
 }
 
-std::variant<CheckedResult, ItemError> EvaluatorHandle::evaluate(const krino_call_context& ctx,
-                                                                  std::string_view testcase) const {
+StatusOr<CheckedResult, ItemError> EvaluatorHandle::evaluate(const krino_call_context& ctx,
+                                                             std::string_view testcase) const {
   StringSink result;
   StringSink error;
   void* instance = acquire();
@@ -59,10 +59,8 @@ std::variant<CheckedResult, ItemError> EvaluatorHandle::evaluate(const krino_cal
     return ItemError{"evaluator", name_, status, error.text().empty() ? "evaluator failed without a message" : error.text()};
   }
   auto checked = check_eval_result(result.text(), name_);
-  if (auto* reason = std::get_if<std::string>(&checked)) {
-    return ItemError{"evaluator", name_, KRINO_INTERNAL, "returned a malformed result: " + *reason};
-  }
-  return std::move(std::get<CheckedResult>(checked));
+  if (!checked.ok()) return ItemError{"evaluator", name_, KRINO_INTERNAL, "returned a malformed result: " + checked.error().message};
+  return std::move(checked).value();
 }
 
 }  // namespace krino::core

@@ -57,9 +57,10 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
     example_text = record.bytes;
     example = view_of_record->rebased(record.bytes, example_text);
   } else {
-    std::string decode_error;
-    if (!dataset_.decode(record.bytes, example_text, decode_error)) {
-      error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT, decode_error};
+    auto decoded = dataset_.decode(record.bytes);
+    if (decoded.ok()) example_text = std::move(decoded).value();
+    if (!decoded.ok()) {
+      error = ItemError{"dataset", "", decoded.error().code, decoded.error().message};
     } else if (auto view = ExampleView::from_text(example_text)) {
       example = std::move(*view);
     } else {

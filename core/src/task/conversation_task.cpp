@@ -97,7 +97,7 @@ ConversationTask::ConversationTask(const TaskConfig& config, const TaskEnvironme
 
 ConversationTask::~ConversationTask() = default;
 
-std::variant<TaskOutput, ItemError> ConversationTask::run(const ExampleView& example, const krino_call_context& ctx) const {
+TaskResult ConversationTask::run(const ExampleView& example, const krino_call_context& ctx) const {
   const auto started = std::chrono::steady_clock::now();
   TemplateContext context(example, ctx.item_index);
   std::string scenario;

@@ -92,13 +92,13 @@ ItemError ExecTask::error(krino_status code, std::string message) const {
   return ItemError{"task", "exec", code, std::move(message)};
 }
 
-std::variant<TaskOutput, ItemError> ExecTask::run(const ExampleView& example, const krino_call_context& ctx) const {
+TaskResult ExecTask::run(const ExampleView& example, const krino_call_context& ctx) const {
   if (options_.limits.cancelled()) return error(KRINO_CANCELLED, "the run was cancelled before the command started");
   const std::string document = example_document(example);
   return options_.mode == ExecOptions::Mode::worker ? run_on_worker(document, ctx) : run_per_example(document, ctx);
 }
 
-std::variant<TaskOutput, ItemError> ExecTask::run_per_example(const std::string& example,
+TaskResult ExecTask::run_per_example(const std::string& example,
                                                               const krino_call_context& ctx) const {
   // The call's context, for programs that seed their own randomness or name their logs.
   const std::vector<std::string> context = {"KRINO_RUN_INDEX=" + std::to_string(ctx.run_index),
@@ -152,7 +152,7 @@ std::variant<TaskOutput, ItemError> ExecTask::run_per_example(const std::string&
   return fail(KRINO_INTERNAL, "unreachable");
 }
 
-std::variant<TaskOutput, ItemError> ExecTask::run_on_worker(const std::string& example,
+TaskResult ExecTask::run_on_worker(const std::string& example,
                                                             const krino_call_context& ctx) const {
   const std::uint64_t id = next_request_id_.fetch_add(1, std::memory_order_relaxed);
   const std::string request = "{\"id\":" + std::to_string(id) + ",\"example\":" + example +

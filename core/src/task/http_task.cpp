@@ -177,7 +177,7 @@ HttpRequest HttpTask::build_request(const ExampleView& example, std::uint64_t in
   return request;
 }
 
-std::variant<TaskOutput, ItemError> HttpTask::run(const ExampleView& example, const krino_call_context& ctx) const {
+TaskResult HttpTask::run(const ExampleView& example, const krino_call_context& ctx) const {
   if (environment_.host.host()->is_cancelled(environment_.host.host(), &ctx) != 0)
     return ItemError{"task", "http", KRINO_CANCELLED, "the run was cancelled before the request was sent"};
   HttpRequest request;
@@ -220,7 +220,7 @@ ItemError HttpTask::failure(const HttpResult& result, int attempts) const {
   return ItemError{"task", "http", status_for_http(response.status), message};
 }
 
-std::variant<TaskOutput, ItemError> HttpTask::read_reply(const HttpResponse& response, double latency_ms) const {
+TaskResult HttpTask::read_reply(const HttpResponse& response, double latency_ms) const {
   TaskOutput output;
   if (reply_format_ == ReplyFormat::text) {
     json::object outputs{{"output", response.body}};

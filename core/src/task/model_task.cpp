@@ -173,7 +173,7 @@ json::object ModelTask::build_request(const ExampleView& example, std::uint64_t 
   return request;
 }
 
-std::variant<TaskOutput, ItemError> ModelTask::run(const ExampleView& example, const krino_call_context& ctx) const {
+TaskResult ModelTask::run(const ExampleView& example, const krino_call_context& ctx) const {
   json::object request;
   try {
     request = build_request(example, ctx.item_index);

@@ -12,7 +12,7 @@ ReplayTask::ReplayTask(const boost::json::object& options, ReplaySource source) 
   }
 }
 
-std::variant<TaskOutput, ItemError> ReplayTask::run(const ExampleView& example, const krino_call_context&) const {
+TaskResult ReplayTask::run(const ExampleView& example, const krino_call_context&) const {
   if (source_ == ReplaySource::trace) return run_trace(example);
   auto outputs = example.raw("actualOutputs");
   if (!outputs || !is_object_span(*outputs)) {
@@ -31,7 +31,7 @@ std::optional<CallMetrics> ReplayTask::recorded_metrics(const ExampleView& examp
   return std::nullopt;
 }
 
-std::variant<TaskOutput, ItemError> ReplayTask::run_trace(const ExampleView& example) {
+TaskResult ReplayTask::run_trace(const ExampleView& example) {
   auto trace = example.raw("trace");
   if (!trace || *trace == "null") {
     return ItemError{"task", "replay", KRINO_FAILED_PRECONDITION,

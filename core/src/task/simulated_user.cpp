@@ -142,7 +142,7 @@ json::object SimulatedUser::judge_request(const json::array& messages, const std
   return request;
 }
 
-std::variant<SimulatedUserReply, ItemError> SimulatedUser::next(const HostServices& host, const krino_call_context& ctx,
+StatusOr<SimulatedUserReply, ItemError> SimulatedUser::next(const HostServices& host, const krino_call_context& ctx,
                                                                 const json::array& messages, const std::string& scenario,
                                                                 std::size_t& fixed_used) const {
   if (fixed_used < fixed_responses_.size()) return SimulatedUserReply{fixed_responses_[fixed_used++], false};

@@ -10,7 +10,7 @@ namespace krino::core {
 TraceExtractingTask::TraceExtractingTask(std::unique_ptr<Task> inner, ExtractorChoice extractor, const PriceTable& prices)
     : inner_(std::move(inner)), extractor_(std::move(extractor)), prices_(prices) {}
 
-std::variant<TaskOutput, ItemError> TraceExtractingTask::run(const ExampleView& example, const krino_call_context& ctx) const {
+TaskResult TraceExtractingTask::run(const ExampleView& example, const krino_call_context& ctx) const {
   auto ran = inner_->run(example, ctx);
   if (std::holds_alternative<ItemError>(ran)) return ran;
   TaskOutput& raw = std::get<TaskOutput>(ran);

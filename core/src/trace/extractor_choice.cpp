@@ -50,7 +50,7 @@ std::vector<DetectionScore> ExtractorChoice::scores(std::string_view raw) const 
   return out;
 }
 
-std::variant<const TraceExtractor*, ExtractionFailure> ExtractorChoice::choose(std::string_view raw) const {
+StatusOr<const TraceExtractor*> ExtractorChoice::choose(std::string_view raw) const {
   if (!automatic_) return &extractors_.front();
   const std::vector<DetectionScore> ranked = scores(raw);
   if (ranked.front().confidence == 0) {

@@ -16,7 +16,7 @@ int TraceExtractor::detect(std::string_view raw) const noexcept {
   return confidence < 0 ? 0 : (confidence > 100 ? 100 : confidence);
 }
 
-std::variant<std::string, ExtractionFailure> TraceExtractor::extract(std::string_view raw) const {
+StatusOr<std::string> TraceExtractor::extract(std::string_view raw) const {
   StringSink trace;
   StringSink error;
   const krino_status status = component_->extractor().extract(raw.data(), raw.size(), trace.sink(), error.sink());

@@ -1,5 +1,8 @@
 #pragma once
-// Why an item could not be scored. Reported apart from scores (docs/payloads.md, "error").
+// Why an item could not be scored: a status and where it arose (the stage and component).
+// Reported apart from scores (docs/payloads.md, "error").
+#include "krino/core/common/status.hpp"
+
 #include <krino/plugin.h>
 
 #include <krino/event/item_finished.hpp>
@@ -14,6 +17,8 @@ struct ItemError {
   krino_status code = KRINO_UNKNOWN;
   std::string message;
 
+  // The code and message alone, without where they arose.
+  Status status() const { return Status{code, message}; }
   // As the item_finished event reports it: the code by its status name.
   krino::event::ItemError to_event() const;
 };

@@ -1,6 +1,8 @@
 #pragma once
 // Reading a judge's reply. Models wrap the JSON they were asked for in code fences, open with "Here
 // is my evaluation:" or close with a remark; none of that should cost a usable judgment (spec §4.3).
+#include "krino/core/common/status.hpp"
+
 #include <krino/json_extract.hpp>
 
 #include <optional>
@@ -23,8 +25,8 @@ struct ScoreRange {
   double max = 1.0;
 };
 
-// Why a range is unusable (max <= min, or not finite), or nullopt.
-std::optional<std::string> validate_score_range(const ScoreRange& range);
+// OK, or INVALID_ARGUMENT saying why a range is unusable (max <= min, or not finite).
+Status validate_score_range(const ScoreRange& range);
 
 // (raw - min) / (max - min), clamped to [0, 1]; nullopt for a non-finite raw score or an invalid
 // range. Only scores go through here: a threshold is already on 0..1 and is never normalised.

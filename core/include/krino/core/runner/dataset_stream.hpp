@@ -1,6 +1,7 @@
 #pragma once
 // A dataset resolver's stream, opened for one run: records are cut serially and decoded into
 // examples in parallel (see krino_dataset_resolver_vtable).
+#include "krino/core/common/status.hpp"
 #include "krino/core/plugin/component.hpp"
 
 #include <krino/plugin.h>
@@ -40,8 +41,8 @@ class DatasetStream {
   // [serial] The next record. Throws a runtime error when the source itself fails.
   DatasetRecord next();
 
-  // [thread-safe] The example JSON for a record, or the reason it is malformed.
-  bool decode(const std::string& record, std::string& example, std::string& error) const;
+  // [thread-safe] The example JSON for a record, or INVALID_ARGUMENT with the reason it is malformed.
+  StatusOr<std::string> decode(const std::string& record) const;
 
   // Whether records may already be examples the host can pass through (KRINO_CAP_PASSES_EXAMPLES).
   bool passes_examples() const;

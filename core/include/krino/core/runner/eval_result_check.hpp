@@ -1,6 +1,8 @@
 #pragma once
 // Checks what an evaluator wrote against krino.evalresult/1 without building a document: one SAX
 // pass extracts what the host needs and the text is kept as it is for the reports.
+#include "krino/core/common/status.hpp"
+
 #include <krino/event/item_finished.hpp>
 
 #include <string>
@@ -15,8 +17,8 @@ struct CheckedResult {
   krino::event::ItemResult record;
 };
 
-// The checked result, renamed to `name` when the plugin used another name, or a one-line reason
-// why the text is not a valid eval result.
-std::variant<CheckedResult, std::string> check_eval_result(std::string_view text, const std::string& name);
+// The checked result, renamed to `name` when the plugin used another name, or INVALID_ARGUMENT
+// with a one-line reason why the text is not a valid eval result.
+StatusOr<CheckedResult> check_eval_result(std::string_view text, const std::string& name);
 
 }  // namespace krino::core

@@ -36,7 +36,7 @@ class EvaluatorHandle {
   const std::optional<double>& threshold() const { return threshold_; }
 
   // The checked eval result (its "name" this evaluator's name), or why there is none.
-  std::variant<CheckedResult, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const;
+  StatusOr<CheckedResult, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const;
 
  private:
   void* acquire() const;

@@ -24,7 +24,7 @@ class ConversationTask final : public Task {
                    const EnvironmentLookup& variables = process_environment());
   ~ConversationTask() override;
 
-  std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const override;
+  TaskResult run(const ExampleView& example, const krino_call_context& ctx) const override;
   bool calls_out() const override { return true; }
   const char* kind() const override { return "conversation"; }
 

@@ -28,7 +28,7 @@ class ExecTask final : public Task {
   // Shuts the workers down: closes their stdin, waits kill_grace, then stops what is left.
   ~ExecTask() override;
 
-  std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const override;
+  TaskResult run(const ExampleView& example, const krino_call_context& ctx) const override;
   bool calls_out() const override { return true; }
   const char* kind() const override { return "exec"; }
 
@@ -37,8 +37,8 @@ class ExecTask final : public Task {
   std::size_t workers_started() const;
 
  private:
-  std::variant<TaskOutput, ItemError> run_per_example(const std::string& example, const krino_call_context& ctx) const;
-  std::variant<TaskOutput, ItemError> run_on_worker(const std::string& example, const krino_call_context& ctx) const;
+  TaskResult run_per_example(const std::string& example, const krino_call_context& ctx) const;
+  TaskResult run_on_worker(const std::string& example, const krino_call_context& ctx) const;
   ItemError error(krino_status code, std::string message) const;
 
   ExecOptions options_;

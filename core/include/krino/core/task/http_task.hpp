@@ -28,7 +28,7 @@ class HttpTask final : public Task {
            const EnvironmentLookup& variables = process_environment(), bool raw_replies = false);
   ~HttpTask() override;
 
-  std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const override;
+  TaskResult run(const ExampleView& example, const krino_call_context& ctx) const override;
   bool calls_out() const override { return true; }
   const char* kind() const override { return "http"; }
 
@@ -37,7 +37,7 @@ class HttpTask final : public Task {
   enum class ReplyFormat { json, text };
 
   HttpRequest build_request(const ExampleView& example, std::uint64_t index) const;
-  std::variant<TaskOutput, ItemError> read_reply(const HttpResponse& response, double latency_ms) const;
+  TaskResult read_reply(const HttpResponse& response, double latency_ms) const;
   ItemError failure(const HttpResult& result, int attempts) const;
   std::string redact(std::string text) const;
   std::string describe_target(const Url& url) const;

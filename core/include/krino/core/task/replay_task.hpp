@@ -19,13 +19,13 @@ class ReplayTask final : public Task {
   // Options: none yet; unknown options are a configuration error.
   explicit ReplayTask(const boost::json::object& options, ReplaySource source = ReplaySource::actual_outputs);
 
-  std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const override;
+  TaskResult run(const ExampleView& example, const krino_call_context& ctx) const override;
   bool calls_out() const override { return false; }
   const char* kind() const override { return "replay"; }
 
  private:
   static std::optional<CallMetrics> recorded_metrics(const ExampleView& example);
-  static std::variant<TaskOutput, ItemError> run_trace(const ExampleView& example);
+  static TaskResult run_trace(const ExampleView& example);
 
   ReplaySource source_;
 };

@@ -42,7 +42,7 @@ class SimulatedUser {
   // The user's next message. `fixed_used` is how many scripted messages were already sent; the
   // scripted ones come first, then the judge. `messages` is the conversation so far
   // ({role, content} objects); `scenario` the situation rendered for this example.
-  std::variant<SimulatedUserReply, ItemError> next(const HostServices& host, const krino_call_context& ctx,
+  StatusOr<SimulatedUserReply, ItemError> next(const HostServices& host, const krino_call_context& ctx,
                                                    const boost::json::array& messages, const std::string& scenario,
                                                    std::size_t& fixed_used) const;
 

@@ -5,6 +5,7 @@
 // reaches out to a system under test says so with calls_out(), and the runner then admits at most
 // `parallelism` of its calls at once; work that stays in-process is not limited by it.
 #include "krino/core/common/item_error.hpp"
+#include "krino/core/common/status.hpp"
 #include "krino/core/task/example_view.hpp"
 #include "krino/core/usage/call_metrics.hpp"
 
@@ -23,13 +24,16 @@ struct TaskOutput {
   std::optional<CallMetrics> metrics;
 };
 
+// The actual outputs, or why the item has none (common/status.hpp: the host's error convention).
+using TaskResult = StatusOr<TaskOutput, ItemError>;
+
 class Task {
  public:
   virtual ~Task() = default;
 
   // The actual outputs for `example`, or why there are none.
   // [thread-safe]: called concurrently for different examples.
-  virtual std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const = 0;
+  virtual TaskResult run(const ExampleView& example, const krino_call_context& ctx) const = 0;
 
   // True when run() calls a system under test (and so counts against `parallelism`).
   virtual bool calls_out() const = 0;

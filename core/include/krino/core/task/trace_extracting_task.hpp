@@ -21,7 +21,7 @@ class TraceExtractingTask final : public Task {
   // `prices` must outlive the task.
   TraceExtractingTask(std::unique_ptr<Task> inner, ExtractorChoice extractor, const PriceTable& prices);
 
-  std::variant<TaskOutput, ItemError> run(const ExampleView& example, const krino_call_context& ctx) const override;
+  TaskResult run(const ExampleView& example, const krino_call_context& ctx) const override;
   bool calls_out() const override { return inner_->calls_out(); }
   const char* kind() const override { return inner_->kind(); }
 

@@ -32,7 +32,7 @@ class ExtractorChoice {
   const std::string& label() const { return label_; }
 
   // The extractor for `raw`. [thread-safe]
-  std::variant<const TraceExtractor*, ExtractionFailure> choose(std::string_view raw) const;
+  StatusOr<const TraceExtractor*> choose(std::string_view raw) const;
 
   // Every candidate's confidence for `raw`, highest first (ties in load order). [thread-safe]
   std::vector<DetectionScore> scores(std::string_view raw) const;

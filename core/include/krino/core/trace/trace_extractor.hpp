@@ -1,6 +1,7 @@
 #pragma once
 // One trace extractor component as the host calls it: detect() and extract() through its vtable,
 // with the plugin's status and message turned into an ExtractionFailure.
+#include "krino/core/common/status.hpp"
 #include "krino/core/plugin/component.hpp"
 
 #include <krino/plugin.h>
@@ -11,10 +12,8 @@
 
 namespace krino::core {
 
-struct ExtractionFailure {
-  krino_status code = KRINO_UNKNOWN;
-  std::string message;
-};
+// Why a trace could not be extracted: the extractor's status, or the choice's.
+using ExtractionFailure = Status;
 
 class TraceExtractor {
  public:
@@ -29,7 +28,7 @@ class TraceExtractor {
   int detect(std::string_view raw) const noexcept;
 
   // The krino.trace/1 document the plugin wrote, or why it could not. [thread-safe]
-  std::variant<std::string, ExtractionFailure> extract(std::string_view raw) const;
+  StatusOr<std::string> extract(std::string_view raw) const;
 
  private:
   const Component* component_;
