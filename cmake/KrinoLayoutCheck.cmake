@@ -1,4 +1,4 @@
-# The dependency rule of DESIGN.md section 3, checked by a test (`ctest -R layout`), not at configure
+# The dependency rule of docs/architecture.md, checked by a test (`ctest -R core_layers`), not at configure
 # time: cmake/krino_layout_check.py reads every #include of sdk/, core/, plugins/ and apps/ and fails,
 # naming the file and line, on
 #   - sdk including core, plugins or apps;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The dependency rule of DESIGN.md section 3 and the layers of core, checked on the real #includes.
+"""The dependency rule of docs/architecture.md and the layers of core, checked on the real #includes.
 
 Reads every #include of sdk/, core/, plugins/ and apps/, resolves it to a file of the tree where it
 can (relative to the including file, then the include roots), and fails naming the file and line of

@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(templated_requests_reach_the_service_and_replies_become_out
   BOOST_TEST(items[2].at("actualOutputs").at("output").as_string() == "Rome");
   BOOST_TEST(!items[2].at("success").as_bool());  // a wrong answer is a failed score, not an error
   BOOST_TEST(items[2].at("error").is_null());
-  // Usage in the reply is priced by model (spec §9 row 12: 0.00025 USD); latency is always measured.
+  // Usage in the reply is priced by model (0.00025 USD); latency is always measured.
   const json::object& metrics = items[0].at("metrics").as_object();
   BOOST_TEST(metrics.at("tokensIn").to_number<int>() == 1000);
   BOOST_TEST(metrics.at("tokensOut").to_number<int>() == 500);

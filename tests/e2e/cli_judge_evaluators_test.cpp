@@ -1,6 +1,6 @@
 // Every judge evaluator, end to end (issue 4): the real `krino run`, the judge and agent plugins, the
 // judge service and the fake OpenAI-compatible server (in this process), over real HTTP. For each
-// evaluator the prompt it sends holds what its spec says, and the score, success and reason it derives
+// evaluator the prompt it sends holds what its docs say, and the score, success and reason it derives
 // from the scripted replies are the documented ones.
 #include "process.hpp"
 

@@ -1,4 +1,4 @@
-// The tutorial's single-turn tool-selection suite end to end (spec §12, seed 001): the six cases of
+// The tutorial's single-turn tool-selection suite end to end (docs/tasks/model.md): the six cases of
 // datasets/tool-selection in their own JSON shape, sent to a model through the openai task (the
 // Responses API, as the tutorial uses it) served by the fake model server over real HTTP, scored by
 // tool_selection, with a PASS or FAIL line per case and the summary.

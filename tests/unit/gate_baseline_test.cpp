@@ -1,4 +1,4 @@
-// Run projections from krino.event/1 lines and the baseline file (spec §11.2): projection rules,
+// Run projections from krino.event/1 lines and the baseline file (docs/gate.md): projection rules,
 // writing, and every read-side validation.
 #include "gate_test_support.hpp"
 

@@ -1,4 +1,4 @@
-// The comparison engine (spec §11.7): rounding, epsilon, both significance tests, item statuses,
+// The comparison engine (docs/gate.md): rounding, epsilon, both significance tests, item statuses,
 // added and removed items, threshold warnings.
 #include "gate_test_support.hpp"
 

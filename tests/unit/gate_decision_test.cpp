@@ -1,4 +1,4 @@
-// The regression gate's decision order (spec §11.1), its verdicts and every option of GateConfig.
+// The regression gate's decision order (docs/gate.md), its verdicts and every option of GateConfig.
 #include "gate_test_support.hpp"
 
 #include "krino/core/common/error.hpp"

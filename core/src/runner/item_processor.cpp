@@ -122,7 +122,7 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
       if (!spent.empty()) event.judge_by_evaluator.emplace_back(evaluator->name(), spent);
       if (auto* e = std::get_if<ItemError>(&evaluated)) {
         error = std::move(*e);
-        results.clear();  // one broken evaluator discards the item's other results (spec §17.1)
+        results.clear();  // one broken evaluator discards the item's other results
         break;
       }
       results.push_back(std::move(std::get<CheckedResult>(evaluated)));

@@ -58,7 +58,7 @@ void RunStatistics::add_item(const krino::event::ItemFinished& item) {
 
 void RunStatistics::add_verdict(bool success, bool error) {
   ++total_;
-  // An item with an error never passes, even though it has no failing result (spec §17.1).
+  // An item with an error never passes, even though it has no failing result.
   if (success && !error) ++passed_;
   if (error) ++errors_;
 }

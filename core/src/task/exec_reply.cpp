@@ -75,7 +75,8 @@ CallMetrics read_metrics(const json::object& envelope, const ExecReplyRules& rul
     }
     if (auto named = model_name(*reported, "metrics.")) model = named;
   }
-  // Spec §9: a cost the program reports is kept as it is; otherwise it is priced once, here.
+  // A cost the program reports is kept as it is; otherwise it is priced once, here
+  // (docs/tasks/exec.md#metrics-tokens-cost-latency).
   if (!metrics.cost_usd && rules.prices != nullptr) {
     const std::string_view priced_model = model ? std::string_view(*model) : rules.default_model;
     if (!priced_model.empty()) metrics.cost_usd = rules.prices->cost_usd(priced_model, metrics.tokens_in, metrics.tokens_out);
@@ -83,7 +84,7 @@ CallMetrics read_metrics(const json::object& envelope, const ExecReplyRules& rul
   return metrics;
 }
 
-// Spec §1.8 (Task.typed): an object is the outputs; any other value is the single output.
+// An object is the outputs; any other value is the single output (docs/tasks/exec.md#the-reply).
 std::string outputs_text(const json::value& outputs, bool raw) {
   if (outputs.is_object() || raw) return ::krino::json::to_compact_json(outputs);
   return ::krino::json::to_compact_json(json::object{{"output", outputs}});

@@ -1,7 +1,7 @@
-// The krino.agent plugin: evaluators of what an agent did (its tool calls and their order). This
-// file holds the plugin declaration and the tool evaluators' registrations; other groups of
-// evaluators register in their own *_registration.cpp files, and all logic lives in
-// krino_agent_logic.
+// The krino.agent plugin: evaluators of what an agent did with its tools (docs/plugins/agent.md).
+// This file holds the plugin declaration and the registrations of tool_correctness and
+// tool_trajectory; the other groups of evaluators register in their own *_registration.cpp files,
+// and all logic lives in krino_agent_logic.
 #include "tool_correctness_evaluator.h"
 #include "tool_trajectory_evaluator.h"
 
@@ -20,4 +20,5 @@ KRINO_EVALUATOR(krino::agent::ToolTrajectoryEvaluator, "krino.tool_trajectory", 
                 kCapabilities, krino::agent::ToolTrajectoryEvaluator::kConfigSchema);
 
 KRINO_PLUGIN("krino.agent", "agent", "1.0.0", "krino", "Apache-2.0",
-             "Agent evaluators: tool-call correctness and trajectory matching");
+             "Agent evaluators: tool calls, trajectories, tool definitions, tool selection, per-turn "
+             "scoring and OpenJudge's deterministic graders");

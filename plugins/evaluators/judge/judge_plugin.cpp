@@ -1,5 +1,5 @@
-// The krino.judge plugin: evaluators that ask the host's LLM judge service (spec §4.3, §4.5-4.7,
-// §6.6, §6.7, §7.6). All logic lives in krino_judge_logic (src/); prompts in prompts/*.txt.
+// The krino.judge plugin: evaluators that ask the host's LLM judge service
+// (docs/plugins/judge.md). All logic lives in krino_judge_logic (src/); prompts in prompts/*.txt.
 #include "contextual_relevance_evaluator.h"
 #include "faithfulness_evaluator.h"
 #include "hallucination_evaluator.h"

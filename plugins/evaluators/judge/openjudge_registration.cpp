@@ -1,6 +1,7 @@
-// The OpenJudge LLM graders of the krino.judge plugin (spec §13): twelve rubric graders, one class
+// The OpenJudge LLM graders of the krino.judge plugin: twelve rubric graders, one class
 // driven by descriptors (src/openjudge_rubric_grader.*), and trajectory_comprehensive. Logic in
 // krino_judge_logic; the plugin entry point is in judge_plugin.cpp.
+// See docs/plugins/judge-openjudge.md.
 #include "openjudge_rubric_grader.h"
 #include "openjudge_trajectory_comprehensive.h"
 

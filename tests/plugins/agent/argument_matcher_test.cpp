@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(strings_are_exact_unless_trim_or_ignore_case) {
   BOOST_TEST(!argument_matcher_match(matcher, R"({"s":"É"})", R"({"s":"é"})"));
 }
 
-// Sharp edge 7: the mode names describe the actual side relative to expected.
+// The mode names describe the actual side relative to expected.
 BOOST_AUTO_TEST_CASE(modes_have_the_documented_orientation) {
   const char* expected = R"({"city":"Paris","nights":2})";
   const char* more = R"({"city":"Paris","nights":2.0,"breakfast":true})";

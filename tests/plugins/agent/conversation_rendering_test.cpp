@@ -10,7 +10,7 @@ using namespace krino::agent::testing;
 
 namespace {
 
-// Spec §15 row 15, with a scenario, a system prompt and a tool result.
+// The weather / hotel / thanks conversation, with a scenario, a system prompt and a tool result.
 const char* const kTrip = R"({"scenario":"Plan a trip","messages":[
     {"role":"system","content":"You are a travel agent."},
     {"role":"user","content":"Weather in Paris?"},
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(to_json_keeps_metadata_and_reads_back) {
   BOOST_CHECK_EXCEPTION(read(R"([{"role":"user","metadata":"x"}])"), krino::Error, invalid("'metadata' must be an object"));
 }
 
-// Sharp edge 15: the deterministic case's input is the last user message.
+// The deterministic case's input is the last user message.
 BOOST_AUTO_TEST_CASE(the_deterministic_case_takes_the_last_user_message_and_flattened_calls) {
   const Conversation conversation = read(kTrip);
   const boost::json::array tools = json(R"([{"name":"get_weather"},{"name":"book_hotel"}])").as_array();
@@ -137,7 +137,7 @@ BOOST_AUTO_TEST_CASE(the_deterministic_case_without_tools_users_or_assistants) {
              json(R"({"inputs":{},"actualOutputs":{"toolCalls":[]},"expectedOutputs":{},"metadata":{}})"));
 }
 
-// Sharp edge 15: the judge case reads a name-only transcript and has no output.
+// The judge case reads a name-only transcript and has no output.
 BOOST_AUTO_TEST_CASE(the_judge_case_grounds_in_a_name_only_transcript) {
   const Conversation conversation = read(kTrip);
   const boost::json::object document =
@@ -161,7 +161,7 @@ BOOST_AUTO_TEST_CASE(the_judge_case_grounds_in_a_name_only_transcript) {
   BOOST_TEST(conversation.to_judge_test_case().at("metadata").as_object().empty());
 }
 
-// Sharp edge 14: a leading greeting and two assistant messages in a row.
+// A leading greeting and two assistant messages in a row.
 BOOST_AUTO_TEST_CASE(leading_and_consecutive_assistant_messages_in_transcripts_and_cases) {
   const Conversation conversation = read(R"([
       {"role":"assistant","content":"Welcome!"},

@@ -17,7 +17,7 @@ std::vector<std::vector<std::string>> names_by_turn(const Conversation& conversa
 
 BOOST_AUTO_TEST_SUITE(agent_conversation)
 
-// Spec §15 row 15: the weather / hotel / thanks conversation.
+// A worked example of docs/plugins/agent-spec-coverage.md: the weather / hotel / thanks conversation.
 BOOST_AUTO_TEST_CASE(tool_calls_by_turn_of_the_weather_hotel_conversation) {
   const Conversation conversation = read_conversation(json(R"({"scenario":"trip","messages":[
       {"role":"user","content":"Weather in Paris?"},
@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(tool_calls_by_turn_of_the_weather_hotel_conversation) {
              boost::test_tools::per_element());
 }
 
-// Sharp edge 14: grouping follows assistant messages, not user/assistant pairs.
+// Grouping follows assistant messages, not user/assistant pairs.
 BOOST_AUTO_TEST_CASE(leading_and_consecutive_assistant_messages_get_their_own_lists) {
   const Conversation conversation = read_conversation(json(R"([
       {"role":"assistant","content":"Hello","toolCalls":[{"name":"greet"}]},

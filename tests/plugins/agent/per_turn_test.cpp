@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(expected_calls_given_as_a_conversation) {
   BOOST_TEST(bare.metadata.at("turnCount").to_number<int>() == 3);
 }
 
-// Sharp edge 14: turns follow assistant messages, so a leading greeting is turn 0.
+// Turns follow assistant messages, so a leading greeting is turn 0.
 BOOST_AUTO_TEST_CASE(a_leading_assistant_message_is_turn_zero) {
   const char* const conversation = R"([
       {"role":"assistant","content":"Welcome! Let me check your account.","toolCalls":[{"name":"get_user"}]},

@@ -1,5 +1,5 @@
-// The agent seed's quick start (a travel agent that searches flights and books a hotel), scored with
-// krino's deterministic evaluators. The seed runs two judge evaluators too (task completion and
+// Dokimos' agent quick start (a travel agent that searches flights and books a hotel), scored with
+// krino's deterministic evaluators. The quick start runs two judge evaluators too (task completion and
 // argument hallucination); this plugin has neither, so they are left out.
 #include "tool_call_validity_evaluator.h"
 #include "tool_correctness_evaluator.h"
@@ -63,13 +63,13 @@ BOOST_AUTO_TEST_CASE(travel_agent_quick_start_tool_correctness) {
 }
 
 // The trajectory example on the same test case, IN_ORDER with the default matcher: the expected
-// calls' empty arguments are not wildcards, so no call matches (spec §15 row 18).
+// calls' empty arguments are not wildcards, so no call matches.
 BOOST_AUTO_TEST_CASE(travel_agent_trajectory_in_order_with_the_default_matcher) {
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(R"({"match_mode": "in_order"})")), travel_case());
   BOOST_TEST(*r.score == 0.0);
   BOOST_TEST(!r.success);
   BOOST_TEST(r.metadata.at("matchedCount").as_uint64() == 0u);
-  // The seed's remedy, names and order only: ArgMatchMode.IGNORE.
+  // The quick start's remedy, names and order only: ArgMatchMode.IGNORE.
   const EvalResult names = evaluate(
       ToolTrajectoryEvaluator(config(R"({"match_mode": "in_order", "arg_match_mode": "ignore"})")), travel_case());
   BOOST_TEST(*names.score == 1.0);

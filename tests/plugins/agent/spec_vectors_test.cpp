@@ -1,5 +1,5 @@
-// Spec items of the agent features that no other suite covered; the map of all of them is
-// docs/plugins/agent-spec-coverage.md.
+// Cases of the agent features that no other suite covered; the map of which test covers which case
+// is docs/plugins/agent-spec-coverage.md.
 #include "openjudge_action_loop_detection.h"
 #include "openjudge_observation_information_gain.h"
 
@@ -25,7 +25,7 @@ std::string answer(const std::string& id, const std::string& content) {
 
 BOOST_AUTO_TEST_SUITE(agent_spec_vectors)
 
-// Sharp edge 27: a tool message answering an id no call is waiting for is an error for loop
+// A tool message answering an id no call is waiting for is an error for loop
 // detection as well (the information gain suite checks its own).
 BOOST_AUTO_TEST_CASE(loop_detection_rejects_an_answer_to_an_unknown_call_id) {
   const ActionLoopDetectionEvaluator evaluator(config("{}"));
@@ -33,7 +33,7 @@ BOOST_AUTO_TEST_CASE(loop_detection_rejects_an_answer_to_an_unknown_call_id) {
   BOOST_CHECK_EXCEPTION(evaluate(evaluator, conversation_case(messages)), krino::Error, invalid("tool call id '7'"));
 }
 
-// Sharp edge 27: information gain skips a call that never got an answer, between answered ones.
+// Information gain skips a call that never got an answer, between answered ones.
 BOOST_AUTO_TEST_CASE(information_gain_ignores_an_unanswered_call_between_answered_ones) {
   const ObservationInformationGainEvaluator evaluator(config(R"({"similarity_threshold": 0.5})"));
   const std::string with_gap = "[" + spec_vectors_call("1", "look") + ", " + answer("1", "You see a red box.") + ", " +

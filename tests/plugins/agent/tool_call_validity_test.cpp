@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(wrong_types_name_the_argument_and_both_types) {
   BOOST_TEST(has_error(r, 2, "'days': must be integer, got a number with a fraction"));
 }
 
-// DECIDE (spec §6.1): numbers by value, as JSON Schema defines them: 5.0 is an integer, and an enum
+// A decision: numbers by value, as JSON Schema defines them: 5.0 is an integer, and an enum
 // of [10, 20] accepts 10.0. Dokimos's source types by representation and rejects both.
 BOOST_AUTO_TEST_CASE(numbers_compare_by_value) {
   const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"city":"Oslo","days":5.0}},
@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(nested_objects_and_arrays_are_validated) {
   BOOST_TEST(has_error(r, 1, "'tags[1]': must be string, got an integer"));
 }
 
-// Spec §17.12: unexpected arguments are an error only with additionalProperties: false or
+// Unexpected arguments are an error only with additionalProperties: false or
 // strict_mode, and strict_mode only for schemas that list properties.
 BOOST_AUTO_TEST_CASE(unexpected_arguments) {
   const std::string calls = R"([{"name":"get_weather","arguments":{"city":"Oslo","colour":"red"}},

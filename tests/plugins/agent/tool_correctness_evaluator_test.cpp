@@ -19,7 +19,7 @@ double names_only(std::string_view actual, std::string_view expected) { return t
 
 BOOST_AUTO_TEST_SUITE(tool_correctness)
 
-// Spec §15 row 17.
+// A worked example of docs/plugins/agent-spec-coverage.md: [a,b,b] against [a,c] is F1 0.5.
 BOOST_AUTO_TEST_CASE(names_only_is_f1_over_distinct_name_sets) {
   const EvalResult r = evaluate(ToolCorrectnessEvaluator(config("{}")),
                                 calls_case(R"([{"name":"a"},{"name":"b"},{"name":"b"}])", R"([{"name":"a"},{"name":"c"}])"));
@@ -33,7 +33,7 @@ BOOST_AUTO_TEST_CASE(names_only_is_f1_over_distinct_name_sets) {
   BOOST_TEST(r.metadata.at("matchMode").as_string() == "names_only");
 }
 
-// Sharp edge 10.
+// names_only is set-based: both lists empty score 1.0, one empty 0.0.
 BOOST_AUTO_TEST_CASE(names_only_edge_cases) {
   BOOST_TEST(names_only("[]", "[]") == 1.0);
   BOOST_TEST(names_only("[]", R"([{"name":"a"}])") == 0.0);
@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_CASE(names_and_args_pairs_calls_with_the_tolerant_matcher) {
   BOOST_TEST(tool_correctness_evaluator_score(options, "[]", "[]") == 1.0);
 }
 
-// DECIDE: names_and_args uses maximum matching, where a greedy pairing would lose a pair.
+// names_and_args uses maximum matching, where a greedy pairing would lose a pair.
 BOOST_AUTO_TEST_CASE(names_and_args_uses_maximum_matching_not_greedy) {
   const char* options = R"({"match_mode":"names_and_args","per_tool":{"s":{"arg_match_mode":"subset"}}})";
   // Greedy would give actual 0 the wildcard expected 0 and leave actual 1 unpaired.

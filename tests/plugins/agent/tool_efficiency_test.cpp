@@ -21,7 +21,7 @@ EvalResult tool_efficiency_run(std::string_view calls, const std::string& option
 
 BOOST_AUTO_TEST_SUITE(tool_efficiency)
 
-// §15 row 16: [a(1), a(1), b(), a(1.0)] -> 2 / 4, with the second a a loop.
+// A worked example: [a(1), a(1), b(), a(1.0)] -> 2 / 4, with the second a a loop.
 BOOST_AUTO_TEST_CASE(worked_example_row_16) {
   const EvalResult r = tool_efficiency_run(R"([{"name":"a","arguments":{"n":1}},{"name":"a","arguments":{"n":1}},
                                {"name":"b"},{"name":"a","arguments":{"n":1.0}}])");

@@ -55,7 +55,7 @@ BOOST_AUTO_TEST_CASE(no_and_blank_results_fail) {
   BOOST_TEST(rule_for(R"(" \t\n ")") == "blank_result");
 }
 
-// Sharp edge 11: a tool that returned JSON null returned the text "null", which is not blank.
+// A tool that returned JSON null returned the text "null", which is not blank.
 BOOST_AUTO_TEST_CASE(a_null_result_is_not_an_error) {
   BOOST_TEST(rule_for("null") == "");
   BOOST_TEST(rule_for(R"("null")") == "");
@@ -67,9 +67,9 @@ BOOST_AUTO_TEST_CASE(error_field_needs_a_non_null_non_false_value) {
   BOOST_TEST(rule_for(R"({"error":{"code":500}})") == "error_field");
   BOOST_TEST(rule_for(R"({"error":true})") == "error_field");
   BOOST_TEST(rule_for(R"({"error":0})") == "error_field");
-  // DECIDE: an empty message is still an error field that is set.
+  // A decision: an empty message is still an error field that is set.
   BOOST_TEST(rule_for(R"({"error":""})") == "error_field");
-  // Sharp edge 11: null is not an error; DECIDE: neither is false.
+  // null is not an error; a decision: neither is false.
   BOOST_TEST(rule_for(R"({"error":null})") == "");
   BOOST_TEST(rule_for(R"({"error":false})") == "");
 }
@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(error_pointers_look_inside_json_results) {
   BOOST_TEST(r.metadata.at("failedCalls") == json(R"([{"index":0,"tool":"a","rule":"error_pointer","pointer":"/status/failed"}])"));
 }
 
-// Sharp edge 11: configured detectors add to the built-in rules and never replace them.
+// Configured detectors add to the built-in rules and never replace them.
 BOOST_AUTO_TEST_CASE(detectors_are_additive) {
   const std::string options = R"({"error_patterns":["never matches \\d{40}"],"error_pointers":["/nothing"]})";
   BOOST_TEST(rule_for(R"("")", options) == "blank_result");

@@ -44,7 +44,7 @@ BOOST_AUTO_TEST_CASE(rule_1_the_expected_tool) {
   BOOST_TEST(r.metadata.at("actualSource").as_string() == "toolCalls");
 }
 
-// §15 row 11.
+// A worked example of docs/plugins/agent-spec-coverage.md: a secondary tool passes with 0.5.
 BOOST_AUTO_TEST_CASE(rule_2_a_secondary_tool_earns_partial_credit_and_passes) {
   const EvalResult r = called("list_files", R"({"expectedTool":"read_file","secondaryTools":["grep","list_files"]})");
   BOOST_TEST(rule(r) == "secondary_tool");
@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(options_are_checked_when_the_evaluator_is_created) {
                         invalid("unknown option 'secondaryTools'"));
 }
 
-// §15 row 10 and the secondary variant: six cases, two of them negative.
+// The worked example of docs/tasks/model.md and its secondary variant: six cases, two of them negative.
 BOOST_AUTO_TEST_CASE(worked_example_six_cases) {
   struct Case {
     const char* actual_tool;  // "" for no call

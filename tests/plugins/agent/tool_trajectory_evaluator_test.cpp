@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(strict_needs_the_same_calls_in_the_same_order) {
   BOOST_TEST(r.reason.find("call 1 does not match (expected b, got c)") == 0u);
 }
 
-// Sharp edge 9, DECIDE: in_order divides by |expected|, so extra actual calls do not lower it.
+// A decision: in_order divides by |expected|, so extra actual calls do not lower it.
 BOOST_AUTO_TEST_CASE(in_order_is_lcs_over_the_expected_calls) {
   BOOST_TEST(names("in_order", "a,x,b", "a,b") == 1.0);
   BOOST_TEST(names("in_order", "b,a", "a,b") == 0.5);
@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(both_empty_scores_one_in_every_mode) {
   }
 }
 
-// Spec §15 row 18 and sharp edge 7: an expected call with {} is not a wildcard under exact.
+// An expected call with {} is not a wildcard under exact.
 BOOST_AUTO_TEST_CASE(empty_expected_arguments_match_only_empty_actual_arguments_by_default) {
   const char* expected = R"([{"name":"search_flights","arguments":{}},{"name":"book_hotel","arguments":{}}])";
   const char* actual = R"([{"name":"search_flights","arguments":{"from":"SFO","to":"JFK"}},
@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(empty_expected_arguments_match_only_empty_actual_arguments_
   BOOST_TEST(tool_trajectory_evaluator_score(R"({"arg_match_mode":"superset"})", actual, expected) == 0.0);
 }
 
-// Sharp edge 8: repeated names with differing per-tool matchers need maximum matching.
+// Repeated names with differing per-tool matchers need maximum matching.
 BOOST_AUTO_TEST_CASE(unordered_modes_use_maximum_matching) {
   const std::string options = R"({"match_mode":"recall","per_tool":{"s":{"arg_match_mode":"subset"}}})";
   const char* actual = R"([{"name":"s","arguments":{"q":"a"}},{"name":"s","arguments":{"q":"b"}}])";

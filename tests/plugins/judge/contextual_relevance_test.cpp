@@ -8,7 +8,7 @@ namespace {
 using krino::judge::ContextualRelevanceEvaluator;
 using namespace krino::judge::testing;
 
-// Spec §4.7 / §15 row 4: chunks (relevant, irrelevant, relevant) score ≈ 0.63.
+// docs/plugins/judge.md#contextual_relevance: chunks (relevant, irrelevant, relevant) score ≈ 0.63.
 const std::string kDehydration =
     R"({"inputs":{"input":"What are symptoms of dehydration?"},"actualOutputs":{"retrievalContext":[)"
     R"("Dehydration symptoms include thirst and fatigue.","The Pacific Ocean is the largest ocean.",)"

@@ -22,7 +22,7 @@ std::string test_case(const std::string& retrieved, const std::string& relevant)
 BOOST_AUTO_TEST_SUITE(llm_matching)
 
 BOOST_AUTO_TEST_CASE(the_prompt_lists_the_items_and_one_call_scores_both_metrics) {
-  // Spec worked example analogue: one retrieved item, matching one of two relevant items.
+  // One retrieved item, matching one of two relevant items.
   const std::string item = test_case(R"(["the capital of France"])", R"(["Paris", "Berlin"])");
   ScriptedJudge judge;
   judge.reply(R"({"pairs": [[1, 1]]})").reply(R"(Here you are: {"pairs": [[1, 1]]})");

@@ -1,5 +1,5 @@
-// The OpenJudge rubric graders (spec §13.1, §13.7): what each shows the judge, the native scale and
-// its mapping to 0..1 (sharp edge 28), empty inputs, unreadable replies, and registration.
+// The OpenJudge rubric graders: what each shows the judge, the native scale and
+// its mapping to 0..1, empty inputs, unreadable replies, and registration.
 #include "judge_test_support.hpp"
 #include "loaded_module.hpp"
 #include "openjudge_rubric_grader.h"

@@ -1,5 +1,5 @@
-// trajectory_comprehensive (spec §13.6): per-step dimensions, the (s − 1) / 4 mapping, is_resolved,
-// and the worked example of spec §15 row 9.
+// trajectory_comprehensive: per-step dimensions, the (s − 1) / 4 mapping, is_resolved,
+// and the documented example: all fives on every step.
 #include "judge_test_support.hpp"
 #include "openjudge_trajectory_comprehensive.h"
 
@@ -31,7 +31,7 @@ std::string step(int index, int c, int r, int a, int e, const std::string& reaso
 
 BOOST_AUTO_TEST_SUITE(openjudge_trajectory_comprehensive)
 
-BOOST_AUTO_TEST_CASE(all_fives_on_every_step_score_one_and_resolve) {  // spec §15 row 9
+BOOST_AUTO_TEST_CASE(all_fives_on_every_step_score_one_and_resolve) {
   ScriptedJudge judge;
   judge.reply(R"({"step_evaluations":[)" + step(0, 5, 5, 5, 5, "finds the candidates") + "," +
               step(1, 5, 5, 5, 5, "checks the dates") + "]}");

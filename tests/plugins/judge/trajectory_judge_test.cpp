@@ -1,4 +1,4 @@
-// trajectory_judge (spec §7.6): one judge call per criterion over the rendered conversation,
+// trajectory_judge: one judge call per criterion over the rendered conversation,
 // 0..10 replies scaled, the four aggregations, tool calls shown only on request, and the errors.
 #include "judge_test_support.hpp"
 #include "trajectory_judge_evaluator.h"
@@ -30,7 +30,7 @@ BOOST_AUTO_TEST_CASE(one_call_per_criterion_with_the_transcript_and_the_criterio
   BOOST_TEST(contains(first, "USER: Book me a hotel in Paris"));
   BOOST_TEST(contains(first, "ASSISTANT: Booked Hotel Lumiere."));
   BOOST_TEST(contains(first, "TOOL: Hotel Lumiere"));
-  BOOST_TEST(!contains(first, "[tool:"));  // tool calls are off by default (sharp edge 16)
+  BOOST_TEST(!contains(first, "[tool:"));  // tool calls are off by default
   BOOST_TEST(contains(judge.prompt(1), "Criterion: brevity\nAre replies short?"));
 
   // 8 is read as 8/10; mean of 0.9 and 0.8.

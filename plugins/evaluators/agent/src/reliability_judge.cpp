@@ -21,7 +21,7 @@ std::string lower_trimmed(std::string_view text) {
   return out;
 }
 
-// 1, 1.0, true, "1", "yes", "true" pass; anything else, and a missing key, fails (spec §6.8).
+// 1, 1.0, true, "1", "yes", "true" pass; anything else, and a missing key, fails.
 bool passed(const boost::json::object& reply, std::string_view key) {
   const boost::json::value* value = reply.if_contains(key);
   if (value == nullptr) return false;

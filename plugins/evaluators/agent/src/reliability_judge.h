@@ -1,8 +1,9 @@
-// The LLM checks of tool_name_reliability and tool_description_reliability (spec §6.8, §6.9): with
+// The LLM checks of tool_name_reliability and tool_description_reliability: with
 // `llm_checks: true`, one judge call per tool through the host's judge service (CallContext::judge),
 // asking for a JSON object of 0|1 (or boolean) verdicts. A key missing from the reply, or holding
-// anything but 1 / true / "yes" / "true" / "1", fails that check (spec). A reply with no JSON object
+// anything but 1 / true / "yes" / "true" / "1", fails that check. A reply with no JSON object
 // at all, or a judge that cannot answer, is an item error (never a silent 0, as in the judge plugin).
+// See docs/plugins/agent.md#llm-checks-of-the-reliability-evaluators.
 //
 // Options: `llm_checks` (boolean, default false), `judge` (a judge named in the experiment file;
 // absent: the default judge) and `prompt` (a template replacing the built-in prompt of

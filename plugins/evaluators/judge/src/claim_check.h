@@ -1,7 +1,7 @@
 // The judge call faithfulness and hallucination share: the judge splits the actual output into
 // claims (statements) and gives each a verdict against the retrieved context: yes (supported), no
 // (contradicted) or idk (neither). One judge call per item does both steps. Only "yes" counts as
-// supported (spec §4.5); so "no" and "idk" both count as unsupported for hallucination.
+// supported; so "no" and "idk" both count as unsupported for hallucination.
 #ifndef KRINO_JUDGE_CLAIM_CHECK_H
 #define KRINO_JUDGE_CLAIM_CHECK_H
 

@@ -1,6 +1,7 @@
-// faithfulness (spec §4.5): score = claims of the actual output the context supports / all claims;
+// faithfulness: score = claims of the actual output the context supports / all claims;
 // an output without claims scores 1.0. Default threshold 0.8. The context is read from actualOutputs,
-// then metadata (§16 item 6). metadata.claims holds every claim with its verdict and reason.
+// then metadata. metadata.claims holds every claim with its verdict and reason.
+// See docs/plugins/judge.md#faithfulness-and-hallucination.
 #ifndef KRINO_JUDGE_FAITHFULNESS_EVALUATOR_H
 #define KRINO_JUDGE_FAITHFULNESS_EVALUATOR_H
 

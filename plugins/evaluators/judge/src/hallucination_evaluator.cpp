@@ -25,7 +25,7 @@ EvalResult HallucinationEvaluator::result_of(ClaimVerdicts verdicts, const Commo
                                            : std::to_string(unsupported) + " of " + std::to_string(verdicts.total) +
                                                  " statements are not supported by the context";
   EvalResult result = EvalResult::scored(common.name, score, common.threshold, std::move(reason));
-  result.success = score <= common.threshold;  // lower is better (spec §4.6)
+  result.success = score <= common.threshold;  // lower is better
   result.metadata["unsupportedStatements"] = unsupported;
   result.metadata["totalStatements"] = verdicts.total;
   result.metadata["statements"] = std::move(verdicts.claims);

@@ -1,7 +1,8 @@
-// hallucination (spec §4.6): score = statements of the actual output the context does not support
-// (verdict no or idk) / all statements; LOWER IS BETTER and success is score <= threshold (sharp
-// edge 4). An output without statements scores 0.0 (nothing hallucinated). Default threshold 0.5.
+// hallucination: score = statements of the actual output the context does not support
+// (verdict no or idk) / all statements; LOWER IS BETTER and success is score <= threshold.
+// An output without statements scores 0.0 (nothing hallucinated). Default threshold 0.5.
 // metadata.statements holds every statement with its verdict and reason.
+// See docs/plugins/judge.md#faithfulness-and-hallucination.
 #ifndef KRINO_JUDGE_HALLUCINATION_EVALUATOR_H
 #define KRINO_JUDGE_HALLUCINATION_EVALUATOR_H
 

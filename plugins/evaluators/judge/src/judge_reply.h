@@ -1,7 +1,8 @@
 // Reading the JSON object a judge was asked for out of its reply text. Models wrap it in code fences,
 // open with "Here is my evaluation:" or close with a remark; none of that should cost a usable
-// judgment (spec §4.3). The host's judge service already retries once with a repair instruction when
+// judgment. The host's judge service already retries once with a repair instruction when
 // a reply does not parse; what reaches an evaluator and still does not parse is an item error.
+// See docs/plugins/judge.md#reading-replies-and-when-an-item-is-an-error.
 //
 // The reading is the SDK's (krino/json_extract.hpp), the same as the host's judge service uses.
 #ifndef KRINO_JUDGE_JUDGE_REPLY_H

@@ -1,9 +1,10 @@
-// llm_judge (spec §4.3): the judge scores the selected test case fields against plain-language
+// llm_judge: the judge scores the selected test case fields against plain-language
 // criteria on the scale score_range, and the score is normalised to 0..1 as
-// (raw - min) / (max - min), clamped. The threshold is on 0..1 and is never normalised (sharp edge 26,
-// §16 item 1). evaluation_params picks the fields the prompt shows, in a fixed order (input, expected
-// output, actual output, context); default [input, actual_output] (§16 item 5). A selected field that
+// (raw - min) / (max - min), clamped. The threshold is on 0..1 and is never normalised.
+// evaluation_params picks the fields the prompt shows, in a fixed order (input, expected
+// output, actual output, context); default [input, actual_output]. A selected field that
 // is absent is an item error. A reply without a readable score is an item error, never a silent 0.
+// See docs/plugins/judge.md#llm_judge.
 #ifndef KRINO_JUDGE_LLM_JUDGE_EVALUATOR_H
 #define KRINO_JUDGE_LLM_JUDGE_EVALUATOR_H
 

@@ -1,6 +1,7 @@
-// The OpenJudge LLM rubric graders (spec §13.1, §13.7): twelve evaluators that differ only in what
+// The OpenJudge LLM rubric graders: twelve evaluators that differ only in what
 // they show the judge, their rubric (the prompt file) and the judge's native scale, so they are one
 // class driven by a table of descriptors (openjudge_rubric_grader.cpp) rather than twelve copies.
+// See docs/plugins/judge-openjudge.md.
 //
 // Two families:
 //  - step graders (action, memory, plan, reflection) judge one agent step given as named fields of
@@ -11,7 +12,7 @@
 //    request, the tool definitions (metadata.tools) and the calls, with their responses when the
 //    rubric needs them.
 // The judge answers {"score", "reason"} on the native scale; the result's score is
-// (native − min) / (max − min), clamped to 0..1 (sharp edge 28), and metadata keeps nativeScore and
+// (native − min) / (max − min), clamped to 0..1, and metadata keeps nativeScore and
 // scale [min, max]. A reply without a number `score` is an item error (KRINO_INTERNAL).
 // `votes` / `vote_aggregation` (voting.h) repeat the judge call with N seeds; higher is better.
 #ifndef KRINO_JUDGE_OPENJUDGE_RUBRIC_GRADER_H

@@ -1,10 +1,11 @@
-// trajectory_comprehensive (spec §13.6, OpenJudge TrajectoryComprehensiveGrader): one judge call
+// trajectory_comprehensive (OpenJudge's TrajectoryComprehensiveGrader): one judge call
 // scores every tool-call step of the message list (system messages left out) on four dimensions,
 // each an integer 1-5: contribution, relevance, accuracy, efficiency. Each is clamped to 1..5 and
 // mapped (s − 1) / 4; the score is the mean over all steps and dimensions. is_resolved = score >=
 // resolution_threshold (default 0.8). A step is an assistant message with tool calls, numbered from 0.
 // No message list, or no tool-call step, scores 0.0 without a judge call. A reply without a
 // non-empty step list whose entries carry the four numbers is an item error (KRINO_INTERNAL).
+// See docs/plugins/judge-openjudge.md#trajectory_comprehensive.
 #ifndef KRINO_JUDGE_OPENJUDGE_TRAJECTORY_COMPREHENSIVE_H
 #define KRINO_JUDGE_OPENJUDGE_TRAJECTORY_COMPREHENSIVE_H
 

@@ -1,10 +1,11 @@
-// task_completion (spec §6.6): the judge reads the user-agent dialog and the task list
+// task_completion: the judge reads the user-agent dialog and the task list
 // (metadata.tasks, plus metadata.constraints when present) and says which tasks were completed.
 // Dialog: "User: <input>\n\nAgent: <output>" when actualOutputs.output is present and not blank,
 // otherwise the input alone (the multi-turn judge path puts the whole transcript in the input).
 // Score = min(1, tasks the judge marked completed / tasks); an empty task list scores 1.0 without a
 // judge call; a missing tasks key is an item error, and so is a reply without a 'tasks' list (the
 // reference scores that 0.0; issue 4 wants an error). metadata.taskResults: [{task, completed, reason}].
+// See docs/plugins/judge.md#task_completion.
 #ifndef KRINO_JUDGE_TASK_COMPLETION_EVALUATOR_H
 #define KRINO_JUDGE_TASK_COMPLETION_EVALUATOR_H
 

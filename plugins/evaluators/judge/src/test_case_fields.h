@@ -16,12 +16,12 @@ namespace krino::judge {
 std::string member_label(Section section, std::string_view key);
 
 // The member, which must be present and not null. Otherwise throws invalid_argument:
-// "<evaluator> requires 'inputs.input' but the test case has none" (spec §1.9).
+// "<evaluator> requires 'inputs.input' but the test case has none".
 const boost::json::value& required_member(const TestCase& test_case, Section section, std::string_view key,
                                           std::string_view evaluator);
 
-// The retrieved context under `key`: actualOutputs first, then metadata (spec §4.5 and §16 item 6:
-// the reference reads actual outputs, the docs' example puts it in metadata; both work). A null
+// The retrieved context under `key`: actualOutputs first, then metadata (test cases put it in
+// either; docs/plugins/judge.md#faithfulness-and-hallucination). A null
 // value counts as absent. Throws invalid_argument naming both places when it is in neither.
 const boost::json::value& required_context(const TestCase& test_case, std::string_view key, std::string_view evaluator);
 

@@ -102,7 +102,7 @@ TrajectoryCriterion read_criterion(const boost::json::value& entry, std::size_t 
   return criterion;
 }
 
-// A score above 1 is taken as a 0..10 scale (spec §7.6), then clamped.
+// A score above 1 is taken as a 0..10 scale, then clamped.
 double normalised(double raw) { return std::clamp(raw > 1.0 ? raw / 10.0 : raw, 0.0, 1.0); }
 
 std::string number_text(double value) { return json::to_compact_json(boost::json::value(value)); }

@@ -1,4 +1,4 @@
-// trajectory_judge (spec §7.6): an LLM judge scores a whole conversation (actualOutputs.trajectory,
+// trajectory_judge: an LLM judge scores a whole conversation (actualOutputs.trajectory,
 // read with krino/agent/conversation.hpp) against each criterion in `criteria`, one judge call per
 // criterion, and the criterion scores are aggregated by mean, weighted_mean, min or max.
 //
@@ -12,7 +12,8 @@
 //              criterion 0.0; krino never turns an unreadable reply into a score)
 //
 // Default name `trajectory_judge`, not the reference's "Trajectory", so it never shares a result
-// name with tool_trajectory (spec §7.7).
+// name with tool_trajectory and the two never merge in per-name aggregation.
+// See docs/plugins/judge.md#trajectory_judge.
 #ifndef KRINO_JUDGE_TRAJECTORY_JUDGE_EVALUATOR_H
 #define KRINO_JUDGE_TRAJECTORY_JUDGE_EVALUATOR_H
 

@@ -1,6 +1,7 @@
-// How test case values appear in a judge prompt (spec §4.3): a string verbatim, anything else
+// How test case values appear in a judge prompt: a string verbatim, anything else
 // (object, array, number, boolean, null) as pretty-printed JSON with two-space indentation. Numbers
 // keep their form: 5 stays 5 and 5.0 stays 5.0.
+// See docs/plugins/judge.md#prompts.
 #ifndef KRINO_JUDGE_VALUE_RENDERING_H
 #define KRINO_JUDGE_VALUE_RENDERING_H
 

@@ -1,5 +1,5 @@
 // Totals of the task's call metrics over items (the `metrics` of item_finished events): tokens,
-// cost and latency, with the price coverage of spec section 9. Header-only.
+// cost and latency, with the "N/M items priced" coverage of docs/judges.md#cost. Header-only.
 #ifndef KRINO_REPORT_METRICS_TOTALS_HPP
 #define KRINO_REPORT_METRICS_TOTALS_HPP
 

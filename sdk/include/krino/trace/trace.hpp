@@ -1,6 +1,8 @@
 // The canonical trace (krino.trace/1): what a trace extractor writes from a framework's raw output.
-// Header-only, C++17. Extractors fill it through TraceBuilder (trace_builder.hpp) and return it from
-// their extract(); the registration macro (KRINO_TRACE_EXTRACTOR in plugin.hpp) writes to_json().
+// Header-only, C++17. An extractor fills a Trace and returns it from its extract(); the registration
+// macro (KRINO_TRACE_EXTRACTOR, <krino/plugin/trace_extractor.hpp>) writes to_json(). krino's own
+// extractors fill it through TraceBuilder, a first-party helper in plugins/support/trace that is not
+// installed.
 //
 //   {"output": "..." | null,
 //    "toolCalls": [{"id", "name", "arguments": {}, "result", "metadata"}],   every call, in order

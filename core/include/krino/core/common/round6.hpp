@@ -1,6 +1,7 @@
 #pragma once
-// How every reported aggregate is rounded (spec §8.6): scores, rates, costs. The rule is the event
+// How every reported aggregate is rounded: scores, rates, costs. The rule is the event
 // codec's, which rounds the costs it writes the same way.
+// See docs/json-output.md#the-file.
 #include <krino/event/values.hpp>
 
 namespace krino::core {

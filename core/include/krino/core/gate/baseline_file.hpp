@@ -1,7 +1,8 @@
 #pragma once
-// The baseline file (format v1, spec §11.2): the stable projection of a run that a later run is
+// The baseline file (format v1): the stable projection of a run that a later run is
 // compared against, meant to be committed next to the experiment. It changes only when measured
 // quality changes: no outputs, no judge prose, no timings.
+// See docs/gate.md#the-baseline-file.
 #include "krino/core/gate/comparison.hpp"
 #include "krino/core/gate/pairing.hpp"
 #include "krino/core/gate/run_projection.hpp"
@@ -39,7 +40,7 @@ Baseline make_baseline(const RunProjection& run, Pairing pairing, boost::json::o
 // Writes atomically (a temporary file in the same directory, then rename), creating the directory.
 void write_baseline(const Baseline& baseline, const std::filesystem::path& path);
 
-// Reads and validates (spec §11.2): a newer formatVersion, runsPerItem other than 1, no items, a
+// Reads and validates: a newer formatVersion, runsPerItem other than 1, no items, a
 // blank or repeated key, a positional key not of the form item-<n>, an item without evaluators are
 // configuration errors naming the file and the item.
 Baseline read_baseline(const std::filesystem::path& path);

@@ -1,7 +1,8 @@
 #pragma once
-// The comparison engine shared by the regression gate and `krino compare` (spec §11.7): pairs the
+// The comparison engine shared by the regression gate and `krino compare`: pairs the
 // items of two sides by key, tests the pass rate and every evaluator for a significant change, and
 // classifies every item. Pure: same inputs and seed, same result.
+// See docs/gate.md#how-it-decides.
 #include "krino/core/gate/paired_tests.hpp"
 #include "krino/core/gate/pairing.hpp"
 #include "krino/core/gate/run_projection.hpp"

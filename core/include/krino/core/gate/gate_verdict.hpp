@@ -41,7 +41,7 @@ struct GateVerdict {
 GateVerdict decide_verdict(const Comparison& comparison, const GateConfig& config, const std::string& pairing,
                            const std::string& rebaseline_command);
 
-// The verdict file's document (spec §11.7 plus krino's fields); `cases` capped at 50.
+// The verdict file's document (docs/gate.md#the-verdict-file); `cases` capped at 50.
 boost::json::object verdict_json(const GateVerdict& verdict);
 
 // <verdict_dir>/<baseline stem>.json, written atomically; returns the path.

@@ -1,5 +1,5 @@
 #pragma once
-// The significance tests of the regression gate (spec §11.7), on one seeded random stream.
+// The significance tests of the regression gate (docs/gate.md#how-it-decides), on one seeded random stream.
 //
 // Portability: std::mt19937_64's output sequence is fixed by the C++ standard, but the standard
 // distributions are not (libstdc++ and libc++ differ). So every random choice is derived here by hand

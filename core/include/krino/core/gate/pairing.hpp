@@ -1,5 +1,5 @@
 #pragma once
-// How items of two runs are matched: by dataset position or by the example's own id (spec §11.3).
+// How items of two runs are matched: by dataset position or by the example's own id (docs/gate.md#pairing).
 #include <string>
 #include <string_view>
 

@@ -1,7 +1,8 @@
 #pragma once
-// The regression gate's decision order (spec §11.1): update requested -> write and pass; no
+// The regression gate's decision order: update requested -> write and pass; no
 // baseline on CI -> NO_BASELINE, pass, write nothing; no baseline locally -> write it and pass (or
 // fail once); else compare and decide. The verdict file is written before the caller fails.
+// See docs/gate.md#the-decision-order.
 #include "krino/core/gate/gate_config.hpp"
 #include "krino/core/gate/gate_verdict.hpp"
 #include "krino/core/gate/run_projection.hpp"

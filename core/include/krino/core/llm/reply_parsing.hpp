@@ -1,6 +1,7 @@
 #pragma once
 // Reading a judge's reply. Models wrap the JSON they were asked for in code fences, open with "Here
-// is my evaluation:" or close with a remark; none of that should cost a usable judgment (spec §4.3).
+// is my evaluation:" or close with a remark; none of that should cost a usable judgment.
+// See docs/judges.md#reading-replies.
 #include "krino/core/common/status.hpp"
 
 #include <krino/json_extract.hpp>
@@ -19,7 +20,7 @@ using ::krino::json::extract_json;
 // The follow-up user message sent once when a reply could not be read, quoting why.
 std::string repair_instruction(std::string_view failure, JsonShape shape = JsonShape::object);
 
-// Judges reply on their own scale [min, max]; reports are on 0..1 (spec §4.3, sharp edge 26).
+// Judges reply on their own scale [min, max]; reports are on 0..1 (docs/judges.md#reading-replies).
 struct ScoreRange {
   double min = 0.0;
   double max = 1.0;

@@ -10,7 +10,7 @@
 
 namespace krino::core {
 
-// The smallest struct_size we accept: the size field itself plus one pointer-sized member.
+// The smallest struct_size we accept: the size field itself.
 inline constexpr uint32_t kMinStructSize = sizeof(uint32_t);
 
 // Copies the prefix of *source that both sides know into a zero-initialised T.

@@ -1,6 +1,7 @@
 #pragma once
-// Aggregates across runs (spec §8.6): means of the per-run values, the sample standard deviation of
+// Aggregates across runs: means of the per-run values, the sample standard deviation of
 // the per-run averages, totals per run rather than multiplied by the number of runs.
+// See docs/payloads.md#krinoevent1-what-a-reporter-receives.
 #include "krino/core/statistics/run_statistics.hpp"
 
 #include <boost/json/object.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 // Judge usage rolled up over items: per run and per experiment, in all and per evaluator, with
-// the "N/M items priced" coverage of spec §9 (tokenized items are the denominator).
+// the "N/M items priced" coverage (tokenized items are the denominator; docs/judges.md#cost).
 #include "krino/core/usage/judge_usage.hpp"
 
 #include <boost/json/object.hpp>

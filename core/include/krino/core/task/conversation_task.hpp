@@ -1,6 +1,6 @@
 #pragma once
 // The `conversation` task: a multi-turn conversation between a simulated user and the system under
-// test (spec §7.4, §7.5; docs/tasks/conversation.md). Each turn the user speaks (the example's
+// test (docs/tasks/conversation.md). Each turn the user speaks (the example's
 // opening message, then scripted messages, then an LLM judge playing a persona) and the system
 // under test answers through another task (openai, anthropic, http or exec) that receives the
 // conversation so far as inputs.messages. The stopping conditions are checked after every

@@ -3,7 +3,7 @@
 // OpenAI shape (usage.prompt_tokens / completion_tokens), the Anthropic and Responses shape
 // (usage.input_tokens / output_tokens), or krino's own (metrics.tokensIn / tokensOut / costUsd), and
 // the model that answered. A reported cost is kept as given; otherwise the price table prices the
-// tokens by model (spec §9: unknown model or missing tokens give no cost, never an error).
+// tokens by model: an unknown model or missing tokens give no cost, never an error (docs/judges.md#cost).
 #include "krino/core/usage/price_table.hpp"
 #include "krino/core/task/task.hpp"
 

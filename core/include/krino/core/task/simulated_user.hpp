@@ -1,7 +1,8 @@
 #pragma once
-// The user side of a simulated conversation (spec §7.4): scripted messages first, in order, then
+// The user side of a simulated conversation: scripted messages first, in order, then
 // an LLM judge playing a persona. The judge is asked through the host's judge service, so its calls
 // are rate limited, retried, cached and costed like any judge call, and counted on the item.
+// See docs/tasks/conversation.md#how-a-conversation-runs.
 #include "krino/core/common/item_error.hpp"
 #include "krino/core/task/request_template.hpp"
 

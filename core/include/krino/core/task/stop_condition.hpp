@@ -1,6 +1,7 @@
 #pragma once
-// When a simulated conversation ends early (spec §7.5): conditions over the conversation so far,
+// When a simulated conversation ends early: conditions over the conversation so far,
 // checked after every message, the user's and the assistant's alike. Any one that holds stops it.
+// See docs/tasks/conversation.md#how-a-conversation-runs.
 //
 //   stop_when:
 //     - {assistant_contains: "have a great day"}   # case-insensitive, in the last assistant message

@@ -3,7 +3,8 @@
 //
 // Tasks are built into the host (replay, exec, http, openai and anthropic, conversation). A task that
 // reaches out to a system under test says so with calls_out(), and the runner then admits at most
-// `parallelism` of its calls at once; work that stays in-process is not limited by it.
+// `parallelism` of its calls at once; work that stays in-process is not limited by it. replay, http
+// and exec can hand their raw output to a trace extractor instead (trace_extracting_task.hpp).
 #include "krino/core/common/item_error.hpp"
 #include "krino/core/common/status.hpp"
 #include "krino/core/task/example_view.hpp"

@@ -21,7 +21,7 @@ struct TaskEnvironment {
   const PluginRegistry& registry;
   // Asynchronous I/O (HTTP requests, child process pipes); waits suspend the calling TBB task.
   IoService& io;
-  // The experiment's `prices`: what a model call costs (spec §9); empty when none are configured.
+  // The experiment's `prices`: what a model call costs (docs/judges.md#cost); empty when none are configured.
   const PriceTable& prices;
   // The experiment's `parallelism`: how many items the runner lets through the task at once.
   std::uint32_t parallelism = 1;

@@ -1,7 +1,8 @@
 #pragma once
-// Measurements of one call to a model or a system under test (spec §9): what a task reports as an
+// Measurements of one call to a model or a system under test: what a task reports as an
 // item's metrics, from a reply, a trace or a model call. Every field may be unknown. The one model
 // is the event codec's, which writes it as an item's `metrics`.
+// See docs/experiment-file.md#tasks.
 #include <krino/event/call_metrics.hpp>
 
 #include <boost/json/object.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// What a call cost, from a price table the user supplies (spec §9: krino ships no prices).
+// What a call cost, from a price table the user supplies (krino ships none; docs/judges.md#cost).
 #include <boost/json/object.hpp>
 
 #include <cstdint>
