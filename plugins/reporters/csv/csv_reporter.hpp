@@ -20,21 +20,15 @@
 
 namespace krino::csv {
 
-class CsvReporter {
+class CsvReporter : public report::DocumentReporter<CsvReporter> {
  public:
   // Checks the path at once, so a bad one fails the experiment before it starts.
   explicit CsvReporter(const krino::Config& config) : CsvReporter(CsvOptions::from_config(config)) {}
   explicit CsvReporter(const CsvOptions& options);
   // An experiment that never finished (krino stopped on an error) still gets its rows, marked.
   ~CsvReporter();
-  CsvReporter(const CsvReporter&) = delete;
-  CsvReporter& operator=(const CsvReporter&) = delete;
 
-  void on_event(const krino::Event& event) { report::dispatch_event(event, *this); }
-  // The file is written when the experiment finishes; nothing to push before.
-  void flush() {}
-
-  // The events, typed (report::dispatch_event calls these).
+  // The events, typed (DocumentReporter hands them out).
   void on_run_started(const report::RunStarted& run);
   void on_item(const report::ItemFinished& item);
   void on_run_finished(const report::Finished& finished);

@@ -22,21 +22,15 @@
 
 namespace krino::html {
 
-class HtmlReporter {
+class HtmlReporter : public report::DocumentReporter<HtmlReporter> {
  public:
   // Checks the path at once, so a bad one fails the experiment before it starts.
   explicit HtmlReporter(const krino::Config& config) : HtmlReporter(HtmlOptions::from_config(config)) {}
   explicit HtmlReporter(const HtmlOptions& options);
   // An experiment that never finished (krino stopped on an error) still gets its page, saying so.
   ~HtmlReporter();
-  HtmlReporter(const HtmlReporter&) = delete;
-  HtmlReporter& operator=(const HtmlReporter&) = delete;
 
-  void on_event(const krino::Event& event) { report::dispatch_event(event, *this); }
-  // The page is written when the experiment finishes; nothing to push before.
-  void flush() {}
-
-  // The events, typed (report::dispatch_event calls these).
+  // The events, typed (DocumentReporter hands them out).
   void on_run_started(const report::RunStarted& run);
   void on_item(const report::ItemFinished& item);
   void on_run_finished(const report::Finished& finished) { progress_.on_run_finished(finished); }

@@ -21,21 +21,15 @@
 
 namespace krino::junit {
 
-class JunitReporter {
+class JunitReporter : public report::DocumentReporter<JunitReporter> {
  public:
   // Checks the path at once, so a bad one fails the experiment before it starts.
   explicit JunitReporter(const krino::Config& config) : JunitReporter(JunitOptions::from_config(config)) {}
   explicit JunitReporter(const JunitOptions& options);
   // An experiment that never finished (krino stopped on an error) still gets its file, saying so.
   ~JunitReporter();
-  JunitReporter(const JunitReporter&) = delete;
-  JunitReporter& operator=(const JunitReporter&) = delete;
 
-  void on_event(const krino::Event& event) { report::dispatch_event(event, *this); }
-  // The document is written when the experiment finishes; nothing to push before.
-  void flush() {}
-
-  // The events, typed (report::dispatch_event calls these).
+  // The events, typed (DocumentReporter hands them out).
   void on_run_started(const report::RunStarted& run);
   void on_item(const report::ItemFinished& item);
   void on_run_finished(const report::Finished& finished);

@@ -12,21 +12,15 @@
 
 namespace krino::markdown {
 
-class MarkdownReporter {
+class MarkdownReporter : public report::DocumentReporter<MarkdownReporter> {
  public:
   // Checks the path at once, so a bad one fails the experiment before it starts.
   explicit MarkdownReporter(const krino::Config& config) : MarkdownReporter(MarkdownOptions::from_config(config)) {}
   explicit MarkdownReporter(const MarkdownOptions& options);
   // An experiment that never finished (krino stopped on an error) still gets its summary, saying so.
   ~MarkdownReporter();
-  MarkdownReporter(const MarkdownReporter&) = delete;
-  MarkdownReporter& operator=(const MarkdownReporter&) = delete;
 
-  void on_event(const krino::Event& event) { report::dispatch_event(event, *this); }
-  // The summary is written when the experiment finishes; nothing to push before.
-  void flush() {}
-
-  // The events, typed (report::dispatch_event calls these).
+  // The events, typed (DocumentReporter hands them out).
   void on_run_started(const report::RunStarted& run) { record_.on_run_started(run); }
   void on_item(const report::ItemFinished& item) { record_.on_item(item); }
   void on_run_finished(const report::Finished& finished) { record_.on_run_finished(finished); }

@@ -39,6 +39,25 @@ void dispatch_event(const krino::Event& event, Handler& handler,
   }
 }
 
+// The base of a reporter that writes one document when the experiment ends (csv, html, junit,
+// markdown): every event goes to Derived's typed members through dispatch_event, and there is
+// nothing to push on flush. Derived declares on_run_started, on_item, on_run_finished and
+// on_experiment_finished. Not copyable: a reporter owns its files.
+template <class Derived>
+class DocumentReporter {
+ public:
+  void on_event(const krino::Event& event) { dispatch_event(event, static_cast<Derived&>(*this)); }
+  // The document is written when the experiment finishes; nothing to push before.
+  void flush() {}
+
+  DocumentReporter(const DocumentReporter&) = delete;
+  DocumentReporter& operator=(const DocumentReporter&) = delete;
+
+ protected:
+  DocumentReporter() = default;
+  ~DocumentReporter() = default;
+};
+
 // Runs `finish` from a destructor: a reporter destroyed before the experiment ended still writes
 // its report. A destructor cannot return an error through the ABI and a report silently missing
 // would mislead, so a failure is printed to stderr, naming the reporter.
