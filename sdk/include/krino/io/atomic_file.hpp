@@ -128,7 +128,7 @@ class AtomicFile {
 
  private:
   [[noreturn]] void closed() const {
-    throw Error(KRINO_FAILED_PRECONDITION, "'" + target_.string() + "' was already committed");
+    throw Error(KRINO_FAILED_PRECONDITION, "'" + target_.string() + "' is closed: commit() was called");
   }
   [[noreturn]] void fail(int error, const char* doing) const {
     throw Error(status_from_errno(error), std::string(doing) + " '" + target_.string() + "': " + errno_text(error));
