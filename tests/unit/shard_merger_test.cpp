@@ -242,4 +242,21 @@ BOOST_AUTO_TEST_CASE(a_failed_merge_leaves_no_output_file) {
   BOOST_TEST(entries == 2u);  // the shard and the merged file: no temporary left over
 }
 
+BOOST_AUTO_TEST_CASE(a_failed_merge_keeps_an_existing_output_and_an_unwritable_one_is_named) {
+  Files files;
+  ShardWriter a;
+  a.started(0).item(0, 0, 1.0).finished(0).experiment_finished();
+  const std::string shard = files.write("a", a.text);
+  const std::string output = files.write("merged.jsonl", "previous merge\n");
+  BOOST_CHECK_THROW(merge_shard_files({{shard}, false}, output), KrinoError);  // shard 2/2 missing
+  std::ifstream in(output, std::ios::binary);
+  std::ostringstream kept;
+  kept << in.rdbuf();
+  BOOST_TEST(kept.str() == "previous merge\n");
+
+  const std::string under_a_file = shard + "/merged.jsonl";  // its "directory" is a regular file
+  BOOST_TEST(error_of([&] { merge_shard_files({{shard}, true}, under_a_file); }, ErrorKind::runtime).find(under_a_file) !=
+             std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -207,7 +207,7 @@ std::optional<std::string> ReplyCache::store(const ReplyCacheKey& key, const Rep
     if (!entry.stop_reason.empty()) o["stopReason"] = entry.stop_reason;
     o["createdAt"] = format_utc_timestamp(now);
 
-    // No fsync: a torn entry after a power cut reads as corrupt, which is a miss.
+    // Synced like every atomic file; a torn entry would read as corrupt anyway, which is a miss.
     write_file_atomically(entry_path(key), json::serialize(o));
     return std::nullopt;
   } catch (const std::exception& e) {

@@ -9,16 +9,15 @@
 #include <krino/event/item_finished.hpp>
 #include <krino/event/run_finished.hpp>
 #include <krino/event/run_started.hpp>
+#include <krino/io/atomic_file.hpp>
 #include <krino/json_spans.hpp>
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <queue>
+#include <streambuf>
 
 namespace krino::core {
 namespace json = boost::json;
@@ -81,6 +80,28 @@ std::string joined(const std::vector<std::string>& names) {
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
   return "[" + out + "]";
 }
+
+// The merged file as an ostream's buffer, for merge_shards: it writes through the AtomicFile's own
+// buffer, so this one keeps nothing.
+class MergedFileBuffer : public std::streambuf {
+ public:
+  explicit MergedFileBuffer(krino::io::AtomicFile& file) : file_(file) {}
+
+ protected:
+  std::streamsize xsputn(const char* bytes, std::streamsize count) override {
+    file_.write(std::string_view(bytes, static_cast<std::size_t>(count)));
+    return count;
+  }
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const char byte = traits_type::to_char_type(c);
+    file_.write(std::string_view(&byte, 1));
+    return c;
+  }
+
+ private:
+  krino::io::AtomicFile& file_;
+};
 
 class Merger {
  public:
@@ -273,21 +294,16 @@ MergeReport merge_shard_files(const MergeOptions& options, const std::string& ou
       throw usage_error("the output " + output + " is also an input; write the merged file elsewhere");
   }
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const fs::path partial = target.string() + ".partial-" + std::to_string(::getpid());
   try {
-    MergeReport report;
-    {
-      std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-      if (!out) throw runtime_error("cannot write " + partial.string() + ": " + std::strerror(errno));
-      report = merge_shards(options, out);
-      out.flush();
-      if (!out) throw runtime_error("writing " + partial.string() + " failed: " + std::strerror(errno));
-    }
-    fs::rename(partial, target);
+    krino::io::AtomicFile file(target);
+    MergedFileBuffer buffer(file);
+    std::ostream out(&buffer);
+    out.exceptions(std::ios::badbit);  // the writer's own error, with the path and the reason
+    MergeReport report = merge_shards(options, out);
+    file.commit();
     return report;
-  } catch (...) {
-    fs::remove(partial, ec);
-    throw;
+  } catch (const krino::Error& e) {
+    throw runtime_error(e.what());
   }
 }
 

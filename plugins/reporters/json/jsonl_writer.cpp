@@ -1,7 +1,7 @@
 #include "jsonl_writer.hpp"
 
+#include <krino/io/errno_status.hpp>
 #include <krino/plugin.hpp>
-#include <krino/report/output.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -31,7 +31,7 @@ JsonlWriter::JsonlWriter(const std::string& path, bool append, std::size_t buffe
       std::error_code ec;
       std::filesystem::create_directories(parent, ec);
       if (ec)
-        throw krino::Error(report::status_from_errno(ec.value()),
+        throw krino::Error(io::status_from_errno(ec.value()),
                            "cannot create directory '" + parent.string() + "' for '" + path + "': " + ec.message());
     }
     const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
@@ -40,8 +40,8 @@ JsonlWriter::JsonlWriter(const std::string& path, bool append, std::size_t buffe
     } while (fd_ < 0 && errno == EINTR);
     if (fd_ < 0) {
       const int error = errno;
-      throw krino::Error(report::status_from_errno(error),
-                         "cannot open '" + path + "' for writing: " + report::errno_text(error));
+      throw krino::Error(io::status_from_errno(error),
+                         "cannot open '" + path + "' for writing: " + io::errno_text(error));
     }
     owns_fd_ = true;
   }
@@ -94,8 +94,8 @@ void JsonlWriter::flush() {
       const int error = errno;
       // Keep what was not written: a later flush may still complete the file.
       buffer_.erase(0, written);
-      throw krino::Error(report::status_from_errno(error),
-                         "cannot write to '" + path_ + "': " + report::errno_text(error));
+      throw krino::Error(io::status_from_errno(error),
+                         "cannot write to '" + path_ + "': " + io::errno_text(error));
     }
     written += static_cast<std::size_t>(n);
   }

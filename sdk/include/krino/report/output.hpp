@@ -5,14 +5,16 @@
 //    checked when the reporter is created so a bad path stops the experiment before it starts.
 //  - Spool: an anonymous temporary file that collects the bulk of a report (one entry per item)
 //    while the run goes; it has no name, so nothing is left behind if the process dies.
-//  - ReportFile: the document being written. A replaced file is written under a temporary name
-//    beside the target and renamed over it by commit(), so readers see the old file or the whole
-//    new one, never half of one; an uncommitted file is removed.
+//  - ReportFile: the document being written. A replaced file is an io::AtomicFile
+//    (<krino/io/atomic_file.hpp>): written under a temporary name beside the target, synced and
+//    renamed over it by commit(), so readers see the old file or the whole new one, never half of
+//    one, even after a crash; an uncommitted file is removed.
 //
 // Every failure throws krino::Error with the path and the operating system's reason.
 #ifndef KRINO_REPORT_OUTPUT_HPP
 #define KRINO_REPORT_OUTPUT_HPP
 
+#include <krino/io/atomic_file.hpp>
 #include <krino/plugin.h>
 #include <krino/plugin.hpp>
 
@@ -34,49 +36,13 @@
 
 namespace krino::report {
 
-// The status code that best describes an errno value.
-inline krino_status status_from_errno(int error) {
-  switch (error) {
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      return KRINO_PERMISSION_DENIED;
-    case ENOENT:
-      return KRINO_NOT_FOUND;
-    case EEXIST:
-      return KRINO_ALREADY_EXISTS;
-    case ENOSPC:
-    case EDQUOT:
-    case EFBIG:
-    case EMFILE:
-    case ENFILE:
-      return KRINO_RESOURCE_EXHAUSTED;
-    case EISDIR:
-    case ENOTDIR:
-    case ENAMETOOLONG:
-    case ELOOP:
-      return KRINO_FAILED_PRECONDITION;
-    default:
-      return KRINO_UNAVAILABLE;
-  }
-}
-
-inline std::string errno_text(int error) { return std::error_code(error, std::generic_category()).message(); }
+// Moved to <krino/io/errno_status.hpp>; kept here under their old names.
+using io::errno_text;
+using io::status_from_errno;
 
 namespace detail {
 
-inline void write_all(int fd, std::string_view bytes, const std::string& what) {
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int error = errno;
-      throw Error(status_from_errno(error), "cannot write to " + what + ": " + errno_text(error));
-    }
-    written += static_cast<std::size_t>(n);
-  }
-}
+using io::detail::write_all;
 
 // A temporary file in `directory` made by mkstemp from `prefix`; returns its descriptor and name.
 inline std::pair<int, std::string> make_temporary(const std::filesystem::path& directory, const std::string& prefix) {
@@ -160,9 +126,7 @@ class ReportTarget {
       }
       ::close(fd);
     } else {
-      auto [fd, name] = detail::make_temporary(directory_, "." + target.filename().string() + ".krino-");
-      ::close(fd);
-      ::unlink(name.c_str());
+      io::AtomicFile probe(target);  // removed uncommitted
     }
   }
 
@@ -256,62 +220,47 @@ class ReportFile {
       writer_.emplace(STDOUT_FILENO, "standard output");
       return;
     }
-    if (target.mode() == ReportTarget::Mode::append) {
-      int fd = -1;
-      do {
-        fd = ::open(target_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-      } while (fd < 0 && errno == EINTR);
-      if (fd < 0) {
-        const int error = errno;
-        throw Error(status_from_errno(error), "cannot open '" + target_ + "' for writing: " + errno_text(error));
-      }
-      fd_ = fd;
-    } else {
-      const std::filesystem::path path(target_);
-      auto [fd, name] = detail::make_temporary(path.parent_path(), "." + path.filename().string() + ".krino-");
-      fd_ = fd;
-      temporary_ = std::move(name);
-      // mkstemp makes the file 0600; a report gets the mode a newly created file would have.
-      const mode_t mask = ::umask(0);
-      ::umask(mask);
-      ::fchmod(fd_, 0666 & ~mask);
+    if (target.mode() == ReportTarget::Mode::replace) {
+      replacement_.emplace(target_);
+      return;
     }
+    int fd = -1;
+    do {
+      fd = ::open(target_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+      const int error = errno;
+      throw Error(status_from_errno(error), "cannot open '" + target_ + "' for writing: " + errno_text(error));
+    }
+    fd_ = fd;
     writer_.emplace(fd_, "'" + target_ + "'");
   }
   ~ReportFile() {
     if (fd_ >= 0) ::close(fd_);
-    if (!temporary_.empty() && !committed_) ::unlink(temporary_.c_str());
   }
   ReportFile(const ReportFile&) = delete;
   ReportFile& operator=(const ReportFile&) = delete;
 
-  void write(std::string_view bytes) { writer_->write(bytes); }
+  void write(std::string_view bytes) {
+    if (replacement_) replacement_->write(bytes);
+    else writer_->write(bytes);
+  }
   void write(Spool& spool) {
-    spool.read_all([this](std::string_view chunk) { writer_->write(chunk); });
+    spool.read_all([this](std::string_view chunk) { write(chunk); });
   }
 
-  // Makes the document visible: flushes, and for a replaced file syncs it and renames it over
-  // the target.
+  // Makes the document visible: flushes, and for a replaced file commits the io::AtomicFile
+  // (synced, renamed over the target, the directory synced).
   void commit() {
-    writer_->flush();
-    if (temporary_.empty()) return;
-    if (::fsync(fd_) != 0) {
-      const int error = errno;
-      throw Error(status_from_errno(error), "cannot write '" + target_ + "': " + errno_text(error));
-    }
-    if (::rename(temporary_.c_str(), target_.c_str()) != 0) {
-      const int error = errno;
-      throw Error(status_from_errno(error), "cannot replace '" + target_ + "': " + errno_text(error));
-    }
-    committed_ = true;
+    if (replacement_) replacement_->commit();
+    else writer_->flush();
   }
 
  private:
   std::string target_;
   int fd_ = -1;
-  std::string temporary_;
-  bool committed_ = false;
-  std::optional<detail::BufferedWriter> writer_;
+  std::optional<io::AtomicFile> replacement_;    // replace mode
+  std::optional<detail::BufferedWriter> writer_;  // append mode and stdout
 };
 
 }  // namespace krino::report

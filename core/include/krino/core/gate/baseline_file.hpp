@@ -37,7 +37,8 @@ struct Baseline {
 // or lacks an id under id pairing.
 Baseline make_baseline(const RunProjection& run, Pairing pairing, boost::json::object provenance = {});
 
-// Writes atomically (a temporary file in the same directory, then rename), creating the directory.
+// Writes atomically (write_file_atomically: a temporary file in the same directory, synced, then
+// renamed), creating the directory.
 void write_baseline(const Baseline& baseline, const std::filesystem::path& path);
 
 // Reads and validates: a newer formatVersion, runsPerItem other than 1, no items, a

@@ -44,7 +44,8 @@ GateVerdict decide_verdict(const Comparison& comparison, const GateConfig& confi
 // The verdict file's document (docs/gate.md#the-verdict-file); `cases` capped at 50.
 boost::json::object verdict_json(const GateVerdict& verdict);
 
-// <verdict_dir>/<baseline stem>.json, written atomically; returns the path.
+// <verdict_dir>/<baseline stem>.json, written atomically and synced (write_file_atomically);
+// returns the path.
 std::filesystem::path write_verdict(const GateVerdict& verdict, const std::filesystem::path& verdict_dir);
 
 // Several lines for a terminal: status, pass rates, evaluators that moved, cases, warnings.

@@ -60,9 +60,9 @@ class ReplyCache {
   std::optional<ReplyCacheEntry> lookup(const ReplyCacheKey& key) const noexcept;
 
   // [thread-safe] Files a successful reply (only successes are ever passed here). Written to a
-  // temporary file in the same folder and renamed over the entry, so a reader sees the old entry or
-  // the new one, never half of one, and concurrent writers of one key leave one whole entry. Returns
-  // why it failed, or nullopt.
+  // temporary file in the same folder, synced and renamed over the entry (write_file_atomically), so
+  // a reader sees the old entry or the new one, never half of one, and concurrent writers of one key
+  // leave one whole entry. Returns why it failed, or nullopt.
   std::optional<std::string> store(const ReplyCacheKey& key, const ReplyCacheEntry& entry,
                                    std::chrono::system_clock::time_point now) const noexcept;
 

@@ -33,8 +33,9 @@ struct MergeReport {
 // cannot be read or is incomplete (an interrupted shard).
 MergeReport merge_shards(const MergeOptions& options, std::ostream& out);
 
-// merge_shards into `output` ("-": standard output), through a temporary file renamed into place,
-// so a failed merge leaves no partial file behind.
+// merge_shards into `output` ("-": standard output) through an io::AtomicFile: a temporary file
+// beside it, synced and renamed into place, so a failed or killed merge leaves no partial file and
+// the old `output`, if any, as it was. Refuses an `output` that is one of the inputs.
 MergeReport merge_shard_files(const MergeOptions& options, const std::string& output);
 
 }  // namespace krino::core
