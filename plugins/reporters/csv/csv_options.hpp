@@ -22,7 +22,7 @@ struct CsvOptions {
 
   // Reads and checks the user's options (the host has validated them against the schema; this
   // checks again for callers that did not). Throws krino::Error (INVALID_ARGUMENT).
-  static CsvOptions from_config(const krino::Config& config);
+  static CsvOptions from_config(krino::Config config);
 };
 
 inline constexpr const char kCsvOptionsSchema[] = R"({

@@ -14,7 +14,7 @@ struct JsonOptions {
 
   // Reads and checks the user's options (the host has validated them against the schema; this
   // checks again for callers that did not). Throws krino::Error (INVALID_ARGUMENT).
-  static JsonOptions from_config(const krino::Config& config);
+  static JsonOptions from_config(krino::Config config);
 };
 
 inline constexpr const char kJsonOptionsSchema[] = R"({

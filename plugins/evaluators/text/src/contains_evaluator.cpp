@@ -39,7 +39,7 @@ std::vector<LiteralMatcher> read_values(const Config& config) {
   const std::vector<std::string> texts = has_value ? std::vector<std::string>{config.get_string("value")}
                                                    : config.get_strings("values");
   if (texts.empty()) throw invalid_argument("option 'values' must list at least one text");
-  const bool ignore_case = config.get_bool("ignore_case", false);
+  const bool ignore_case = config.get_bool("ignore_case");
   std::vector<LiteralMatcher> matchers;
   for (const std::string& text : texts) {
     // An empty text is contained in every output; such a check would pass vacuously.
@@ -57,10 +57,10 @@ std::vector<std::string> quoted_all(const boost::json::array& texts) {
 
 }  // namespace
 
-ContainsEvaluator::ContainsEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "contains", 1.0)),
+ContainsEvaluator::ContainsEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       output_key_(read_output_key(config)),
-      require_all_(read_choice(config, "mode", "all", {"all", "any"}) == "all"),
+      require_all_(read_choice(config, "mode", {"all", "any"}) == "all"),
       values_(read_values(config)) {}
 
 EvalResult ContainsEvaluator::evaluate(const TestCase& test_case, CallContext&) const {

@@ -18,7 +18,7 @@ class ContainsEvaluator {
  public:
   static const char* const kConfigSchema;
 
-  explicit ContainsEvaluator(const Config& config);
+  explicit ContainsEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

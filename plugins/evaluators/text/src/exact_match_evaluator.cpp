@@ -29,11 +29,11 @@ const char* const ExactMatchEvaluator::kConfigSchema = R"json({
   "additionalProperties": false
 })json";
 
-ExactMatchEvaluator::ExactMatchEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "exact_match", 1.0)),
+ExactMatchEvaluator::ExactMatchEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       output_key_(read_output_key(config)),
-      trim_whitespace_(config.get_bool("trim_whitespace", false)),
-      ignore_case_(config.get_bool("ignore_case", false)) {}
+      trim_whitespace_(config.get_bool("trim_whitespace")),
+      ignore_case_(config.get_bool("ignore_case")) {}
 
 EvalResult ExactMatchEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const boost::json::value& expected = require_expected(test_case, output_key_);

@@ -17,7 +17,7 @@ class ExactMatchEvaluator {
  public:
   static const char* const kConfigSchema;
 
-  explicit ExactMatchEvaluator(const Config& config);
+  explicit ExactMatchEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -31,7 +31,7 @@ const char* const LengthEvaluator::kConfigSchema = R"json({
 namespace {
 
 std::uint64_t read_bound(const Config& config, std::string_view key) {
-  const std::int64_t bound = config.get_int(key, 0);
+  const std::int64_t bound = config.get_int(key);
   if (bound < 0) throw invalid_argument("option '" + std::string(key) + "' must not be negative");
   return static_cast<std::uint64_t>(bound);
 }
@@ -47,10 +47,10 @@ std::optional<std::uint64_t> read_max(const Config& config) {
 
 }  // namespace
 
-LengthEvaluator::LengthEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "length", 1.0)),
+LengthEvaluator::LengthEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       output_key_(read_output_key(config)),
-      count_words_(read_choice(config, "unit", "chars", {"chars", "words"}) == "words"),
+      count_words_(read_choice(config, "unit", {"chars", "words"}) == "words"),
       min_(read_bound(config, "min")),
       max_(read_max(config)) {}
 

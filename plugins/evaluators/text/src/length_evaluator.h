@@ -18,7 +18,7 @@ class LengthEvaluator {
  public:
   static const char* const kConfigSchema;
 
-  explicit LengthEvaluator(const Config& config);
+  explicit LengthEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -38,12 +38,12 @@ std::string read_pattern(const Config& config) {
 
 }  // namespace
 
-RegexEvaluator::RegexEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "regex", 1.0)),
+RegexEvaluator::RegexEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       output_key_(read_output_key(config)),
       pattern_(read_pattern(config)),
-      negate_(config.get_bool("negate", false)),
-      regex_(pattern_, Pcre2Regex::Options{config.get_bool("ignore_case", false), false}) {}
+      negate_(config.get_bool("negate")),
+      regex_(pattern_, Pcre2Regex::Options{config.get_bool("ignore_case"), false}) {}
 
 EvalResult RegexEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const std::optional<std::string> text = find_actual_text(test_case, output_key_);

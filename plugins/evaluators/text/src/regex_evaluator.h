@@ -19,7 +19,7 @@ class RegexEvaluator {
  public:
   static const char* const kConfigSchema;
 
-  explicit RegexEvaluator(const Config& config);
+  explicit RegexEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -74,13 +74,12 @@ const char* const PrecisionEvaluator::kConfigSchema = kPrecisionSchema.data();
 const char* const RecallEvaluator::kConfigSchema = kRecallSchema.data();
 
 
-RetrievalEvaluator::RetrievalEvaluator(const Config& config, RetrievalMetric metric, const char* config_schema)
+RetrievalEvaluator::RetrievalEvaluator(Config config, RetrievalMetric metric, const char* config_schema)
     : metric_(metric),
-      common_(read_common_options(check_option_names(config, config_schema),
-                                  metric == RetrievalMetric::precision ? "precision" : "recall", 1.0)),
-      retrieved_key_(read_key_option(config, "retrieved_key", "retrieved")),
-      expected_key_(read_key_option(config, "expected_key", "relevant")),
-      matching_(make_matching_strategy(config.has("matching") ? *config.find("matching") : boost::json::value())) {}
+      common_(read_common_options(apply_schema(config, config_schema))),
+      retrieved_key_(read_key_option(config, "retrieved_key")),
+      expected_key_(read_key_option(config, "expected_key")),
+      matching_(make_matching_strategy(*config.find_or_default("matching"))) {}
 
 EvalResult RetrievalEvaluator::evaluate(const TestCase& test_case, CallContext& ctx) const {
   const RetrievalOperands operands = read_retrieval_operands(test_case, retrieved_key_, expected_key_);

@@ -22,7 +22,7 @@ enum class RetrievalMetric { precision, recall };
 // and 0 otherwise. A value that is not a list counts as a list of that one item.
 class RetrievalEvaluator {
  public:
-  RetrievalEvaluator(const Config& config, RetrievalMetric metric, const char* config_schema);
+  RetrievalEvaluator(Config config, RetrievalMetric metric, const char* config_schema);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:
@@ -36,14 +36,14 @@ class RetrievalEvaluator {
 class PrecisionEvaluator : public RetrievalEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit PrecisionEvaluator(const Config& config)
-      : RetrievalEvaluator(config, RetrievalMetric::precision, kConfigSchema) {}
+  explicit PrecisionEvaluator(Config config)
+      : RetrievalEvaluator(std::move(config), RetrievalMetric::precision, kConfigSchema) {}
 };
 
 class RecallEvaluator : public RetrievalEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit RecallEvaluator(const Config& config) : RetrievalEvaluator(config, RetrievalMetric::recall, kConfigSchema) {}
+  explicit RecallEvaluator(Config config) : RetrievalEvaluator(std::move(config), RetrievalMetric::recall, kConfigSchema) {}
 };
 
 }  // namespace krino::text

@@ -51,12 +51,12 @@ std::string describe(const StructuralComparison& comparison, StructuralMode mode
 
 }  // namespace
 
-StructuralMatchEvaluator::StructuralMatchEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "structural_match", 1.0)),
+StructuralMatchEvaluator::StructuralMatchEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       output_key_(read_output_key(config)),
-      mode_(read_choice(config, "match_mode", "strict", {"strict", "lenient"}) == "strict" ? StructuralMode::strict
+      mode_(read_choice(config, "match_mode", {"strict", "lenient"}) == "strict" ? StructuralMode::strict
                                                                                           : StructuralMode::lenient),
-      binary_(config.get_bool("binary", false)) {}
+      binary_(config.get_bool("binary")) {}
 
 EvalResult StructuralMatchEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const StructuralOperand expected(require_expected(test_case, output_key_), "expected output '" + output_key_ + "'");

@@ -20,7 +20,7 @@ class StructuralMatchEvaluator {
  public:
   static const char* const kConfigSchema;
 
-  explicit StructuralMatchEvaluator(const Config& config);
+  explicit StructuralMatchEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

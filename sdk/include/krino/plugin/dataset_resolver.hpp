@@ -64,7 +64,7 @@ struct ResolverTrampolines {
   static krino_status open(const krino_host* host, const char* uri, const char* options, size_t size, void** out,
                            krino_sink* info, krino_sink* error) {
     return guarded(error, [&] {
-      Config cfg(parse_object(options, size, "dataset options"));
+      Config cfg = configuration(options, size, "dataset options", registered_schema<T>().usable());
       DatasetInfo dataset_info;
       std::unique_ptr<T> stream(new T(host, std::string(uri), cfg, dataset_info));
       boost::json::object o;
@@ -140,7 +140,7 @@ struct ResolverTrampolines {
 // and optionally bool record_is_example(std::string_view record) const (thread-safe too): true when
 // the record already is a canonical krino.example/1 document, which is then passed on unchanged.
 #define KRINO_DATASET_RESOLVER(T, id, name, version, description, schemes, extensions, schema)             \
-  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component( \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component_of<T>( \
       KRINO_KIND_DATASET_RESOLVER, id, name, version, description,                                        \
       KRINO_CAP_DETERMINISTIC |                                                                            \
           (::krino::detail::has_record_is_example<T>::value && ::krino::detail::has_decode<T>::value       \

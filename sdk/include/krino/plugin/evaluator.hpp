@@ -46,7 +46,7 @@ template <class T>
 struct EvaluatorTrampolines {
   static krino_status create(const krino_host* host, const char* config, size_t size, void** out, krino_sink* error) {
     return guarded(error, [&] {
-      Config cfg(parse_object(config, size, "configuration"));
+      Config cfg = configuration(config, size, "configuration", registered_schema<T>().usable());
       *out = new EvaluatorInstance<T>{host, T(cfg)};
       return KRINO_OK;
     });
@@ -79,7 +79,7 @@ struct EvaluatorTrampolines {
 // Registers class T as an evaluator component. T needs T(const krino::Config&) and
 // krino::EvalResult evaluate(const krino::TestCase&, krino::CallContext&).
 #define KRINO_EVALUATOR(T, id, name, version, description, capabilities, schema)                          \
-  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component( \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component_of<T>( \
       KRINO_KIND_EVALUATOR, id, name, version, description, capabilities, schema,                          \
       ::krino::detail::EvaluatorTrampolines<T>::vtable())
 

@@ -11,8 +11,10 @@
 
 #include <krino/plugin.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // A name unique within the translation unit, for the registration macros' static variables.
@@ -63,6 +65,35 @@ inline bool register_component(int32_t kind, const char* id, const char* name, c
   c.vtable = vtable;
   registry().components.push_back(c);
   return true;
+}
+
+// The config schema component class T was registered with, so its trampolines can give the Config
+// the schema's defaults even when the host did not fill them (a host older than the defaults rule).
+// nullptr before registration, and for a class registered twice with different schemas: the host's
+// filled defaults are then all that instance reads.
+template <class T>
+struct RegisteredSchema {
+  const char* text = nullptr;
+  bool ambiguous = false;
+  const char* usable() const { return ambiguous ? nullptr : text; }
+};
+
+template <class T>
+inline RegisteredSchema<T>& registered_schema() {
+  static RegisteredSchema<T> instance;
+  return instance;
+}
+
+// register_component for a component backed by class T (evaluators, resolvers, reporters).
+template <class T>
+inline bool register_component_of(int32_t kind, const char* id, const char* name, const char* version,
+                                  const char* description, uint64_t capabilities, const char* schema,
+                                  const void* vtable) {
+  RegisteredSchema<T>& registered = registered_schema<T>();
+  if (registered.text != nullptr && (schema == nullptr || std::string_view(registered.text) != schema))
+    registered.ambiguous = true;
+  registered.text = schema;
+  return register_component(kind, id, name, version, description, capabilities, schema, vtable);
 }
 
 }  // namespace detail

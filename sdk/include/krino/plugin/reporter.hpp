@@ -63,7 +63,7 @@ template <class T>
 struct ReporterTrampolines {
   static krino_status create(const krino_host*, const char* config, size_t size, void** out, krino_sink* error) {
     return guarded(error, [&] {
-      Config cfg(parse_object(config, size, "configuration"));
+      Config cfg = configuration(config, size, "configuration", registered_schema<T>().usable());
       *out = new T(cfg);
       return KRINO_OK;
     });
@@ -94,7 +94,7 @@ struct ReporterTrampolines {
 // Registers class T as a reporter. T needs T(const krino::Config&),
 // void on_event(const krino::Event& event) and void flush().
 #define KRINO_REPORTER(T, id, name, version, description, schema)                                          \
-  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component( \
+  static const bool KRINO_DETAIL_CONCAT(krino_registered_, __COUNTER__) = ::krino::detail::register_component_of<T>( \
       KRINO_KIND_REPORTER, id, name, version, description, 0, schema,                                      \
       ::krino::detail::ReporterTrampolines<T>::vtable())
 
