@@ -20,7 +20,6 @@ pending=(
   evaluators/agent/src/tool_call_validity_evaluator.cpp
   evaluators/agent/src/tool_correctness_evaluator.cpp
   evaluators/agent/src/tool_description_reliability_evaluator.cpp
-  evaluators/agent/src/tool_error_evaluator.cpp
   evaluators/agent/src/tool_name_reliability_evaluator.cpp
   evaluators/agent/src/tool_selection_evaluator.cpp
   evaluators/agent/src/tool_trajectory_evaluator.cpp
