@@ -16,7 +16,6 @@ pending=(
   evaluators/agent/src/openjudge_unit_option.cpp
   evaluators/agent/src/per_turn_evaluator.cpp
   evaluators/agent/src/reliability_judge.cpp
-  evaluators/agent/src/tool_correctness_evaluator.cpp
   evaluators/agent/src/tool_description_reliability_evaluator.cpp
   evaluators/agent/src/tool_name_reliability_evaluator.cpp
   evaluators/agent/src/tool_selection_evaluator.cpp
