@@ -18,7 +18,6 @@ pending=(
   evaluators/agent/src/reliability_judge.cpp
   evaluators/agent/src/tool_description_reliability_evaluator.cpp
   evaluators/agent/src/tool_name_reliability_evaluator.cpp
-  evaluators/agent/src/tool_selection_evaluator.cpp
   evaluators/judge/src/claim_check.cpp
   evaluators/judge/src/contextual_relevance_evaluator.cpp
   evaluators/judge/src/judge_call.cpp
