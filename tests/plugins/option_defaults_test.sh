@@ -15,9 +15,6 @@ pending=(
   evaluators/agent/src/openjudge_tool_call_sequence_match.cpp
   evaluators/agent/src/openjudge_unit_option.cpp
   evaluators/agent/src/per_turn_evaluator.cpp
-  evaluators/agent/src/reliability_judge.cpp
-  evaluators/agent/src/tool_description_reliability_evaluator.cpp
-  evaluators/agent/src/tool_name_reliability_evaluator.cpp
   evaluators/judge/src/claim_check.cpp
   evaluators/judge/src/contextual_relevance_evaluator.cpp
   evaluators/judge/src/judge_call.cpp
