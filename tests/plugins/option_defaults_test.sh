@@ -10,7 +10,6 @@ cd "$1/plugins" || exit 2
 # Not yet on the schema's defaults (issue 13, "one option reader"): move them, then delete the line.
 pending=(
   dataset-resolvers/files/src/csv_resolver.cpp
-  evaluators/agent/src/per_turn_evaluator.cpp
   evaluators/judge/src/claim_check.cpp
   evaluators/judge/src/contextual_relevance_evaluator.cpp
   evaluators/judge/src/judge_call.cpp
