@@ -10,17 +10,6 @@ cd "$1/plugins" || exit 2
 # Not yet on the schema's defaults (issue 13, "one option reader"): move them, then delete the line.
 pending=(
   dataset-resolvers/files/src/csv_resolver.cpp
-  evaluators/judge/src/claim_check.cpp
-  evaluators/judge/src/contextual_relevance_evaluator.cpp
-  evaluators/judge/src/judge_call.cpp
-  evaluators/judge/src/llm_judge_evaluator.cpp
-  evaluators/judge/src/llm_matching_evaluator.cpp
-  evaluators/judge/src/openjudge_rubric_grader.cpp
-  evaluators/judge/src/openjudge_trajectory_comprehensive.cpp
-  evaluators/judge/src/task_completion_evaluator.cpp
-  evaluators/judge/src/tool_argument_hallucination_evaluator.cpp
-  evaluators/judge/src/trajectory_judge_evaluator.cpp
-  evaluators/judge/src/voting.cpp
   reporters/console/console_options.cpp
   reporters/html/html_options.cpp
   reporters/junit/junit_options.cpp
