@@ -9,7 +9,6 @@ cd "$1/plugins" || exit 2
 
 # Not yet on the schema's defaults (issue 13, "one option reader"): move them, then delete the line.
 pending=(
-  dataset-resolvers/files/src/csv_resolver.cpp
   support/openjudge_messages/src/openjudge_messages.cpp
 )
 
