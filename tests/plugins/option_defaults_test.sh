@@ -9,38 +9,6 @@ cd "$1/plugins" || exit 2
 
 # Not yet on the schema's defaults (issue 13, "one option reader"): move them, then delete the line.
 pending=(
-  dataset-resolvers/files/src/csv_resolver.cpp
-  evaluators/agent/src/openjudge_action_loop_detection.cpp
-  evaluators/agent/src/openjudge_observation_information_gain.cpp
-  evaluators/agent/src/openjudge_tool_call_sequence_match.cpp
-  evaluators/agent/src/openjudge_unit_option.cpp
-  evaluators/agent/src/per_turn_evaluator.cpp
-  evaluators/agent/src/reliability_judge.cpp
-  evaluators/agent/src/tool_call_options.cpp
-  evaluators/agent/src/tool_call_validity_evaluator.cpp
-  evaluators/agent/src/tool_correctness_evaluator.cpp
-  evaluators/agent/src/tool_description_reliability_evaluator.cpp
-  evaluators/agent/src/tool_efficiency_evaluator.cpp
-  evaluators/agent/src/tool_error_evaluator.cpp
-  evaluators/agent/src/tool_name_reliability_evaluator.cpp
-  evaluators/agent/src/tool_selection_evaluator.cpp
-  evaluators/agent/src/tool_trajectory_evaluator.cpp
-  evaluators/judge/src/claim_check.cpp
-  evaluators/judge/src/contextual_relevance_evaluator.cpp
-  evaluators/judge/src/judge_call.cpp
-  evaluators/judge/src/llm_judge_evaluator.cpp
-  evaluators/judge/src/llm_matching_evaluator.cpp
-  evaluators/judge/src/openjudge_rubric_grader.cpp
-  evaluators/judge/src/openjudge_trajectory_comprehensive.cpp
-  evaluators/judge/src/task_completion_evaluator.cpp
-  evaluators/judge/src/tool_argument_hallucination_evaluator.cpp
-  evaluators/judge/src/trajectory_judge_evaluator.cpp
-  evaluators/judge/src/voting.cpp
-  reporters/console/console_options.cpp
-  reporters/html/html_options.cpp
-  reporters/junit/junit_options.cpp
-  reporters/markdown/markdown_options.cpp
-  support/openjudge_messages/src/openjudge_messages.cpp
 )
 
 pattern='\b(get_(int|double|bool|string)\("[A-Za-z_]+", |read_(key_option|choice)\([a-z_]+, "[A-Za-z_]+", "|read_common_options\(check_option_names|read_common_options\([^()]*\), "|read_unit_option\([a-z_]+, "[A-Za-z_]+", [0-9])'

@@ -24,7 +24,7 @@ struct ConsoleOptions {
 
   // Reads and checks the user's options (the host has validated them against the schema; this
   // checks again for callers that did not). Throws krino::Error (INVALID_ARGUMENT).
-  static ConsoleOptions from_config(const krino::Config& config);
+  static ConsoleOptions from_config(krino::Config config);
 };
 
 // The most failed (and errored) items kept for the summary; bounds memory whatever the user asks.

@@ -19,7 +19,7 @@ struct HtmlOptions {
 
   // Reads and checks the user's options (the host has validated them against the schema; this
   // checks again for callers that did not). Throws krino::Error (INVALID_ARGUMENT).
-  static HtmlOptions from_config(const krino::Config& config);
+  static HtmlOptions from_config(krino::Config config);
 };
 
 inline constexpr const char kHtmlOptionsSchema[] = R"({

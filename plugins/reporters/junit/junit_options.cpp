@@ -4,13 +4,13 @@
 
 namespace krino::junit {
 
-JunitOptions JunitOptions::from_config(const krino::Config& config) {
-  krino::check_option_names(config, kJunitOptionsSchema);
+JunitOptions JunitOptions::from_config(krino::Config config) {
+  krino::apply_schema(config, kJunitOptionsSchema);
   JunitOptions options;
-  options.path = krino::read_key_option(config, "path", options.path);
-  options.system_out = config.get_bool("system_out", options.system_out);
-  options.merge_failures = config.get_bool("merge_failures", options.merge_failures);
-  const int64_t chars = config.get_int("max_text_chars", static_cast<int64_t>(options.max_text_chars));
+  options.path = krino::read_key_option(config, "path");
+  options.system_out = config.get_bool("system_out");
+  options.merge_failures = config.get_bool("merge_failures");
+  const int64_t chars = config.get_int("max_text_chars");
   if (chars < 20 || chars > 1000000)
     throw krino::invalid_argument("option 'max_text_chars' must be between 20 and 1000000");
   options.max_text_chars = static_cast<std::size_t>(chars);

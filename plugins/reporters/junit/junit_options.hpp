@@ -22,7 +22,7 @@ struct JunitOptions {
 
   // Reads and checks the user's options (the host has validated them against the schema; this
   // checks again for callers that did not). Throws krino::Error (INVALID_ARGUMENT).
-  static JunitOptions from_config(const krino::Config& config);
+  static JunitOptions from_config(krino::Config config);
 };
 
 inline constexpr const char kJunitOptionsSchema[] = R"({

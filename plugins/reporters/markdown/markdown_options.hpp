@@ -25,7 +25,7 @@ struct MarkdownOptions {
   // $GITHUB_STEP_SUMMARY when it is set and not empty (appended to, as GitHub expects), else to
   // krino-summary.md (replaced). `getenv` reads the environment (the process's by default).
   // Throws krino::Error (INVALID_ARGUMENT).
-  static MarkdownOptions from_config(const krino::Config& config,
+  static MarkdownOptions from_config(krino::Config config,
                                      const std::function<const char*(const char*)>& getenv = {});
 };
 

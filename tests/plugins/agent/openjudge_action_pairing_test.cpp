@@ -1,5 +1,6 @@
 // Reading OpenAI-style messages and pairing tool calls with their answers, as OpenJudge does;
 // and the word-set similarity the graders compare texts with.
+#include "openjudge_action_loop_detection.h"
 #include "openjudge_action_pairing.h"
 #include "openjudge_messages.h"
 #include "openjudge_text_similarity.h"
@@ -102,7 +103,8 @@ BOOST_AUTO_TEST_CASE(steps_are_assistant_messages_with_calls) {
 }
 
 BOOST_AUTO_TEST_CASE(messages_come_from_conversation_then_messages_or_the_configured_key) {
-  const MessagesLocation defaults(config("{}"));
+  // Options as a grader reads them: with its schema's defaults (messages_key: conversation).
+  const MessagesLocation defaults(krino::Config({}, ActionLoopDetectionEvaluator::kConfigSchema));
   const boost::json::object both = test_case(R"({"conversation": [1], "messages": [1, 2]})");
   BOOST_TEST(defaults.find(krino::TestCase(both))->size() == 1u);
   const boost::json::object fallback = test_case(R"({"messages": [1, 2]})");

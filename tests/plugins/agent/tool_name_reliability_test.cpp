@@ -30,7 +30,10 @@ boost::json::value tool_name_reliability_checks_of(const std::string& name, cons
   return r.metadata.at("perToolResults").at(0).at("checks");
 }
 
-NameRules default_rules() { return NameRules{7, default_name_blocklist()}; }
+// The schema's default blocklist (suffixes that say how a tool works rather than what it does).
+NameRules default_rules() {
+  return NameRules{7, krino::Config({}, ToolNameReliabilityEvaluator::kConfigSchema).get_strings("blocklist")};
+}
 
 }  // namespace
 

@@ -5,12 +5,16 @@
 #include "csv_fields.hpp"
 #include "dataset_options.hpp"
 #include "file_uri.hpp"
+#include "option_schemas.hpp"
 
 namespace krino::files {
 namespace {
 
-char read_delimiter(const Config& options) {
-  const std::string text = options.get_string("delimiter", ",");
+// The delimiter as set, else the schema's default (a copy of the options gets the schema, so a
+// resolver created directly, in a test say, reads the same value).
+char read_delimiter(Config options) {
+  options.use_schema_defaults(kCsvOptionsSchema);
+  const std::string text = options.get_string("delimiter");
   if (text.size() != 1 || static_cast<unsigned char>(text[0]) >= 0x80)
     throw invalid_argument("option 'delimiter' must be one ASCII character, not '" + text + "'");
   if (text[0] == '"' || text[0] == '\r' || text[0] == '\n')

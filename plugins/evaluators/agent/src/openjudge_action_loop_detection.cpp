@@ -66,10 +66,10 @@ std::string action_signature(const ToolCallView& call) {
   return signature;
 }
 
-ActionLoopDetectionEvaluator::ActionLoopDetectionEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "action_loop_detection", 1.0)),
+ActionLoopDetectionEvaluator::ActionLoopDetectionEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       messages_(config),
-      similarity_threshold_(read_unit_option(config, "similarity_threshold", 1.0)) {}
+      similarity_threshold_(read_unit_option(config, "similarity_threshold")) {}
 
 EvalResult ActionLoopDetectionEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const boost::json::array* messages = messages_.find(test_case);

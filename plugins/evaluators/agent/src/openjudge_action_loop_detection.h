@@ -20,7 +20,7 @@ class ActionLoopDetectionEvaluator {
  public:
   static const char* const kConfigSchema;
 
-  explicit ActionLoopDetectionEvaluator(const Config& config);
+  explicit ActionLoopDetectionEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

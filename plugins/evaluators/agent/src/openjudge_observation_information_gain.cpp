@@ -46,10 +46,10 @@ constexpr std::size_t kShortestScoredObservation = 10;
 
 }  // namespace
 
-ObservationInformationGainEvaluator::ObservationInformationGainEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "observation_information_gain", 0.5)),
+ObservationInformationGainEvaluator::ObservationInformationGainEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       messages_(config),
-      similarity_threshold_(read_unit_option(config, "similarity_threshold", 0.5)) {}
+      similarity_threshold_(read_unit_option(config, "similarity_threshold")) {}
 
 EvalResult ObservationInformationGainEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const boost::json::array* messages = messages_.find(test_case);

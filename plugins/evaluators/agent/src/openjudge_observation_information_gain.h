@@ -19,7 +19,7 @@ class ObservationInformationGainEvaluator {
  public:
   static const char* const kConfigSchema;
 
-  explicit ObservationInformationGainEvaluator(const Config& config);
+  explicit ObservationInformationGainEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -162,13 +162,13 @@ boost::json::value call_parameters(const boost::json::value* arguments) {
   return std::move(*parsed);
 }
 
-ToolCallSequenceMatchEvaluator::ToolCallSequenceMatchEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_call_sequence_match", 1.0)),
+ToolCallSequenceMatchEvaluator::ToolCallSequenceMatchEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       messages_(config),
-      reference_key_(read_key_option(config, "reference_key", "referenceToolCalls")),
-      strict_(config.get_bool("strict_mode", true)),
-      jaccard_(config.get_bool("use_jaccard_similarity", true)),
-      precision_(read_choice(config, "metric_type", "recall", {"recall", "precision"}) == "precision") {}
+      reference_key_(read_key_option(config, "reference_key")),
+      strict_(config.get_bool("strict_mode")),
+      jaccard_(config.get_bool("use_jaccard_similarity")),
+      precision_(read_choice(config, "metric_type", {"recall", "precision"}) == "precision") {}
 
 EvalResult ToolCallSequenceMatchEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const boost::json::array* messages = messages_.find(test_case);

@@ -35,7 +35,7 @@ class ToolCallSequenceMatchEvaluator {
  public:
   static const char* const kConfigSchema;
 
-  explicit ToolCallSequenceMatchEvaluator(const Config& config);
+  explicit ToolCallSequenceMatchEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

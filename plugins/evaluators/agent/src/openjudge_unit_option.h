@@ -8,8 +8,8 @@
 
 namespace krino::agent::openjudge {
 
-// The number under `key`, or `fallback`; a value outside 0..1 is a configuration error.
-double read_unit_option(const Config& config, std::string_view key, double fallback);
+// The number under `key`, else the schema's default; a value outside 0..1 is a configuration error.
+double read_unit_option(const Config& config, std::string_view key);
 
 }  // namespace krino::agent::openjudge
 

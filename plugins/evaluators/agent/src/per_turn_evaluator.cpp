@@ -47,7 +47,7 @@ constexpr char kPerTurnEvaluatorSchema[] = R"json({
 })json";
 
 TurnAggregate read_aggregate(const Config& config) {
-  const std::string aggregate = read_choice(config, "aggregate", "mean", {"mean", "min", "all_pass"});
+  const std::string aggregate = read_choice(config, "aggregate", {"mean", "min", "all_pass"});
   if (aggregate == "min") return TurnAggregate::min;
   if (aggregate == "all_pass") return TurnAggregate::all_pass;
   return TurnAggregate::mean;
@@ -103,18 +103,19 @@ boost::json::object turn_case(const std::vector<ToolCall>& actual, const std::ve
 
 const char* const PerTurnEvaluator::kConfigSchema = kPerTurnEvaluatorSchema;
 
-PerTurnEvaluator::PerTurnEvaluator(const Config& config)
+PerTurnEvaluator::PerTurnEvaluator(Config config)
     : PerTurnEvaluator(config, make_turn_evaluator(required_evaluator(check_option_names(config, kConfigSchema)),
                                                    read_inner_options(config))) {}
 
-PerTurnEvaluator::PerTurnEvaluator(const Config& config, std::unique_ptr<const TurnEvaluator> inner)
-    : evaluator_(required_evaluator(check_option_names(config, kConfigSchema))),
+PerTurnEvaluator::PerTurnEvaluator(Config config, std::unique_ptr<const TurnEvaluator> inner)
+    : evaluator_(required_evaluator(apply_schema(config, kConfigSchema))),
       inner_(std::move(inner)),
       aggregate_(read_aggregate(config)),
-      common_(read_common_options(config, evaluator_ + "_per_turn", 1.0)),
-      conversation_key_(read_key_option(config, "conversation_key", "conversation")),
-      expected_key_(read_key_option(config, "expected_key", "toolCallsByTurn")),
-      tools_key_(read_key_option(config, "tools_key", "tools")) {}
+      // `name` has no schema default: left out, it is the inner evaluator's short name + "_per_turn".
+      common_(read_common_options(config, evaluator_ + "_per_turn", config.get_double("threshold"))),
+      conversation_key_(read_key_option(config, "conversation_key")),
+      expected_key_(read_key_option(config, "expected_key")),
+      tools_key_(read_key_option(config, "tools_key")) {}
 
 namespace {
 

@@ -34,10 +34,10 @@ enum class TurnAggregate { mean, min, all_pass };
 class PerTurnEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit PerTurnEvaluator(const Config& config);
+  explicit PerTurnEvaluator(Config config);
   // With `inner` run on each turn instead of the evaluator the configuration names (whose
   // `options` are then not read): for tests, and for turn evaluators built elsewhere.
-  PerTurnEvaluator(const Config& config, std::unique_ptr<const TurnEvaluator> inner);
+  PerTurnEvaluator(Config config, std::unique_ptr<const TurnEvaluator> inner);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

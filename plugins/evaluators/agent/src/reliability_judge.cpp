@@ -40,7 +40,7 @@ bool passed(const boost::json::object& reply, std::string_view key) {
 
 ReliabilityJudge::ReliabilityJudge(const Config& config, std::string_view evaluator, std::string_view builtin_prompt,
                                    const Variables& variables)
-    : evaluator_(evaluator), enabled_(config.get_bool("llm_checks", false)) {
+    : evaluator_(evaluator), enabled_(config.get_bool("llm_checks")) {
   if (config.has("judge")) {
     std::string name = config.get_string("judge");
     if (name.empty()) throw invalid_argument("option 'judge' must not be empty (leave it out for the default judge)");

@@ -23,8 +23,9 @@ ArgumentMatcher read_argument_matcher(const Config& options, ArgumentMatcher inh
                              text + "'");
     matcher.mode = *mode;
   }
-  matcher.trim = options.get_bool("trim_strings", matcher.trim);
-  matcher.ignore_case = options.get_bool("ignore_case", matcher.ignore_case);
+  // What an entry leaves out it inherits, so only the options it sets are read.
+  if (options.has("trim_strings")) matcher.trim = options.get_bool("trim_strings");
+  if (options.has("ignore_case")) matcher.ignore_case = options.get_bool("ignore_case");
   return matcher;
 }
 
@@ -36,9 +37,10 @@ boost::json::object matcher_json(const ArgumentMatcher& matcher) {
 
 
 ToolCallMatcher read_tool_call_matcher(const Config& config) {
+  // The top-level options as set, else as the schema defaults them (kToolCallOptionsSchema).
   boost::json::object top;
   for (const char* key : {"arg_match_mode", "trim_strings", "ignore_case"})
-    if (const auto* value = config.find(key)) top[key] = *value;
+    if (const auto* value = config.find_or_default(key)) top[key] = *value;
   const ArgumentMatcher default_matcher = read_argument_matcher(Config(std::move(top)), ArgumentMatcher{}, "options");
 
   std::map<std::string, ArgumentMatcher, std::less<>> per_tool;

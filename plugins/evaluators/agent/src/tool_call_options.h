@@ -35,6 +35,7 @@ inline constexpr char kToolCallOptionsSchema[] = R"json(
 
 // Reads arg_match_mode, trim_strings, ignore_case and per_tool. A per_tool entry overrides the
 // top-level options for calls whose expected tool has that name; what it leaves out it inherits.
+// The top-level options left out take the schema's defaults (the Config's, see apply_schema).
 ToolCallMatcher read_tool_call_matcher(const Config& config);
 
 // The matcher's options as they were applied, for result metadata.

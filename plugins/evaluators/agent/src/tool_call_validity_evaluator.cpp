@@ -116,11 +116,11 @@ const OfferedTool* find_tool(const OfferedTools& tools, std::string_view name) {
 
 const char* const ToolCallValidityEvaluator::kConfigSchema = kToolCallValidityEvaluatorSchema;
 
-ToolCallValidityEvaluator::ToolCallValidityEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_call_validity", 1.0)),
-      strict_mode_(config.get_bool("strict_mode", false)),
-      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
-      tools_key_(read_key_option(config, "tools_key", "tools")) {}
+ToolCallValidityEvaluator::ToolCallValidityEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
+      strict_mode_(config.get_bool("strict_mode")),
+      tool_calls_key_(read_key_option(config, "tool_calls_key")),
+      tools_key_(read_key_option(config, "tools_key")) {}
 
 EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const std::shared_ptr<const OfferedTools> tools = offered_tools(test_case, tools_key_, strict_mode_);

@@ -19,7 +19,7 @@ namespace krino::agent {
 class ToolCallValidityEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolCallValidityEvaluator(const Config& config);
+  explicit ToolCallValidityEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

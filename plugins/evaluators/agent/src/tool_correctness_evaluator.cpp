@@ -33,7 +33,7 @@ constexpr char kClosing[] = R"json(  },
 constexpr auto kToolCorrectnessEvaluatorSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
 
 CorrectnessMode read_mode(const Config& config) {
-  const std::string mode = read_choice(config, "match_mode", "names_only", {"names_only", "names_and_order", "names_and_args"});
+  const std::string mode = read_choice(config, "match_mode", {"names_only", "names_and_order", "names_and_args"});
   if (mode == "names_and_order") return CorrectnessMode::names_and_order;
   if (mode == "names_and_args") return CorrectnessMode::names_and_args;
   return CorrectnessMode::names_only;
@@ -104,10 +104,10 @@ double pairs_over_longer(std::size_t pairs, std::size_t actual_count, std::size_
 
 const char* const ToolCorrectnessEvaluator::kConfigSchema = kToolCorrectnessEvaluatorSchema.data();
 
-ToolCorrectnessEvaluator::ToolCorrectnessEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_correctness", 1.0)),
+ToolCorrectnessEvaluator::ToolCorrectnessEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       mode_(read_mode(config)),
-      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
+      tool_calls_key_(read_key_option(config, "tool_calls_key")),
       matcher_(read_tool_call_matcher(config)) {}
 
 EvalResult ToolCorrectnessEvaluator::evaluate(const TestCase& test_case, CallContext&) const {

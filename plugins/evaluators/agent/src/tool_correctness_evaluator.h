@@ -22,7 +22,7 @@ enum class CorrectnessMode { names_only, names_and_order, names_and_args };
 class ToolCorrectnessEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolCorrectnessEvaluator(const Config& config);
+  explicit ToolCorrectnessEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -78,8 +78,8 @@ std::string listed(const std::vector<std::string>& names) {
   return out;
 }
 
-std::size_t read_count(const Config& config, std::string_view key, std::int64_t fallback) {
-  const std::int64_t value = config.get_int(key, fallback);
+std::size_t read_count(const Config& config, std::string_view key) {
+  const std::int64_t value = config.get_int(key);
   if (value < 0)
     throw invalid_argument("option '" + std::string(key) + "' must not be negative, got " + std::to_string(value));
   return static_cast<std::size_t>(value);
@@ -131,10 +131,10 @@ ToolChecks check_tool_description(const ToolDefinition& tool, const DescriptionR
 
 const char* const ToolDescriptionReliabilityEvaluator::kConfigSchema = kToolDescriptionReliabilityEvaluatorSchema;
 
-ToolDescriptionReliabilityEvaluator::ToolDescriptionReliabilityEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_description_reliability", 0.8)),
-      tools_key_(read_key_option(config, "tools_key", "tools")),
-      rules_{read_count(config, "max_input_args", 5), read_count(config, "max_optional_args", 3)},
+ToolDescriptionReliabilityEvaluator::ToolDescriptionReliabilityEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
+      tools_key_(read_key_option(config, "tools_key")),
+      rules_{read_count(config, "max_input_args"), read_count(config, "max_optional_args")},
       judge_(config, "tool_description_reliability", kToolDescriptionPrompt,
              {"tool_name", "tool_description", "parameters"}) {}
 

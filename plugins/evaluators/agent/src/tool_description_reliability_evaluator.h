@@ -55,7 +55,7 @@ ToolChecks check_tool_description(const ToolDefinition& tool, const DescriptionR
 class ToolDescriptionReliabilityEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolDescriptionReliabilityEvaluator(const Config& config);
+  explicit ToolDescriptionReliabilityEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -32,9 +32,9 @@ constexpr char kToolEfficiencyEvaluatorSchema[] = R"json({
 
 const char* const ToolEfficiencyEvaluator::kConfigSchema = kToolEfficiencyEvaluatorSchema;
 
-ToolEfficiencyEvaluator::ToolEfficiencyEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_efficiency", 1.0)),
-      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
+ToolEfficiencyEvaluator::ToolEfficiencyEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
+      tool_calls_key_(read_key_option(config, "tool_calls_key")),
       same_call_(ArgumentMatcher{}) {}
 
 EvalResult ToolEfficiencyEvaluator::evaluate(const TestCase& test_case, CallContext&) const {

@@ -20,7 +20,7 @@ namespace krino::agent {
 class ToolEfficiencyEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolEfficiencyEvaluator(const Config& config);
+  explicit ToolEfficiencyEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -71,9 +71,9 @@ std::vector<std::string> read_pointers(const Config& config) {
 
 const char* const ToolErrorEvaluator::kConfigSchema = kToolErrorEvaluatorSchema;
 
-ToolErrorEvaluator::ToolErrorEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_error", 1.0)),
-      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
+ToolErrorEvaluator::ToolErrorEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
+      tool_calls_key_(read_key_option(config, "tool_calls_key")),
       error_patterns_(read_patterns(config)),
       error_pointers_(read_pointers(config)),
       ignore_tools_(config.get_strings("ignore_tools")) {}

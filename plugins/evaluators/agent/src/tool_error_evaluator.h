@@ -38,7 +38,7 @@ struct ToolCallFailure {
 class ToolErrorEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolErrorEvaluator(const Config& config);
+  explicit ToolErrorEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   // nullopt when the call succeeded under every rule.

@@ -73,7 +73,8 @@ std::size_t segment_count(std::string_view name) {
 }
 
 std::vector<std::string> read_blocklist(const Config& config) {
-  std::vector<std::string> list = config.has("blocklist") ? config.get_strings("blocklist") : default_name_blocklist();
+  // The user's list replaces the schema's default one; extra_blocklist adds to either.
+  std::vector<std::string> list = config.get_strings("blocklist");
   for (std::string& extra : config.get_strings("extra_blocklist")) list.push_back(std::move(extra));
   for (std::string& entry : list) {
     // An empty entry is a substring of every name.
@@ -84,17 +85,12 @@ std::vector<std::string> read_blocklist(const Config& config) {
 }
 
 std::size_t read_max_segments(const Config& config) {
-  const std::int64_t value = config.get_int("max_segments", 7);
+  const std::int64_t value = config.get_int("max_segments");
   if (value < 1) throw invalid_argument("option 'max_segments' must be at least 1, got " + std::to_string(value));
   return static_cast<std::size_t>(value);
 }
 
 }  // namespace
-
-const std::vector<std::string>& default_name_blocklist() {
-  static const std::vector<std::string> list{"_with_llm", "_via_api", "_from_s3", "_using_bq", "_using_sdk", "_with_gpt4"};
-  return list;
-}
 
 ToolChecks check_tool_name(std::string_view name, const NameRules& rules,
                            const std::optional<NameJudgeVerdicts>& verdicts) {
@@ -134,9 +130,9 @@ ToolChecks check_tool_name(std::string_view name, const NameRules& rules,
 
 const char* const ToolNameReliabilityEvaluator::kConfigSchema = kToolNameReliabilityEvaluatorSchema;
 
-ToolNameReliabilityEvaluator::ToolNameReliabilityEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_name_reliability", 0.8)),
-      tools_key_(read_key_option(config, "tools_key", "tools")),
+ToolNameReliabilityEvaluator::ToolNameReliabilityEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
+      tools_key_(read_key_option(config, "tools_key")),
       rules_{read_max_segments(config), read_blocklist(config)},
       judge_(config, "tool_name_reliability", kToolNamePrompt, {"tool_name", "tool_description"}) {}
 

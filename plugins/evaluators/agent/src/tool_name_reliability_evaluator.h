@@ -41,9 +41,6 @@ struct NameRules {
   std::vector<std::string> blocklist;  // lower-case substrings
 };
 
-// The default blocklist: suffixes that say how a tool works rather than what it does.
-const std::vector<std::string>& default_name_blocklist();
-
 // The checks on one name. Without verdicts the judge checks are skipped.
 ToolChecks check_tool_name(std::string_view name, const NameRules& rules,
                            const std::optional<NameJudgeVerdicts>& verdicts);
@@ -51,7 +48,7 @@ ToolChecks check_tool_name(std::string_view name, const NameRules& rules,
 class ToolNameReliabilityEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolNameReliabilityEvaluator(const Config& config);
+  explicit ToolNameReliabilityEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -41,7 +41,7 @@ constexpr char kToolSelectionEvaluatorSchema[] = R"json({
 std::string quoted(const std::string& name) { return "'" + name + "'"; }
 
 double read_secondary_score(const Config& config) {
-  const double value = config.get_double("secondary_score", 0.5);
+  const double value = config.get_double("secondary_score");
   if (!(value >= 0.0 && value <= 1.0))
     throw invalid_argument("option 'secondary_score' must be between 0 and 1, got " +
                            json::to_compact_json(boost::json::value(value)));
@@ -87,13 +87,13 @@ ToolSelection select_rule(const std::string& expected, const std::vector<std::st
 
 const char* const ToolSelectionEvaluator::kConfigSchema = kToolSelectionEvaluatorSchema;
 
-ToolSelectionEvaluator::ToolSelectionEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_selection", 0.5)),
-      expected_tool_key_(read_key_option(config, "expected_tool_key", "expectedTool")),
-      secondary_tools_key_(read_key_option(config, "secondary_tools_key", "secondaryTools")),
-      actual_tool_key_(read_key_option(config, "actual_tool_key", "actualTool")),
-      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
-      none_marker_(read_key_option(config, "none_marker", "none")),
+ToolSelectionEvaluator::ToolSelectionEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
+      expected_tool_key_(read_key_option(config, "expected_tool_key")),
+      secondary_tools_key_(read_key_option(config, "secondary_tools_key")),
+      actual_tool_key_(read_key_option(config, "actual_tool_key")),
+      tool_calls_key_(read_key_option(config, "tool_calls_key")),
+      none_marker_(read_key_option(config, "none_marker")),
       secondary_score_(read_secondary_score(config)) {}
 
 EvalResult ToolSelectionEvaluator::evaluate(const TestCase& test_case, CallContext&) const {

@@ -41,7 +41,7 @@ ToolSelection select_rule(const std::string& expected, const std::vector<std::st
 class ToolSelectionEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolSelectionEvaluator(const Config& config);
+  explicit ToolSelectionEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

@@ -47,7 +47,7 @@ constexpr std::array<std::pair<std::string_view, TrajectoryMode>, 7> kModes{{
 }};
 
 TrajectoryMode read_mode(const Config& config) {
-  const std::string text = read_choice(config, "match_mode", "in_order",
+  const std::string text = read_choice(config, "match_mode",
                                        {"strict", "in_order", "any_order", "superset", "subset", "precision", "recall"});
   for (const auto& [name, mode] : kModes)
     if (text == name) return mode;
@@ -105,10 +105,10 @@ Scored score_pairs(TrajectoryMode mode, std::size_t matched, std::size_t actual,
 
 const char* const ToolTrajectoryEvaluator::kConfigSchema = kToolTrajectoryEvaluatorSchema.data();
 
-ToolTrajectoryEvaluator::ToolTrajectoryEvaluator(const Config& config)
-    : common_(read_common_options(check_option_names(config, kConfigSchema), "tool_trajectory", 1.0)),
+ToolTrajectoryEvaluator::ToolTrajectoryEvaluator(Config config)
+    : common_(read_common_options(apply_schema(config, kConfigSchema))),
       mode_(read_mode(config)),
-      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")),
+      tool_calls_key_(read_key_option(config, "tool_calls_key")),
       matcher_(read_tool_call_matcher(config)) {}
 
 EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallContext&) const {

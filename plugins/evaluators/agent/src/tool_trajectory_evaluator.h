@@ -29,7 +29,7 @@ enum class TrajectoryMode { strict, in_order, any_order, superset, subset, preci
 class ToolTrajectoryEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolTrajectoryEvaluator(const Config& config);
+  explicit ToolTrajectoryEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
  private:

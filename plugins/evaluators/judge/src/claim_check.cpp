@@ -24,16 +24,15 @@ std::string read_verdict(const boost::json::value* value) {
 
 }  // namespace
 
-ClaimCheck::ClaimCheck(const Config& config, const char* schema, std::string evaluator, double default_threshold,
-                       std::string list_key, std::string item_key)
+ClaimCheck::ClaimCheck(Config config, const char* schema, std::string evaluator, std::string list_key,
+                       std::string item_key)
     : evaluator_(std::move(evaluator)),
-      settings_(read_judge_settings(check_option_names(config, schema), evaluator_, default_threshold, evaluator_,
-                                    kClaimCheckVariables)),
+      settings_(read_judge_settings(apply_schema(config, schema), evaluator_, kClaimCheckVariables)),
       list_key_(std::move(list_key)),
       item_key_(std::move(item_key)),
-      output_key_(read_key_option(config, "output_key", "output")),
-      context_key_(read_key_option(config, "context_key", "context")),
-      input_key_(read_key_option(config, "input_key", "input")) {}
+      output_key_(read_key_option(config, "output_key")),
+      context_key_(read_key_option(config, "context_key")),
+      input_key_(read_key_option(config, "input_key")) {}
 
 std::string ClaimCheck::prompt(const TestCase& test_case) const {
   PromptTemplate::Values values;
@@ -66,10 +65,9 @@ ClaimVerdicts ClaimCheck::run(const TestCase& test_case, const JudgeCall& call) 
   return verdicts;
 }
 
-ClaimEvaluator::ClaimEvaluator(const Config& config, const char* schema, std::string evaluator,
-                               double default_threshold, std::string list_key, std::string item_key, Better better,
-                               ResultOf result_of)
-    : check_(config, schema, std::move(evaluator), default_threshold, std::move(list_key), std::move(item_key)),
+ClaimEvaluator::ClaimEvaluator(Config config, const char* schema, std::string evaluator, std::string list_key,
+                               std::string item_key, Better better, ResultOf result_of)
+    : check_(std::move(config), schema, std::move(evaluator), std::move(list_key), std::move(item_key)),
       better_(better),
       result_of_(result_of) {}
 

@@ -27,7 +27,7 @@ class ClaimCheck {
  public:
   // `evaluator` names it in errors; `list_key` and `item_key` are the reply's fields ("claims" and
   // "claim", or "statements" and "statement").
-  ClaimCheck(const Config& config, const char* schema, std::string evaluator, double default_threshold,
+  ClaimCheck(Config config, const char* schema, std::string evaluator,
              std::string list_key, std::string item_key);
 
   ClaimVerdicts run(const TestCase& test_case, const JudgeCall& call) const;
@@ -54,7 +54,7 @@ class ClaimEvaluator {
 
  protected:
   using ResultOf = EvalResult (*)(ClaimVerdicts verdicts, const CommonOptions& common);
-  ClaimEvaluator(const Config& config, const char* schema, std::string evaluator, double default_threshold,
+  ClaimEvaluator(Config config, const char* schema, std::string evaluator,
                  std::string list_key, std::string item_key, Better better, ResultOf result_of);
 
  private:

@@ -33,11 +33,11 @@ const Variables kContextualRelevanceVariables = {"input", "chunk"};
 constexpr std::string_view kContextualRelevanceName = "contextual_relevance";
 }  // namespace
 
-ContextualRelevanceEvaluator::ContextualRelevanceEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kContextualRelevanceName, 0.5, kContextualRelevanceName, kContextualRelevanceVariables)),
-      input_key_(read_key_option(config, "input_key", "input")),
-      retrieval_context_key_(read_key_option(config, "retrieval_context_key", "retrievalContext")) {
-  if (config.get_bool("strict_mode", false)) settings_.common.threshold = 1.0;
+ContextualRelevanceEvaluator::ContextualRelevanceEvaluator(Config config)
+    : settings_(read_judge_settings(apply_schema(config, kConfigSchema), kContextualRelevanceName, kContextualRelevanceVariables)),
+      input_key_(read_key_option(config, "input_key")),
+      retrieval_context_key_(read_key_option(config, "retrieval_context_key")) {
+  if (config.get_bool("strict_mode")) settings_.common.threshold = 1.0;
 }
 
 std::string ContextualRelevanceEvaluator::prompt(const std::string& input, const std::string& chunk) const {

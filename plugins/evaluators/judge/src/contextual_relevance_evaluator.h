@@ -19,7 +19,7 @@ namespace krino::judge {
 class ContextualRelevanceEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ContextualRelevanceEvaluator(const Config& config);
+  explicit ContextualRelevanceEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   // The prompt for one chunk.

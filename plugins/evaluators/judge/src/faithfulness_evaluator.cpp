@@ -14,8 +14,8 @@ const char* const FaithfulnessEvaluator::kConfigSchema = R"json({
                   "description": "The result succeeds when score >= threshold."},
     )json" KRINO_JUDGE_VOTING_PROPERTIES KRINO_JUDGE_CLAIM_OPTIONS;
 
-FaithfulnessEvaluator::FaithfulnessEvaluator(const Config& config)
-    : ClaimEvaluator(config, kConfigSchema, "faithfulness", 0.8, "claims", "claim", Better::higher, &result_of) {}
+FaithfulnessEvaluator::FaithfulnessEvaluator(Config config)
+    : ClaimEvaluator(std::move(config), kConfigSchema, "faithfulness", "claims", "claim", Better::higher, &result_of) {}
 
 EvalResult FaithfulnessEvaluator::result_of(ClaimVerdicts verdicts, const CommonOptions& common) {
   const double score =

@@ -14,7 +14,7 @@ namespace krino::judge {
 class FaithfulnessEvaluator : public ClaimEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit FaithfulnessEvaluator(const Config& config);
+  explicit FaithfulnessEvaluator(Config config);
 
  private:
   static EvalResult result_of(ClaimVerdicts verdicts, const CommonOptions& common);

@@ -14,8 +14,8 @@ const char* const HallucinationEvaluator::kConfigSchema = R"json({
                   "description": "The most hallucination allowed: the result succeeds when score <= threshold (inverted)."},
     )json" KRINO_JUDGE_VOTING_PROPERTIES KRINO_JUDGE_CLAIM_OPTIONS;
 
-HallucinationEvaluator::HallucinationEvaluator(const Config& config)
-    : ClaimEvaluator(config, kConfigSchema, "hallucination", 0.5, "statements", "statement", Better::lower, &result_of) {}
+HallucinationEvaluator::HallucinationEvaluator(Config config)
+    : ClaimEvaluator(std::move(config), kConfigSchema, "hallucination", "statements", "statement", Better::lower, &result_of) {}
 
 EvalResult HallucinationEvaluator::result_of(ClaimVerdicts verdicts, const CommonOptions& common) {
   const std::size_t unsupported = verdicts.total - verdicts.supported;

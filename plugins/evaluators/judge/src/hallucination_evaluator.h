@@ -15,7 +15,7 @@ namespace krino::judge {
 class HallucinationEvaluator : public ClaimEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit HallucinationEvaluator(const Config& config);
+  explicit HallucinationEvaluator(Config config);
 
  private:
   static EvalResult result_of(ClaimVerdicts verdicts, const CommonOptions& common);

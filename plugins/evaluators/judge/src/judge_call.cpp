@@ -27,10 +27,13 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-JudgeSettings read_judge_settings(const Config& config, std::string_view default_name, double default_threshold,
-                                  std::string_view prompt_name, const Variables& variables) {
-  JudgeSettings settings{read_common_options(config, default_name, default_threshold), std::nullopt, {},
-                         read_voting_options(config)};
+JudgeSettings read_judge_settings(const Config& config, std::string_view prompt_name, const Variables& variables) {
+  return read_judge_settings(config, read_common_options(config), prompt_name, variables);
+}
+
+JudgeSettings read_judge_settings(const Config& config, CommonOptions common, std::string_view prompt_name,
+                                  const Variables& variables) {
+  JudgeSettings settings{std::move(common), std::nullopt, {}, read_voting_options(config)};
   if (config.has("judge")) {
     std::string judge = config.get_string("judge");
     if (judge.empty()) throw invalid_argument("option 'judge' must not be empty (leave it out for the default judge)");

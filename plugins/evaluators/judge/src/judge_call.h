@@ -41,10 +41,14 @@ struct JudgeCall {
   mutable std::size_t calls = 0;  // judge calls made in this pass
 };
 
-// Reads `name`, `threshold`, `judge`, `prompt`, `votes` and `vote_aggregation`. Without `prompt` the template is the built-in
+// Reads `name`, `threshold`, `judge`, `prompt`, `votes` and `vote_aggregation`, defaulted by the
+// schema `config` was given (apply_schema). Without `prompt` the template is the built-in
 // prompts/<prompt_name>.txt. Either way its placeholders must be among `variables`.
-JudgeSettings read_judge_settings(const Config& config, std::string_view default_name, double default_threshold,
-                                  std::string_view prompt_name, const Variables& variables);
+JudgeSettings read_judge_settings(const Config& config, std::string_view prompt_name, const Variables& variables);
+// The same with `name` and `threshold` already read, for an evaluator whose threshold defaults to
+// another option.
+JudgeSettings read_judge_settings(const Config& config, CommonOptions common, std::string_view prompt_name,
+                                  const Variables& variables);
 
 // Sends `prompt` as the one user message of a krino.judgerequest/1 asking for a JSON reply (with the
 // vote's seed under N-vote judging, else no seed: the host derives it from the call) and returns the JSON object in the reply text, read leniently

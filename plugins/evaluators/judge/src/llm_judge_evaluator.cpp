@@ -57,18 +57,17 @@ std::string scale_text(double value) {
 
 }  // namespace
 
-LlmJudgeEvaluator::LlmJudgeEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), "llm_judge", 0.5, "llm_judge", kLlmJudgeVariables)),
+LlmJudgeEvaluator::LlmJudgeEvaluator(Config config)
+    : settings_(read_judge_settings(apply_schema(config, kConfigSchema), "llm_judge", kLlmJudgeVariables)),
       criteria_(config.get_string("criteria")),
-      input_key_(read_key_option(config, "input_key", "input")),
-      output_key_(read_key_option(config, "output_key", "output")),
-      expected_key_(read_key_option(config, "expected_key", "output")),
-      context_key_(read_key_option(config, "context_key", "context")) {
+      input_key_(read_key_option(config, "input_key")),
+      output_key_(read_key_option(config, "output_key")),
+      expected_key_(read_key_option(config, "expected_key")),
+      context_key_(read_key_option(config, "context_key")) {
   if (criteria_.find_first_not_of(" \t\r\n") == std::string::npos)
     throw invalid_argument("option 'criteria' must not be empty");
 
-  std::vector<std::string> params = config.get_strings("evaluation_params");
-  if (!config.has("evaluation_params")) params = {"input", "actual_output"};
+  const std::vector<std::string> params = config.get_strings("evaluation_params");
   if (params.empty()) throw invalid_argument("option 'evaluation_params' must name at least one field");
   for (const std::string& param : params) {
     if (param == "input") show_input_ = true;

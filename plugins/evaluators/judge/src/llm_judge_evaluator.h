@@ -19,7 +19,7 @@ namespace krino::judge {
 class LlmJudgeEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit LlmJudgeEvaluator(const Config& config);
+  explicit LlmJudgeEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   // The prompt for `test_case`, as sent.

@@ -83,13 +83,11 @@ std::optional<std::int64_t> reply_index(const boost::json::value& value) {
 const char* const LlmPrecisionEvaluator::kConfigSchema = kPrecisionSchema.data();
 const char* const LlmRecallEvaluator::kConfigSchema = kRecallSchema.data();
 
-LlmMatchingEvaluator::LlmMatchingEvaluator(const Config& config, MatchingMetric metric, const char* config_schema)
+LlmMatchingEvaluator::LlmMatchingEvaluator(Config config, MatchingMetric metric, const char* config_schema)
     : metric_(metric),
-      settings_(read_judge_settings(check_option_names(config, config_schema),
-                                    metric == MatchingMetric::precision ? "llm_precision" : "llm_recall", 1.0,
-                                    kPromptName, kLlmMatchingVariables)),
-      retrieved_key_(read_key_option(config, "retrieved_key", "retrieved")),
-      expected_key_(read_key_option(config, "expected_key", "relevant")) {}
+      settings_(read_judge_settings(apply_schema(config, config_schema), kPromptName, kLlmMatchingVariables)),
+      retrieved_key_(read_key_option(config, "retrieved_key")),
+      expected_key_(read_key_option(config, "expected_key")) {}
 
 std::string LlmMatchingEvaluator::prompt(const std::vector<std::string>& retrieved,
                                          const std::vector<std::string>& relevant, const std::string& input) const {

@@ -33,7 +33,7 @@ enum class MatchingMetric { precision, recall };
 
 class LlmMatchingEvaluator {
  public:
-  LlmMatchingEvaluator(const Config& config, MatchingMetric metric, const char* config_schema);
+  LlmMatchingEvaluator(Config config, MatchingMetric metric, const char* config_schema);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   // The prompt for the unpaired items (each rendered with render_value) and the input text.
@@ -52,15 +52,15 @@ class LlmMatchingEvaluator {
 class LlmPrecisionEvaluator : public LlmMatchingEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit LlmPrecisionEvaluator(const Config& config)
-      : LlmMatchingEvaluator(config, MatchingMetric::precision, kConfigSchema) {}
+  explicit LlmPrecisionEvaluator(Config config)
+      : LlmMatchingEvaluator(std::move(config), MatchingMetric::precision, kConfigSchema) {}
 };
 
 class LlmRecallEvaluator : public LlmMatchingEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit LlmRecallEvaluator(const Config& config)
-      : LlmMatchingEvaluator(config, MatchingMetric::recall, kConfigSchema) {}
+  explicit LlmRecallEvaluator(Config config)
+      : LlmMatchingEvaluator(std::move(config), MatchingMetric::recall, kConfigSchema) {}
 };
 
 }  // namespace krino::judge

@@ -192,17 +192,20 @@ const char* rubric_config_schema(RubricKind kind) {
   return schemas.at(kind).c_str();
 }
 
-RubricGrader::RubricGrader(const RubricDescriptor& descriptor, const Config& config)
+RubricGrader::RubricGrader(const RubricDescriptor& descriptor, Config config)
     : descriptor_(&descriptor),
-      settings_(read_judge_settings(check_option_names(config, rubric_config_schema(descriptor.kind)), descriptor.name,
-                                    descriptor.default_threshold, descriptor.prompt_name(), variables_of(descriptor))),
+      settings_(read_judge_settings(apply_schema(config, rubric_config_schema(descriptor.kind)),
+                                    descriptor.prompt_name(), variables_of(descriptor))),
       messages_(config) {
-  for (const std::string& field : descriptor.step_fields)
-    field_keys_.push_back(read_key_option(config, field + "_key", field));
-  history_key_ = read_key_option(config, "history_key", "history");
-  context_key_ = read_key_option(config, "context_key", "context");
-  tools_key_ = read_key_option(config, "tools_key", "tools");
-  input_key_ = read_key_option(config, "input_key", "input");
+  // The key options the grader's schema declares (make_schema), with its defaults.
+  if (descriptor.is_tool_grader()) {
+    tools_key_ = read_key_option(config, "tools_key");
+    if (descriptor.shows_request) input_key_ = read_key_option(config, "input_key");
+  } else {
+    for (const std::string& field : descriptor.step_fields) field_keys_.push_back(read_key_option(config, field + "_key"));
+    history_key_ = read_key_option(config, "history_key");
+    context_key_ = read_key_option(config, "context_key");
+  }
 }
 
 PromptTemplate::Values RubricGrader::step_values(const TestCase& test_case) const {

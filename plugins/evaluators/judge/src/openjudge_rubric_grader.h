@@ -78,7 +78,7 @@ const char* rubric_config_schema(RubricKind kind);
 
 class RubricGrader {
  public:
-  RubricGrader(const RubricDescriptor& descriptor, const Config& config);
+  RubricGrader(const RubricDescriptor& descriptor, Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   // The prompt for a test case (which must have what the grader needs).
@@ -103,7 +103,7 @@ class RubricGrader {
 template <RubricKind Kind>
 class RubricGraderOf : public RubricGrader {
  public:
-  explicit RubricGraderOf(const Config& config) : RubricGrader(rubric_descriptor(Kind), config) {}
+  explicit RubricGraderOf(Config config) : RubricGrader(rubric_descriptor(Kind), std::move(config)) {}
 };
 
 }  // namespace krino::judge::openjudge

@@ -35,11 +35,17 @@ const Variables kOpenjudgeTrajectoryComprehensiveVariables = {"trajectory", "ste
 constexpr std::array<std::string_view, 4> kDimensions = {"contribution", "relevance", "accuracy", "efficiency"};
 
 double read_resolution_threshold(const Config& config) {
-  const double value = config.get_double("resolution_threshold", 0.8);
+  const double value = config.get_double("resolution_threshold");
   if (!(value >= 0.0 && value <= 1.0))
     throw invalid_argument("option 'resolution_threshold' must be between 0 and 1, got " +
                            json::to_compact_json(boost::json::value(value)));
   return value;
+}
+
+// `threshold` has no default of its own: left out, it is resolution_threshold.
+CommonOptions read_comprehensive_common(const Config& config, double resolution_threshold) {
+  return read_common_options(config, config.get_string("name"),
+                             config.has("threshold") ? config.get_double("threshold") : resolution_threshold);
 }
 
 double normalised(double native) { return (std::clamp(native, 1.0, 5.0) - 1.0) / 4.0; }
@@ -52,9 +58,9 @@ std::optional<double> dimension_score(const boost::json::object& entry, std::str
 
 }  // namespace
 
-TrajectoryComprehensiveGrader::TrajectoryComprehensiveGrader(const Config& config)
-    : resolution_threshold_(read_resolution_threshold(check_option_names(config, kConfigSchema))),
-      settings_(read_judge_settings(config, kOpenjudgeTrajectoryComprehensiveName, resolution_threshold_, "openjudge_trajectory_comprehensive",
+TrajectoryComprehensiveGrader::TrajectoryComprehensiveGrader(Config config)
+    : resolution_threshold_(read_resolution_threshold(apply_schema(config, kConfigSchema))),
+      settings_(read_judge_settings(config, read_comprehensive_common(config, resolution_threshold_), "openjudge_trajectory_comprehensive",
                                     kOpenjudgeTrajectoryComprehensiveVariables)),
       messages_(config) {}
 

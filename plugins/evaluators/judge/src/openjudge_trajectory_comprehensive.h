@@ -22,7 +22,7 @@ namespace krino::judge::openjudge {
 class TrajectoryComprehensiveGrader {
  public:
   static const char* const kConfigSchema;
-  explicit TrajectoryComprehensiveGrader(const Config& config);
+  explicit TrajectoryComprehensiveGrader(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   std::string prompt(const Trajectory& trajectory) const;

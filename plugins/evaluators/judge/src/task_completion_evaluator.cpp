@@ -34,12 +34,12 @@ constexpr std::string_view kTaskCompletionName = "task_completion";
 bool blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 }  // namespace
 
-TaskCompletionEvaluator::TaskCompletionEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kTaskCompletionName, 0.5, kTaskCompletionName, kTaskCompletionVariables)),
-      input_key_(read_key_option(config, "input_key", "input")),
-      output_key_(read_key_option(config, "output_key", "output")),
-      tasks_key_(read_key_option(config, "tasks_key", "tasks")),
-      constraints_key_(read_key_option(config, "constraints_key", "constraints")) {}
+TaskCompletionEvaluator::TaskCompletionEvaluator(Config config)
+    : settings_(read_judge_settings(apply_schema(config, kConfigSchema), kTaskCompletionName, kTaskCompletionVariables)),
+      input_key_(read_key_option(config, "input_key")),
+      output_key_(read_key_option(config, "output_key")),
+      tasks_key_(read_key_option(config, "tasks_key")),
+      constraints_key_(read_key_option(config, "constraints_key")) {}
 
 std::vector<std::string> TaskCompletionEvaluator::tasks(const TestCase& test_case) const {
   const boost::json::value& list = required_member(test_case, Section::metadata, tasks_key_, kTaskCompletionName);

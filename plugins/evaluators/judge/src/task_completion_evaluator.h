@@ -21,7 +21,7 @@ namespace krino::judge {
 class TaskCompletionEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit TaskCompletionEvaluator(const Config& config);
+  explicit TaskCompletionEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   std::string prompt(const TestCase& test_case, const std::vector<std::string>& tasks) const;

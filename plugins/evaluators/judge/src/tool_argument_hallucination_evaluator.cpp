@@ -31,10 +31,10 @@ const Variables kToolArgumentHallucinationVariables = {"input", "tool_calls"};
 constexpr std::string_view kToolArgumentHallucinationName = "tool_argument_hallucination";
 }  // namespace
 
-ToolArgumentHallucinationEvaluator::ToolArgumentHallucinationEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kToolArgumentHallucinationName, 0.8, kToolArgumentHallucinationName, kToolArgumentHallucinationVariables)),
-      input_key_(read_key_option(config, "input_key", "input")),
-      tool_calls_key_(read_key_option(config, "tool_calls_key", "toolCalls")) {}
+ToolArgumentHallucinationEvaluator::ToolArgumentHallucinationEvaluator(Config config)
+    : settings_(read_judge_settings(apply_schema(config, kConfigSchema), kToolArgumentHallucinationName, kToolArgumentHallucinationVariables)),
+      input_key_(read_key_option(config, "input_key")),
+      tool_calls_key_(read_key_option(config, "tool_calls_key")) {}
 
 std::string ToolArgumentHallucinationEvaluator::prompt(const TestCase& test_case,
                                                        const std::vector<agent::ToolCall>& calls) const {

@@ -22,7 +22,7 @@ namespace krino::judge {
 class ToolArgumentHallucinationEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit ToolArgumentHallucinationEvaluator(const Config& config);
+  explicit ToolArgumentHallucinationEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   std::string prompt(const TestCase& test_case, const std::vector<agent::ToolCall>& calls) const;

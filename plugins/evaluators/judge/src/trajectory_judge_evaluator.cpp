@@ -128,12 +128,12 @@ const std::vector<TrajectoryCriterion>& builtin_trajectory_criteria() {
   return criteria;
 }
 
-TrajectoryJudgeEvaluator::TrajectoryJudgeEvaluator(const Config& config)
-    : settings_(read_judge_settings(check_option_names(config, kConfigSchema), kTrajectoryJudgeName, 0.7, kTrajectoryJudgeName, kTrajectoryJudgeVariables)),
-      trajectory_key_(read_key_option(config, "trajectory_key", "trajectory")),
+TrajectoryJudgeEvaluator::TrajectoryJudgeEvaluator(Config config)
+    : settings_(read_judge_settings(apply_schema(config, kConfigSchema), kTrajectoryJudgeName, kTrajectoryJudgeVariables)),
+      trajectory_key_(read_key_option(config, "trajectory_key")),
       trajectory_key_given_(config.has("trajectory_key")),
-      include_per_criterion_scores_(config.get_bool("include_per_criterion_scores", true)),
-      include_tool_calls_(config.get_bool("include_tool_calls", false)) {
+      include_per_criterion_scores_(config.get_bool("include_per_criterion_scores")),
+      include_tool_calls_(config.get_bool("include_tool_calls")) {
   const boost::json::value* list = config.find("criteria");
   if (list == nullptr || !list->is_array() || list->get_array().empty())
     throw invalid_argument("option 'criteria' must be a non-empty list (built-in: " + builtin_names() + ")");
@@ -144,7 +144,7 @@ TrajectoryJudgeEvaluator::TrajectoryJudgeEvaluator(const Config& config)
       throw invalid_argument("option 'criteria' names '" + criterion.name + "' twice");
     criteria_.push_back(std::move(criterion));
   }
-  const std::string aggregation = read_choice(config, "aggregation", "mean", {"mean", "weighted_mean", "min", "max"});
+  const std::string aggregation = read_choice(config, "aggregation", {"mean", "weighted_mean", "min", "max"});
   if (aggregation == "weighted_mean") aggregation_ = CriterionAggregation::weighted_mean;
   else if (aggregation == "min") aggregation_ = CriterionAggregation::min;
   else if (aggregation == "max") aggregation_ = CriterionAggregation::max;

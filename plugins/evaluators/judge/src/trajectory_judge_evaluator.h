@@ -41,7 +41,7 @@ enum class CriterionAggregation { mean, weighted_mean, min, max };
 class TrajectoryJudgeEvaluator {
  public:
   static const char* const kConfigSchema;
-  explicit TrajectoryJudgeEvaluator(const Config& config);
+  explicit TrajectoryJudgeEvaluator(Config config);
   EvalResult evaluate(const TestCase& test_case, CallContext& ctx) const;
 
   const std::vector<TrajectoryCriterion>& criteria() const { return criteria_; }

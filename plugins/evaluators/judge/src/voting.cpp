@@ -29,9 +29,9 @@ bool passes(double score, double threshold, Better better) {
 
 VotingOptions read_voting_options(const Config& config) {
   VotingOptions options;
-  options.votes = config.get_int("votes", 1);
+  options.votes = config.get_int("votes");
   if (options.votes < 1) throw invalid_argument("option 'votes' must be at least 1, got " + std::to_string(options.votes));
-  const std::string aggregation = read_choice(config, "vote_aggregation", "mean", {"mean", "majority"});
+  const std::string aggregation = read_choice(config, "vote_aggregation", {"mean", "majority"});
   options.aggregation = aggregation == "majority" ? VoteAggregation::majority : VoteAggregation::mean;
   return options;
 }

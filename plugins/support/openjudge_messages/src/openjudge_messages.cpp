@@ -5,7 +5,7 @@
 namespace krino::openjudge {
 
 MessagesLocation::MessagesLocation(const Config& config)
-    : key_(read_key_option(config, "messages_key", kDefaultKey)), falls_back_(!config.has("messages_key")) {}
+    : key_(read_key_option(config, "messages_key")), falls_back_(!config.has("messages_key")) {}
 
 const boost::json::array* MessagesLocation::find(const TestCase& test_case) const {
   const boost::json::value* found = test_case.find(Section::actual_outputs, key_);

@@ -20,6 +20,8 @@ class MessagesLocation {
   static constexpr const char* kDefaultKey = "conversation";
   static constexpr const char* kFallbackKey = "messages";
 
+  // Reads messages_key, which every grader's schema declares with the default kDefaultKey; whether
+  // the user set it (has()) decides the fall back to kFallbackKey.
   explicit MessagesLocation(const Config& config);
 
   // nullptr when the test case has no such key (or null there); a value that is not a list is an
