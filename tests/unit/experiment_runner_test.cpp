@@ -1,6 +1,7 @@
 // The runner end to end through the real ABI, with the test-only plugin kit (tests/support/testkit).
 #include "json_lines.hpp"
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/io_service.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/runner/experiment_runner.hpp"
@@ -20,6 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Harness {
+  IoService io;  // the command's, outliving every runner
   Cancellation cancellation;
   HostServices host{cancellation, stderr, KRINO_LOG_ERROR};
   PluginRegistry registry;
@@ -39,7 +41,7 @@ struct Harness {
   }
 
   ExperimentOutcome run(const ExperimentConfig& c) {
-    ExperimentRunner runner(c, registry, host, cancellation);
+    ExperimentRunner runner(c, registry, host, cancellation, RunnerEnvironment{io});
     return runner.run();
   }
 

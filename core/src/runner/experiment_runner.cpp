@@ -38,13 +38,13 @@ struct ExperimentRunner::RunResult {
 };
 
 ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry,
-                                   const HostServices& host, const Cancellation& cancellation)
-    : config_(config), registry_(registry), host_(host), cancellation_(cancellation) {
+                                   const HostServices& host, const Cancellation& cancellation,
+                                   RunnerEnvironment environment)
+    : config_(config), registry_(registry), host_(host), cancellation_(cancellation), environment_(environment) {
   resolver_ = &choose_resolver(registry, config.dataset.uri, config.dataset.resolver);
   validate_options(*resolver_, config.dataset.options, "dataset resolver");
   prices_ = PriceTable::from_json(config.prices, "prices");
-  io_ = std::make_unique<IoService>(1);
-  task_ = make_task(config.task, TaskEnvironment{host, registry, *io_, prices_, config.parallelism});
+  task_ = make_task(config.task, TaskEnvironment{host, registry, environment_.io, prices_, config.parallelism});
 
   const size_t workers = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
   std::set<std::string> names;

@@ -35,12 +35,19 @@ struct ExperimentOutcome {
   boost::json::object summary;
 };
 
+// What the command hands the runner beyond the experiment.
+struct RunnerEnvironment {
+  // The command's I/O service, on which the task's calls run; the command gives the judge service
+  // the same one, so a command runs one event loop. Must outlive the runner.
+  IoService& io;
+};
+
 class ExperimentRunner {
  public:
   // Resolves and validates every component and creates instances; throws a configuration error
   // before anything runs when something is wrong.
   ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry, const HostServices& host,
-                   const Cancellation& cancellation);
+                   const Cancellation& cancellation, RunnerEnvironment environment);
   ~ExperimentRunner();
 
   ExperimentOutcome run();
@@ -71,10 +78,10 @@ class ExperimentRunner {
   const PluginRegistry& registry_;
   const HostServices& host_;
   const Cancellation& cancellation_;
+  RunnerEnvironment environment_;
   const Component* resolver_ = nullptr;
   // Declared before the task, which uses them and so must go first.
   PriceTable prices_;
-  std::unique_ptr<IoService> io_;
   std::unique_ptr<Task> task_;
   std::vector<std::unique_ptr<EvaluatorHandle>> evaluators_;
   std::vector<std::unique_ptr<ReporterHandle>> reporters_;
