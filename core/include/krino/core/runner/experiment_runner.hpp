@@ -1,6 +1,8 @@
 #pragma once
 // Runs an experiment: for each run, streams the dataset through the task and the evaluators on a
-// TBB pipeline and hands every finished item to the reporters in dataset order.
+// TBB pipeline and hands every finished item to the reporters (and the observer) in dataset order.
+// `krino eval` is the same runner given test cases directly: no dataset and no task, its output an
+// observer (ResultLineWriter).
 //
 // Memory is bounded by the pipeline window (items in flight), never by the dataset: nothing keeps
 // item results once the reporters and the run statistics have seen them.
@@ -19,6 +21,7 @@
 #include <krino/event/run_started.hpp>
 
 #include <functional>
+#include <istream>
 #include <optional>
 #include <memory>
 #include <string>
@@ -40,6 +43,10 @@ struct RunnerEnvironment {
   // The command's I/O service, on which the task's calls run; the command gives the judge service
   // the same one, so a command runs one event loop. Must outlive the runner.
   IoService& io;
+  // Test cases given directly (`krino eval`): one krino.testcase/1 object a line, scored as they are,
+  // instead of the experiment's dataset and task (which are then not used; `runs` must be 1, the
+  // lines are read once). Null: the experiment's dataset through its task.
+  std::istream* test_cases = nullptr;
 };
 
 class ExperimentRunner {
@@ -79,10 +86,10 @@ class ExperimentRunner {
   const HostServices& host_;
   const Cancellation& cancellation_;
   RunnerEnvironment environment_;
-  const Component* resolver_ = nullptr;
+  const Component* resolver_ = nullptr;  // null with test cases given directly
   // Declared before the task, which uses them and so must go first.
   PriceTable prices_;
-  std::unique_ptr<Task> task_;
+  std::unique_ptr<Task> task_;  // null with test cases given directly
   std::vector<std::unique_ptr<EvaluatorHandle>> evaluators_;
   std::vector<std::unique_ptr<ReporterHandle>> reporters_;
   size_t window_ = 1;
