@@ -1,16 +1,21 @@
 // The runner end to end through the real ABI, with the test-only plugin kit (tests/support/testkit).
 #include "json_lines.hpp"
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/io_service.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/runner/experiment_runner.hpp"
+#include "krino/core/runner/item_processor.hpp"
+#include "krino/core/runner/result_line_writer.hpp"
 #include "test_paths.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 using namespace krino::core;
@@ -20,6 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Harness {
+  IoService io;  // the command's, outliving every runner
   Cancellation cancellation;
   HostServices host{cancellation, stderr, KRINO_LOG_ERROR};
   PluginRegistry registry;
@@ -39,7 +45,7 @@ struct Harness {
   }
 
   ExperimentOutcome run(const ExperimentConfig& c) {
-    ExperimentRunner runner(c, registry, host, cancellation);
+    ExperimentRunner runner(c, registry, host, cancellation, RunnerEnvironment{io});
     return runner.run();
   }
 
@@ -212,6 +218,54 @@ BOOST_AUTO_TEST_CASE(configuration_errors_come_before_anything_runs) {
   no_resolver.dataset.uri = "ftp://x/y.parquet";
   BOOST_CHECK_THROW(h.run(no_resolver), KrinoError);
   BOOST_TEST((!fs::exists(h.capture) || fs::file_size(h.capture) == 0u));
+}
+
+// krino eval's path: test cases given directly, no dataset and no task. Each evaluator call gets
+// the seed `krino run` would give the item (its index the line's) and the sections' spans.
+BOOST_AUTO_TEST_CASE(test_cases_given_directly_get_seeds_and_section_spans) {
+  Harness h;
+  ExperimentConfig c;
+  c.evaluators.push_back({"echo_score", json::object{{"report_context", true}}});
+  std::istringstream input(
+      "{\"inputs\":{\"input\":1},\"actualOutputs\":{\"score\":1.0}}\n"
+      "\n"
+      "[1]\n"
+      "{\"actualOutputs\":{\"score\":0.25},\"metadata\":null}\n");
+  std::FILE* out = std::tmpfile();
+  BOOST_REQUIRE(out != nullptr);
+  ResultLineWriter writer(out);
+  {
+    ExperimentRunner runner(c, h.registry, h.host, h.cancellation, RunnerEnvironment{h.io, &input});
+    runner.set_observer(&writer);
+    runner.run();
+  }
+  writer.finish();
+  BOOST_TEST(!writer.all_passed());
+  std::rewind(out);
+  std::string text;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof(buffer), out)) > 0;) text.append(buffer, n);
+  std::fclose(out);
+  std::vector<json::object> lines;
+  std::istringstream read(text);
+  for (std::string line; std::getline(read, line);) lines.push_back(json::parse(line).as_object());
+  BOOST_REQUIRE(lines.size() == 3u);
+
+  const auto& first = lines[0].at("metadata").as_object();
+  BOOST_TEST(first.at("seed").to_number<uint64_t>() == item_seed(0, 0, 0));
+  BOOST_TEST(first.at("itemIndex").to_number<uint64_t>() == 0u);
+  // {"inputs":{"input":1},"actualOutputs":{"score":1.0},"expectedOutputs":{},"metadata":{}}
+  BOOST_TEST(json::serialize(first.at("sections")) == "[[10,11],[38,13],[70,2],[84,2]]");
+
+  BOOST_TEST(json::serialize(lines[1]) ==
+             R"({"line":3,"error":{"code":"INVALID_ARGUMENT","message":"a test case must be a JSON object"}})");
+
+  const auto& last = lines[2].at("metadata").as_object();
+  BOOST_TEST(lines[2].at("success").as_bool() == false);
+  BOOST_TEST(last.at("seed").to_number<uint64_t>() == item_seed(0, 0, 3));
+  BOOST_TEST(last.at("itemIndex").to_number<uint64_t>() == 3u);
+  // {"inputs":{},"actualOutputs":{"score":0.25},"expectedOutputs":{},"metadata":{}}
+  BOOST_TEST(json::serialize(last.at("sections")) == "[[10,2],[29,14],[62,2],[76,2]]");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -37,8 +37,9 @@ int run_command(const RunArguments& args) {
   core::HostServices host(cancellation, stderr, args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG
                                                 : args.plugins.verbosity == 1 ? KRINO_LOG_INFO
                                                                               : KRINO_LOG_WARNING);
-  // The run's I/O service, which the judges' LLM client runs on. Declared before the judges and the
-  // registry: it must outlive every plugin call, and it is stopped last.
+  // The command's one I/O service, on which the task's calls and the judges' LLM client run.
+  // Declared before the judges and the registry: it must outlive every plugin call, and it is
+  // stopped last.
   core::IoService io;
   const std::unique_ptr<core::JudgeService> judges =
       core::make_judge_service(config, core::JudgeSetupOptions{args.no_cache, core::process_environment(), &io});
@@ -51,7 +52,7 @@ int run_command(const RunArguments& args) {
   if (config.gate) projection.emplace();
   core::ExperimentOutcome outcome;
   {
-    core::ExperimentRunner runner(config, registry, host, cancellation);
+    core::ExperimentRunner runner(config, registry, host, cancellation, core::RunnerEnvironment{io});
     std::optional<ProjectionFeed> feed;
     if (projection) runner.set_observer(&feed.emplace(*projection));
     outcome = runner.run();

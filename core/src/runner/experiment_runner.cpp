@@ -5,6 +5,7 @@
 #include "krino/core/runner/component_factory.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/item_processor.hpp"
+#include "krino/core/runner/test_case_lines.hpp"
 #include "krino/core/statistics/experiment_statistics.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
 #include "krino/core/task/task_factory.hpp"
@@ -38,13 +39,18 @@ struct ExperimentRunner::RunResult {
 };
 
 ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry,
-                                   const HostServices& host, const Cancellation& cancellation)
-    : config_(config), registry_(registry), host_(host), cancellation_(cancellation) {
-  resolver_ = &choose_resolver(registry, config.dataset.uri, config.dataset.resolver);
-  validate_options(*resolver_, config.dataset.options, "dataset resolver");
-  prices_ = PriceTable::from_json(config.prices, "prices");
-  io_ = std::make_unique<IoService>(1);
-  task_ = make_task(config.task, TaskEnvironment{host, registry, *io_, prices_, config.parallelism});
+                                   const HostServices& host, const Cancellation& cancellation,
+                                   RunnerEnvironment environment)
+    : config_(config), registry_(registry), host_(host), cancellation_(cancellation), environment_(environment) {
+  if (environment_.test_cases != nullptr) {
+    if (config.runs != 1) throw config_error("runs: test cases given directly are read once, so runs must be 1");
+  } else {
+    resolver_ = &choose_resolver(registry, config.dataset.uri, config.dataset.resolver);
+    validate_options(*resolver_, config.dataset.options, "dataset resolver");
+    prices_ = PriceTable::from_json(config.prices, "prices");
+    task_ = make_task(config.task, TaskEnvironment{host, registry, environment_.io, prices_, config.parallelism});
+  }
+  const bool calls_out = task_ != nullptr && task_->calls_out();
 
   const size_t workers = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
   std::set<std::string> names;
@@ -61,14 +67,13 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
   // A task that calls a system under test admits `parallelism` items at once. In-process work
   // (replay, and evaluation) is not held back by that limit: it gets enough items in flight to keep
   // every worker busy while the output stage restores dataset order.
-  window_ = task_->calls_out() ? config.parallelism
-                               : std::max<size_t>(config.parallelism, 4 * workers);
+  window_ = calls_out ? config.parallelism : std::max<size_t>(config.parallelism, 4 * workers);
   // An item waiting for a judge holds no thread (its task is suspended), so with judge evaluators
   // enough items are admitted to keep every judge's concurrency busy: an item makes one judge call
   // at a time.
   const bool judged = std::any_of(evaluators_.begin(), evaluators_.end(),
                                   [](const auto& e) { return e->component().has(KRINO_CAP_NEEDS_JUDGE); });
-  if (judged && !task_->calls_out()) window_ = std::max(window_, host.judge_capacity());
+  if (judged && !calls_out) window_ = std::max(window_, host.judge_capacity());
 }
 
 ExperimentRunner::~ExperimentRunner() = default;
@@ -105,9 +110,13 @@ krino::event::RunStarted ExperimentRunner::run_started_event(uint32_t run_index,
 
 ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, ExperimentStatistics& statistics) {
   const auto started = std::chrono::steady_clock::now();
-  DatasetStream dataset(*resolver_, host_.host(), config_.dataset.uri, config_.dataset.options);
+  // The records: the dataset's, or the test cases given directly.
+  std::optional<DatasetStream> dataset;
+  std::optional<TestCaseLines> test_cases;
+  if (environment_.test_cases != nullptr) test_cases.emplace(*environment_.test_cases);
+  else dataset.emplace(*resolver_, host_.host(), config_.dataset.uri, config_.dataset.options);
   {
-    const krino::event::RunStarted event = run_started_event(run_index, dataset.info());
+    const krino::event::RunStarted event = run_started_event(run_index, dataset ? dataset->info() : DatasetInfo{});
     std::string line;
     krino::event::append_run_started(line, event);
     emit(line);
@@ -117,7 +126,9 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   std::vector<std::string> names;
   for (const auto& ev : evaluators_) names.push_back(ev->name());
   RunStatistics run_stats(names);
-  ItemProcessor processor(host_, dataset, *task_, evaluators_, config_.seed, config_.shard);
+  ItemProcessor processor = dataset ? ItemProcessor(host_, *dataset, *task_, evaluators_, config_.seed, config_.shard)
+                                    : ItemProcessor(host_, evaluators_, config_.seed);
+  processor.set_writes_line(!reporters_.empty());
 
   struct Slot {
     uint64_t index = 0;
@@ -147,13 +158,13 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
                                         fc.stop();
                                         return nullptr;
                                       }
-                                      DatasetRecord record = dataset.next();
+                                      DatasetRecord record = dataset ? dataset->next() : test_cases->next();
                                       if (record.kind == DatasetRecord::Kind::end) {
                                         fc.stop();
                                         return nullptr;
                                       }
                                       auto slot = std::make_shared<Slot>();
-                                      slot->index = next_index++;
+                                      slot->index = record.index ? *record.index : next_index++;
                                       slot->record = std::move(record);
                                       return slot;
                                     }) &

@@ -1,5 +1,6 @@
 #include "krino/core/runner/item_processor.hpp"
 
+#include "krino/core/common/json_scan.hpp"
 #include "krino/core/usage/judge_usage.hpp"
 
 #include <boost/json.hpp>
@@ -12,6 +13,30 @@
 
 namespace krino::core {
 namespace json = boost::json;
+
+namespace {
+
+// Why a test case given directly cannot be scored, in the words `krino eval` has always used; none
+// when it can, and `view` then reads it. A test case is a JSON object (within Boost.JSON's default
+// nesting limit, which its parser has always applied) whose four sections are objects, null or absent.
+std::optional<std::string> test_case_problem(std::string_view text, ExampleView& view) {
+  auto read = ExampleView::from_text(text, json::parse_options().max_depth);
+  if (!read) {
+    boost::system::error_code ec;
+    const json::value parsed = json::parse(text, ec);
+    if (ec) return "not valid JSON: " + ec.message();
+    return std::string("a test case must be a JSON object");
+  }
+  view = std::move(*read);
+  for (const char* key : {"inputs", "actualOutputs", "expectedOutputs", "metadata"}) {
+    const auto value = view.raw(key);
+    if (value && *value != "null" && !is_object_span(*value))
+      return std::string("\"") + key + "\" must be an object";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 uint64_t item_seed(uint64_t experiment_seed, uint32_t run_index, uint64_t item_index) {
   auto mix = [](uint64_t z) {
@@ -26,7 +51,11 @@ uint64_t item_seed(uint64_t experiment_seed, uint32_t run_index, uint64_t item_i
 ItemProcessor::ItemProcessor(const HostServices& host, const DatasetStream& dataset, const Task& task,
                              const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed,
                              std::optional<ShardSpec> shard)
-    : host_(host), dataset_(dataset), task_(task), evaluators_(evaluators), seed_(seed), shard_(shard) {}
+    : host_(host), dataset_(&dataset), task_(&task), evaluators_(evaluators), seed_(seed), shard_(shard) {}
+
+ItemProcessor::ItemProcessor(const HostServices& host, const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators,
+                             uint64_t seed)
+    : host_(host), evaluators_(evaluators), seed_(seed) {}
 
 void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const {
   const auto started = std::chrono::steady_clock::now();
@@ -45,19 +74,24 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
   CallAttribution attribution;
   ctx.host_handle = &attribution;
 
-  // 1. The example: validated once, then read through spans (no document is built).
+  // 1. The example: validated once, then read through spans (no document is built). A test case
+  // given directly is read the same way, its actual outputs among its sections.
   std::string& example_text = item.example_text_;
   ExampleView example = ExampleView::empty();
   std::optional<ExampleView> view_of_record;
-  if (record.kind == DatasetRecord::Kind::bad) {
+  if (task_ == nullptr) {
+    example_text = record.bytes;
+    if (auto problem = test_case_problem(example_text, example))
+      error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT, std::move(*problem)};
+  } else if (record.kind == DatasetRecord::Kind::bad) {
     error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT, record.error};
-  } else if (dataset_.passes_examples() && (view_of_record = ExampleView::from_text(record.bytes)) &&
+  } else if (dataset_->passes_examples() && (view_of_record = ExampleView::from_text(record.bytes)) &&
              view_of_record->is_canonical()) {
     // Already an example: validated and scanned once, here, and used as it is.
     example_text = record.bytes;
     example = view_of_record->rebased(record.bytes, example_text);
   } else {
-    auto decoded = dataset_.decode(record.bytes);
+    auto decoded = dataset_->decode(record.bytes);
     if (decoded.ok()) example_text = std::move(decoded).value();
     if (!decoded.ok()) {
       error = ItemError{"dataset", "", decoded.error().code, decoded.error().message};
@@ -88,20 +122,25 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
   const std::string_view expected = example.section("expectedOutputs");
   const std::string_view metadata = example.section("metadata");
 
-  // 2. The task, then 3. every evaluator in order; the first error ends the item.
-  if (!error) {
+  // 2. The task (a test case given directly has its actual outputs already), then 3. every
+  // evaluator in order; the first error ends the item.
+  std::string_view actual;
+  if (!error && task_ == nullptr) {
+    actual = example.section("actualOutputs");
+  } else if (!error) {
     try {
-      auto ran = task_.run(example, ctx);
+      auto ran = task_->run(example, ctx);
       if (auto* e = std::get_if<ItemError>(&ran)) error = std::move(*e);
       else output = std::move(std::get<TaskOutput>(ran));
     } catch (const std::exception& e) {
-      error = ItemError{"task", task_.kind(), KRINO_INTERNAL, e.what()};
+      error = ItemError{"task", task_->kind(), KRINO_INTERNAL, e.what()};
     }
+    if (output) actual = output->actual_outputs;
   }
   if (!error) {
     // Assembled once from the example's own bytes; every evaluator gets these bytes.
     std::string testcase;
-    testcase.reserve(inputs.size() + output->actual_outputs.size() + expected.size() + metadata.size() + 80);
+    testcase.reserve(inputs.size() + actual.size() + expected.size() + metadata.size() + 80);
     // Each section's place is recorded as it is appended, so plugins need not look for it.
     auto append_section = [&](const char* key, std::string_view value, krino_span& span) {
       testcase += key;
@@ -110,7 +149,7 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
       testcase += value;
     };
     append_section("{\"inputs\":", inputs, ctx.testcase_sections[0]);
-    append_section(",\"actualOutputs\":", output->actual_outputs, ctx.testcase_sections[1]);
+    append_section(",\"actualOutputs\":", actual, ctx.testcase_sections[1]);
     append_section(",\"expectedOutputs\":", expected, ctx.testcase_sections[2]);
     append_section(",\"metadata\":", metadata, ctx.testcase_sections[3]);
     testcase += '}';
@@ -148,6 +187,8 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
     item.actual_outputs_ = std::move(output->actual_outputs);
     event.actual_outputs = item.actual_outputs_;
     if (output->metrics) event.metrics = *output->metrics;
+  } else if (task_ == nullptr && !error) {
+    event.actual_outputs = actual;  // in the test case's own bytes
   }
   if (const JudgeUsage spent = attribution.usage(); !spent.empty()) event.judge = spent;
   const double duration_ms =
@@ -157,6 +198,7 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
   event.expected_outputs = expected;
   event.metadata = metadata;
 
+  if (!writes_line_) return;
   item.line.reserve(example_text.size() + item.actual_outputs_.size() + 512 * (results.size() + 1));
   krino::event::append_item_finished(item.line, event);
 }

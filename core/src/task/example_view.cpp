@@ -2,8 +2,8 @@
 
 namespace krino::core {
 
-std::optional<ExampleView> ExampleView::from_text(std::string_view text) {
-  if (!is_json_object(text)) return std::nullopt;
+std::optional<ExampleView> ExampleView::from_text(std::string_view text, size_t max_depth) {
+  if (!is_json_object(text, max_depth)) return std::nullopt;
   ExampleView view;
   view.members_ = top_level_members(text);
   return view;

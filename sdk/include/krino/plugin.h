@@ -113,8 +113,8 @@ typedef struct krino_call_context {
    * sections of the test case lie in its bytes, in the order inputs, actualOutputs,
    * expectedOutputs, metadata; a size of 0 means the section is absent. The host builds the test
    * case and knows these for free; a plugin that uses them need not scan the document. All four
-   * zero means "not given" (other calls, and hosts that do not track them, such as `krino eval`):
-   * find the sections in the bytes then. */
+   * zero means "not given" (other calls, and hosts that do not track them): find the sections in
+   * the bytes then. */
   krino_span testcase_sections[4];
 } krino_call_context;
 

@@ -6,7 +6,9 @@
 //                                         (default 1: every example; 0: none).
 //   evaluator `echo_score`               : score = actualOutputs.score if present, else 1; may sleep
 //                                          a pseudo-random time (max_sleep_ms) and throw on items
-//                                          whose input is in "throw_on"; fails (non-OK) on "fail_on".
+//                                          whose input is in "throw_on"; fails (non-OK) on "fail_on";
+//                                          "report_context": true puts the call's seed, item index
+//                                          and test case section spans in the result's metadata.
 //   reporter  `capture`                  : appends every event to "path", one per line, flushing
 //                                          only in flush() (so a test can see that flush happened).
 #include <krino/plugin.hpp>
@@ -64,7 +66,8 @@ class EchoScore {
   explicit EchoScore(const krino::Config& config)
       : name_(config.get_string("name", "echo_score")),
         threshold_(config.get_double("threshold", 0.5)),
-        max_sleep_ms_(config.get_int("max_sleep_ms", 0)) {
+        max_sleep_ms_(config.get_int("max_sleep_ms", 0)),
+        report_context_(config.get_bool("report_context", false)) {
     if (const auto* v = config.find("throw_on")) for (const auto& x : v->as_array()) throw_on_.push_back(x.to_number<int64_t>());
     if (const auto* v = config.find("fail_on")) for (const auto& x : v->as_array()) fail_on_.push_back(x.to_number<int64_t>());
   }
@@ -78,13 +81,22 @@ class EchoScore {
     for (int64_t x : fail_on_) if (x == input) throw krino::Error(KRINO_FAILED_PRECONDITION, "refused " + std::to_string(input));
     double score = 1.0;
     if (const auto* s = krino::TestCase::lookup(test_case.actual_outputs(), "score")) score = s->to_number<double>();
-    return krino::EvalResult::scored(name_, score, threshold_, "echo");
+    krino::EvalResult result = krino::EvalResult::scored(name_, score, threshold_, "echo");
+    if (report_context_) {
+      result.metadata["seed"] = ctx.seed();
+      result.metadata["itemIndex"] = ctx.item_index();
+      boost::json::array sections;
+      for (const krino_span& span : ctx.raw()->testcase_sections) sections.push_back(boost::json::array{span.offset, span.size});
+      result.metadata["sections"] = std::move(sections);
+    }
+    return result;
   }
 
  private:
   std::string name_;
   double threshold_;
   int64_t max_sleep_ms_;
+  bool report_context_;
   std::vector<int64_t> throw_on_;
   std::vector<int64_t> fail_on_;
 };
@@ -123,7 +135,8 @@ KRINO_EVALUATOR(EchoScore, "test.echo_score", "echo_score", "1.0.0", "Scores wha
                 KRINO_CAP_THREAD_SAFE, R"({"type":"object","properties":{"name":{"type":"string"},
                     "threshold":{"type":"number"},"max_sleep_ms":{"type":"integer","minimum":0},
                     "throw_on":{"type":"array","items":{"type":"integer"}},
-                    "fail_on":{"type":"array","items":{"type":"integer"}}},"additionalProperties":false})");
+                    "fail_on":{"type":"array","items":{"type":"integer"}},
+                    "report_context":{"type":"boolean"}},"additionalProperties":false})");
 KRINO_REPORTER(Capture, "test.capture", "capture", "1.0.0", "Writes events to a file",
                R"({"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false})");
 KRINO_PLUGIN("test.testkit", "testkit", "1.0.0", "krino", "Apache-2.0", "Components for testing the host")

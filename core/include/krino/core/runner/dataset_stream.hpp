@@ -10,6 +10,7 @@
 
 #include <krino/event/run_started.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,9 @@ struct DatasetRecord {
   std::string bytes;     // the record (or, without decode, the example itself)
   std::string location;  // "path:line", may be empty
   std::string error;     // for Kind::bad
+  // The item's index when the source numbers its items itself (a test case line: its zero-based
+  // line number, blank lines counted); otherwise the runner counts records from 0.
+  std::optional<uint64_t> index;
 };
 
 // What the resolver said of the dataset, as run_started reports it.

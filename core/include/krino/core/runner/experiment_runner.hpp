@@ -1,6 +1,8 @@
 #pragma once
 // Runs an experiment: for each run, streams the dataset through the task and the evaluators on a
-// TBB pipeline and hands every finished item to the reporters in dataset order.
+// TBB pipeline and hands every finished item to the reporters (and the observer) in dataset order.
+// `krino eval` is the same runner given test cases directly: no dataset and no task, its output an
+// observer (ResultLineWriter).
 //
 // Memory is bounded by the pipeline window (items in flight), never by the dataset: nothing keeps
 // item results once the reporters and the run statistics have seen them.
@@ -19,6 +21,7 @@
 #include <krino/event/run_started.hpp>
 
 #include <functional>
+#include <istream>
 #include <optional>
 #include <memory>
 #include <string>
@@ -35,12 +38,23 @@ struct ExperimentOutcome {
   boost::json::object summary;
 };
 
+// What the command hands the runner beyond the experiment.
+struct RunnerEnvironment {
+  // The command's I/O service, on which the task's calls run; the command gives the judge service
+  // the same one, so a command runs one event loop. Must outlive the runner.
+  IoService& io;
+  // Test cases given directly (`krino eval`): one krino.testcase/1 object a line, scored as they are,
+  // instead of the experiment's dataset and task (which are then not used; `runs` must be 1, the
+  // lines are read once). Null: the experiment's dataset through its task.
+  std::istream* test_cases = nullptr;
+};
+
 class ExperimentRunner {
  public:
   // Resolves and validates every component and creates instances; throws a configuration error
   // before anything runs when something is wrong.
   ExperimentRunner(const ExperimentConfig& config, const PluginRegistry& registry, const HostServices& host,
-                   const Cancellation& cancellation);
+                   const Cancellation& cancellation, RunnerEnvironment environment);
   ~ExperimentRunner();
 
   ExperimentOutcome run();
@@ -71,11 +85,11 @@ class ExperimentRunner {
   const PluginRegistry& registry_;
   const HostServices& host_;
   const Cancellation& cancellation_;
-  const Component* resolver_ = nullptr;
+  RunnerEnvironment environment_;
+  const Component* resolver_ = nullptr;  // null with test cases given directly
   // Declared before the task, which uses them and so must go first.
   PriceTable prices_;
-  std::unique_ptr<IoService> io_;
-  std::unique_ptr<Task> task_;
+  std::unique_ptr<Task> task_;  // null with test cases given directly
   std::vector<std::unique_ptr<EvaluatorHandle>> evaluators_;
   std::vector<std::unique_ptr<ReporterHandle>> reporters_;
   size_t window_ = 1;

@@ -1,6 +1,7 @@
 #pragma once
-// Turns one dataset record into one finished item: decode, task, evaluators, and the serialized
-// item_finished event. Pure with respect to the run: safe to call from many threads at once.
+// Turns one record into one finished item: decode, task, evaluators, and the serialized
+// item_finished event; or, for a test case given directly (`krino eval`), its evaluators. Pure with
+// respect to the run: safe to call from many threads at once.
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/eval_result_check.hpp"
@@ -16,7 +17,7 @@
 
 namespace krino::core {
 
-// One dataset record after the task and the evaluators: the item_finished event as its model and
+// One record after the task and the evaluators: the item_finished event as its model and
 // as its line. The model's views point into this object's own buffers, so it is filled in place
 // and never copied or moved.
 struct FinishedItem {
@@ -38,20 +39,30 @@ struct FinishedItem {
 
 class ItemProcessor {
  public:
+  // Records are examples: decoded by `dataset`, run through `task`, then scored.
   ItemProcessor(const HostServices& host, const DatasetStream& dataset, const Task& task,
                 const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators, uint64_t seed,
                 std::optional<ShardSpec> shard = std::nullopt);
+  // Records are test cases given directly (krino.testcase/1, `krino eval`): no dataset, no task;
+  // each is scored as it is, its missing or null sections empty.
+  ItemProcessor(const HostServices& host, const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators,
+                uint64_t seed);
+
+  // Whether process() serializes the event into FinishedItem::line (by default it does). Only
+  // reporters read the line; a run without any need not pay for it.
+  void set_writes_line(bool writes) { writes_line_ = writes; }
 
   // Fills `item`, a fresh FinishedItem.
   void process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const;
 
  private:
   const HostServices& host_;
-  const DatasetStream& dataset_;
-  const Task& task_;
+  const DatasetStream* dataset_ = nullptr;  // null: records are test cases
+  const Task* task_ = nullptr;              // null: records are test cases
   const std::vector<std::unique_ptr<EvaluatorHandle>>& evaluators_;
   uint64_t seed_;
   std::optional<ShardSpec> shard_;
+  bool writes_line_ = true;
 };
 
 // A well-mixed per-item seed from the experiment seed, run and item (splitmix64).

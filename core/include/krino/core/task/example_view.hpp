@@ -3,6 +3,7 @@
 // spans of its top-level members, which go into the test case and the report without a rebuild.
 #include "krino/core/common/json_scan.hpp"
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -11,8 +12,9 @@ namespace krino::core {
 
 class ExampleView {
  public:
-  // nullopt when `text` is not a JSON object. `text` must outlive the view.
-  static std::optional<ExampleView> from_text(std::string_view text);
+  // nullopt when `text` is not a JSON object (nested at most `max_depth` deep, as is_json_object).
+  // `text` must outlive the view.
+  static std::optional<ExampleView> from_text(std::string_view text, size_t max_depth = 512);
   static ExampleView empty();
 
   // The same view over a copy of its text: `to` must hold the bytes of `from`, the text this view
