@@ -128,6 +128,8 @@ BOOST_AUTO_TEST_CASE(a_member_of_the_wrong_type_names_itself) {
   const std::string bad = R"({"event":"item_finished","run_index":0,"index":"three"})";
   BOOST_CHECK_EXCEPTION(ev::read_item_finished(bad), ev::DecodeError,
                         [](const ev::DecodeError& e) { return std::string(e.what()).find("\"index\"") != std::string::npos; });
+  BOOST_CHECK_EXCEPTION(ev::read_item_finished(R"({"event":"item_finished","judge":{"calls":"many"}})"), ev::DecodeError,
+                        [](const ev::DecodeError& e) { return std::string(e.what()).find("\"judge.calls\"") == 0; });
   const std::string bad_score = R"({"event":"item_finished","results":[{"name":"a","score":"high","success":true}]})";
   BOOST_CHECK_THROW(ev::read_item_finished(bad_score), ev::DecodeError);
 }

@@ -32,17 +32,18 @@ inline void append_call_metrics(std::string& out, const CallMetrics& m) {
 }
 
 inline CallMetrics read_call_metrics(std::string_view object, std::string_view member = "metrics") {
-  CallMetrics m;
-  const std::string prefix = std::string(member) + ".";
-  krino::json::for_each_member(object, [&](std::string_view key, std::string_view value) {
-    using krino::json::key_equals;
-    if (key_equals(key, "tokensIn")) m.tokens_in = read_whole<int64_t>(value, prefix + "tokensIn");
-    else if (key_equals(key, "tokensOut")) m.tokens_out = read_whole<int64_t>(value, prefix + "tokensOut");
-    else if (key_equals(key, "costUsd")) m.cost_usd = read_number(value, prefix + "costUsd");
-    else if (key_equals(key, "latencyMs")) m.latency_ms = read_number(value, prefix + "latencyMs");
-    return true;
+  return within(member, [&] {
+    CallMetrics m;
+    krino::json::for_each_member(object, [&](std::string_view key, std::string_view value) {
+      using krino::json::key_equals;
+      if (key_equals(key, "tokensIn")) m.tokens_in = read_whole<int64_t>(value, "tokensIn");
+      else if (key_equals(key, "tokensOut")) m.tokens_out = read_whole<int64_t>(value, "tokensOut");
+      else if (key_equals(key, "costUsd")) m.cost_usd = read_number(value, "costUsd");
+      else if (key_equals(key, "latencyMs")) m.latency_ms = read_number(value, "latencyMs");
+      return true;
+    });
+    return m;
   });
-  return m;
 }
 
 }  // namespace krino::event

@@ -116,26 +116,27 @@ inline boost::json::object judge_usage_json(const JudgeUsage& u, JudgeUsageForm 
 // Reads either form. The exact cost wins when present; files written before `costUsdExact`
 // existed have only the rounded one. `member` names the object in errors.
 inline JudgeUsage read_judge_usage(std::string_view object, std::string_view member = "judge") {
-  JudgeUsage u;
-  std::optional<double> rounded_cost;
-  std::optional<double> exact_cost;
-  const std::string prefix = std::string(member) + ".";
-  krino::json::for_each_member(object, [&](std::string_view key, std::string_view value) {
-    using krino::json::key_equals;
-    if (key_equals(key, "calls")) u.calls = read_whole<uint64_t>(value, prefix + "calls").value_or(0);
-    else if (key_equals(key, "cachedCalls")) u.cached_calls = read_whole<uint64_t>(value, prefix + "cachedCalls").value_or(0);
-    else if (key_equals(key, "failedCalls")) u.failed_calls = read_whole<uint64_t>(value, prefix + "failedCalls").value_or(0);
-    else if (key_equals(key, "retries")) u.retries = read_whole<uint64_t>(value, prefix + "retries").value_or(0);
-    else if (key_equals(key, "repairs")) u.repairs = read_whole<uint64_t>(value, prefix + "repairs").value_or(0);
-    else if (key_equals(key, "tokensIn")) u.tokens_in = read_whole<int64_t>(value, prefix + "tokensIn");
-    else if (key_equals(key, "tokensOut")) u.tokens_out = read_whole<int64_t>(value, prefix + "tokensOut");
-    else if (key_equals(key, "costUsd")) rounded_cost = read_number(value, prefix + "costUsd");
-    else if (key_equals(key, "costUsdExact")) exact_cost = read_number(value, prefix + "costUsdExact");
-    else if (key_equals(key, "unpricedTokens")) u.unpriced_tokens = read_bool(value, prefix + "unpricedTokens").value_or(false);
-    return true;
+  return within(member, [&] {
+    JudgeUsage u;
+    std::optional<double> rounded_cost;
+    std::optional<double> exact_cost;
+    krino::json::for_each_member(object, [&](std::string_view key, std::string_view value) {
+      using krino::json::key_equals;
+      if (key_equals(key, "calls")) u.calls = read_whole<uint64_t>(value, "calls").value_or(0);
+      else if (key_equals(key, "cachedCalls")) u.cached_calls = read_whole<uint64_t>(value, "cachedCalls").value_or(0);
+      else if (key_equals(key, "failedCalls")) u.failed_calls = read_whole<uint64_t>(value, "failedCalls").value_or(0);
+      else if (key_equals(key, "retries")) u.retries = read_whole<uint64_t>(value, "retries").value_or(0);
+      else if (key_equals(key, "repairs")) u.repairs = read_whole<uint64_t>(value, "repairs").value_or(0);
+      else if (key_equals(key, "tokensIn")) u.tokens_in = read_whole<int64_t>(value, "tokensIn");
+      else if (key_equals(key, "tokensOut")) u.tokens_out = read_whole<int64_t>(value, "tokensOut");
+      else if (key_equals(key, "costUsd")) rounded_cost = read_number(value, "costUsd");
+      else if (key_equals(key, "costUsdExact")) exact_cost = read_number(value, "costUsdExact");
+      else if (key_equals(key, "unpricedTokens")) u.unpriced_tokens = read_bool(value, "unpricedTokens").value_or(false);
+      return true;
+    });
+    u.cost_usd = exact_cost ? exact_cost : rounded_cost;
+    return u;
   });
-  u.cost_usd = exact_cost ? exact_cost : rounded_cost;
-  return u;
 }
 
 }  // namespace krino::event

@@ -125,6 +125,19 @@ void for_each_element(std::string_view token, std::string_view member, Visit&& v
   }
 }
 
+// Runs `read` (which reads members of an object named `member`) and names errors by their path:
+// a DecodeError about "calls" becomes one about "judge.calls". The path is built only on error.
+template <class Read>
+auto within(std::string_view member, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const DecodeError& e) {
+    std::string what = e.what();
+    if (!what.empty() && what.front() == '"') what.insert(1, std::string(member) + ".");
+    throw DecodeError(what);
+  }
+}
+
 // Writing: ",\"key\":" and the scalar forms every writer uses.
 inline void append_key(std::string& out, std::string_view key) {
   out += ',';
