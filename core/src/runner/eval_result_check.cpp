@@ -27,7 +27,6 @@ class ResultFields {
   Seen name = Seen::absent, score = Seen::absent, success = Seen::absent, threshold = Seen::absent,
        reason = Seen::absent, metadata = Seen::absent;
   std::string name_text;
-  std::string reason_text;
   double score_value = 0;
   double threshold_value = 0;
   bool success_value = false;
@@ -93,7 +92,6 @@ class ResultFields {
   }
   bool text_part(string_view s) {
     if (depth_ == 1 && key_ == "name") name_text.append(s.data(), s.size());
-    else if (depth_ == 1 && key_ == "reason") reason_text.append(s.data(), s.size());
     else if (depth_ == 2) inner_key_.clear();
     return true;
   }
@@ -152,7 +150,6 @@ StatusOr<CheckedResult> check_eval_result(std::string_view text, const std::stri
   checked.record.success = f.success_value;
   if (f.score == Seen::number) checked.record.score = f.score_value;
   if (f.threshold == Seen::number) checked.record.threshold = f.threshold_value;
-  checked.record.reason = f.reason == Seen::string ? f.reason_text : std::string();
   checked.record.skipped = f.skipped_value;
   const std::string_view document = text.substr(text.find('{'), used - text.find('{'));
   // Kept byte for byte when it already is what a report line needs: the configured name, one line.

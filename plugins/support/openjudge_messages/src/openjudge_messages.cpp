@@ -22,9 +22,14 @@ const boost::json::array* MessagesLocation::find(const TestCase& test_case) cons
 }
 
 std::string MessagesLocation::describe_missing() const {
-  if (falls_back_)
-    return std::string("no messages to judge: actualOutputs has neither '") + kDefaultKey + "' nor '" + kFallbackKey + "'";
-  return "no messages to judge: actualOutputs has no '" + key_ + "'";
+  // Appended piece by piece: GCC 12 misreads a chain of operator+ on literals here (-Warray-bounds).
+  std::string text = "no messages to judge: actualOutputs has ";
+  if (falls_back_) {
+    text.append("neither '").append(kDefaultKey).append("' nor '").append(kFallbackKey).append("'");
+  } else {
+    text.append("no '").append(key_).append("'");
+  }
+  return text;
 }
 
 const boost::json::object& unwrap_message(const boost::json::object& message) {

@@ -139,10 +139,11 @@ auto within(std::string_view member, Read&& read) -> decltype(read()) {
 }
 
 // Writing: ",\"key\":" and the scalar forms every writer uses.
+// `key` is one of the codec's own member names, which need no escaping.
 inline void append_key(std::string& out, std::string_view key) {
-  out += ',';
-  krino::json::append_json_string(out, key);
-  out += ':';
+  out += ",\"";
+  out += key;
+  out += "\":";
 }
 
 template <class Integer>

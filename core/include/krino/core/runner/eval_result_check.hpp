@@ -13,7 +13,9 @@ namespace krino::core {
 
 struct CheckedResult {
   std::string json;  // the result document, compact, its "name" the configured one
-  // What runs, summaries and gates read of it; its `json` view is set where the text settles.
+  // What runs, summaries and gates read of it (name, score, success, threshold, skipped); its
+  // `json` view is set where the text settles. The reason is not copied out: only reports show
+  // it, and they read it from the item's line.
   krino::event::ItemResult record;
 };
 
