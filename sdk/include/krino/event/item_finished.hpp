@@ -207,6 +207,7 @@ inline ItemResult read_item_result(std::string_view json) {
 
 // How much of an item_finished event to read.
 enum class ItemParts {
+  verdict,  // identity, location, success and error: enough to know a passing item passed
   head,  // every member before the example's sections: verdict, error, results, metrics, judge, timing
   all,   // every member
 };
@@ -214,10 +215,13 @@ enum class ItemParts {
 // Reads an item_finished event from its exact text (which must outlive the result: results and
 // sections are views into it). Unknown members are skipped, as readers must. Throws DecodeError
 // for a member of the wrong type. With ItemParts::head it stops at `inputs` once `results` has
-// been read: krino writes the example's sections, most of the bytes, last.
+// been read: krino writes the example's sections, most of the bytes, last. With ItemParts::verdict
+// it stops once `success` and `error` are read, which krino writes before the results.
 inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = ItemParts::all) {
   ItemFinished item;
   bool results_seen = false;
+  bool success_seen = false;
+  bool error_seen = false;
   krino::json::for_each_member(line, [&](std::string_view key, std::string_view value) {
     using krino::json::key_equals;
     if (key_equals(key, "run_index")) {
@@ -232,9 +236,13 @@ inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = 
       item.location = read_string(value, "location");
     } else if (key_equals(key, "success")) {
       item.success = read_bool(value, "success").value_or(false);
+      success_seen = true;
+      if (parts == ItemParts::verdict && error_seen) return false;
     } else if (key_equals(key, "error")) {
+      error_seen = true;
       if (detail::is_null(value)) {
         item.error.reset();
+        if (parts == ItemParts::verdict && success_seen) return false;
       } else {
         if (value.front() != '{') detail::wrong_type("error", "an object");
         ItemError e;
@@ -246,6 +254,7 @@ inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = 
           return true;
         });
         item.error = std::move(e);
+        if (parts == ItemParts::verdict && success_seen) return false;
       }
     } else if (key_equals(key, "results")) {
       item.results.clear();
