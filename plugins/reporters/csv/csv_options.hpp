@@ -3,6 +3,7 @@
 #define KRINO_CSV_CSV_OPTIONS_HPP
 
 #include <krino/plugin.hpp>
+#include <krino/report/path_option.hpp>
 
 #include <cstddef>
 #include <string>
@@ -31,12 +32,7 @@ inline constexpr const char kCsvOptionsSchema[] = R"({
   "description": "One CSV row per item per run (RFC 4180): verdict, error, input and outputs, each evaluator's score, pass and reason, durations and metrics (docs/plugins/csv.md).",
   "type": "object",
   "properties": {
-    "path": {
-      "description": "The file to write; missing parent directories are created. It is written under a temporary name and renamed at the end, so it is never half-written. \"-\" writes to standard output.",
-      "type": "string",
-      "minLength": 1,
-      "default": "krino-results.csv"
-    },
+    )" KRINO_REPORT_PATH_OPTION("krino-results.csv") R"(,
     "append": {
       "description": "Add the rows to the end of an existing file instead of replacing it. The header is written only when the file is empty; an existing file must have the same columns.",
       "type": "boolean",

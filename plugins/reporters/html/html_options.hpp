@@ -3,6 +3,7 @@
 #define KRINO_HTML_HTML_OPTIONS_HPP
 
 #include <krino/plugin.hpp>
+#include <krino/report/path_option.hpp>
 
 #include <cstddef>
 #include <string>
@@ -28,12 +29,7 @@ inline constexpr const char kHtmlOptionsSchema[] = R"({
   "description": "One self-contained HTML file that works offline: summary cards, evaluator statistics, score histograms, and a filterable, sortable table of items with their reasons (docs/plugins/html.md).",
   "type": "object",
   "properties": {
-    "path": {
-      "description": "The file to write; missing parent directories are created. It is written under a temporary name and renamed at the end, so it is never half-written. \"-\" writes to standard output.",
-      "type": "string",
-      "minLength": 1,
-      "default": "krino-report.html"
-    },
+    )" KRINO_REPORT_PATH_OPTION("krino-report.html") R"(,
     "max_items": {
       "description": "How many items the table holds: every failed and errored item first, then the passing and skipped ones in dataset order, up to this many (the page says how many were left out). 0 keeps every item, which makes a very large page for a very large run.",
       "type": "integer",

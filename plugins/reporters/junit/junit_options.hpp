@@ -3,6 +3,7 @@
 #define KRINO_JUNIT_JUNIT_OPTIONS_HPP
 
 #include <krino/plugin.hpp>
+#include <krino/report/path_option.hpp>
 
 #include <cstddef>
 #include <string>
@@ -31,12 +32,7 @@ inline constexpr const char kJunitOptionsSchema[] = R"({
   "description": "JUnit XML for CI: a test suite per run, a test case per item, a failure per failing evaluator, item errors as errors (docs/plugins/junit.md).",
   "type": "object",
   "properties": {
-    "path": {
-      "description": "The file to write; missing parent directories are created. It is written under a temporary name and renamed at the end, so it is never half-written. \"-\" writes to standard output.",
-      "type": "string",
-      "minLength": 1,
-      "default": "krino-junit.xml"
-    },
+    )" KRINO_REPORT_PATH_OPTION("krino-junit.xml") R"(,
     "system_out": {
       "description": "Give every test case a <system-out> with the item's location, input, expected and actual outputs, and every evaluator's result.",
       "type": "boolean",
