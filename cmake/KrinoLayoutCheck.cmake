@@ -35,7 +35,8 @@ endfunction()
 function(krino_add_layout_test)
   find_package(Python3 COMPONENTS Interpreter)
   if(NOT Python3_Interpreter_FOUND)
-    message(WARNING "No Python 3: the layout test (core layers, dependency rule) is not added")
+    message(WARNING "No Python 3: the layout test (core layers, dependency rule) is not added; "
+                    "packaging/install-deps.sh --with-test-tools installs it (python3-minimal)")
     return()
   endif()
   add_test(NAME core_layers

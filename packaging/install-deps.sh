@@ -33,6 +33,7 @@ test_packages=(
   libxml2-utils       # xmllint: the junit reporter's tests validate its XML against a JUnit schema
   chromium            # headless browser: the html reporter's tests load the report offline
   groff-base          # the man page test renders packaging/krino.1.in and checks for warnings
+  python3-minimal     # the layout test (cmake/krino_layout_check.py): the dependency rule and core's layers
 )
 [ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
 
