@@ -112,7 +112,8 @@ BOOST_AUTO_TEST_CASE(an_item_error_reads_back) {
   item.location = "data.jsonl:8";
   item.error = ev::ItemError{"dataset", "jsonl", "INVALID_ARGUMENT", "not \"JSON\""};
   item.inputs = "{}";
-  const ev::ItemFinished back = ev::read_item_finished(written(item));
+  const std::string line = written(item);  // the model's views point into it
+  const ev::ItemFinished back = ev::read_item_finished(line);
   BOOST_TEST((back.status() == ev::ItemStatus::errored));
   BOOST_TEST(!back.id_text().has_value());
   BOOST_TEST(back.label() == "#7");
