@@ -106,6 +106,20 @@ BOOST_AUTO_TEST_CASE(the_head_of_an_item_is_read_without_its_sections) {
   BOOST_TEST(item.inputs.empty());
 }
 
+BOOST_AUTO_TEST_CASE(head_of_failures_stops_at_a_passing_verdict_and_reads_a_failure_whole) {
+  // A passing item: everything after "error" is cut off here, and it still reads.
+  const std::string passing =
+      R"({"event":"item_finished","schema":"krino.event/1","run_index":0,"index":3,"id":"q-4","location":null,)"
+      R"("success":true,"error":null,"results":[{"name":"a","score":)";
+  const ev::ItemFinished passed = ev::read_item_finished(passing, ev::ItemParts::head_of_failures);
+  BOOST_TEST(passed.success);
+  BOOST_TEST(passed.index == 3u);
+  BOOST_TEST(passed.results.empty());
+  const ev::ItemFinished failed = ev::read_item_finished(kItemLine, ev::ItemParts::head_of_failures);
+  BOOST_TEST(failed.results.size() == 3u);
+  BOOST_TEST(failed.inputs.empty());
+}
+
 BOOST_AUTO_TEST_CASE(an_item_error_reads_back) {
   ev::ItemFinished item;
   item.index = 7;

@@ -43,16 +43,11 @@ ConsoleReporter::~ConsoleReporter() {
 }
 
 void ConsoleReporter::on_event(const krino::Event& event) {
-  // Items are almost every event and most pass: a passing item is counted from its verdict alone,
-  // without reading its results, unless every item is printed.
-  if (item_lines_ != ItemLines::all && krino::event::read_event_head(event.raw()).kind == krino::event::EventKind::item_finished) {
-    const ItemFinished verdict = krino::event::read_item_finished(event.raw(), krino::event::ItemParts::verdict);
-    if (verdict_of(verdict) == Verdict::pass) {
-      if (bar_) bar_->add(Verdict::pass);
-      return;
-    }
-  }
-  report::dispatch_event(event, *this, krino::event::ItemParts::head);
+  // Items are almost every event and most pass: a passing item is read up to its verdict alone,
+  // unless every item is printed.
+  report::dispatch_event(event, *this,
+                         item_lines_ == ItemLines::all ? krino::event::ItemParts::head
+                                                       : krino::event::ItemParts::head_of_failures);
 }
 
 void ConsoleReporter::flush() {

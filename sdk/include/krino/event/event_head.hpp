@@ -58,9 +58,10 @@ inline EventHead read_event_head(std::string_view line) {
 // Reads `line` and calls the matching member of `handler`: on_run_started(const RunStarted&),
 // on_item(const ItemFinished&), on_run_finished(const Finished&) or
 // on_experiment_finished(const Finished&). Events of other kinds are skipped, as readers must.
+// The same, for a line whose kind the caller has already read (read_event_head).
 template <class Handler>
-void dispatch_event(std::string_view line, Handler& handler, ItemParts item_parts = ItemParts::all) {
-  switch (read_event_head(line).kind) {
+void dispatch_event(EventKind kind, std::string_view line, Handler& handler, ItemParts item_parts = ItemParts::all) {
+  switch (kind) {
     case EventKind::item_finished:
       handler.on_item(read_item_finished(line, item_parts));
       return;
@@ -76,6 +77,11 @@ void dispatch_event(std::string_view line, Handler& handler, ItemParts item_part
     case EventKind::other:
       return;
   }
+}
+
+template <class Handler>
+void dispatch_event(std::string_view line, Handler& handler, ItemParts item_parts = ItemParts::all) {
+  dispatch_event(read_event_head(line).kind, line, handler, item_parts);
 }
 
 }  // namespace krino::event

@@ -207,21 +207,27 @@ inline ItemResult read_item_result(std::string_view json) {
 
 // How much of an item_finished event to read.
 enum class ItemParts {
-  verdict,  // identity, location, success and error: enough to know a passing item passed
   head,  // every member before the example's sections: verdict, error, results, metrics, judge, timing
   all,   // every member
+  // A passing item's identity and verdict only (krino writes success and error before the
+  // results); a failed or errored item's head. For readers that show only what went wrong.
+  head_of_failures,
 };
 
 // Reads an item_finished event from its exact text (which must outlive the result: results and
 // sections are views into it). Unknown members are skipped, as readers must. Throws DecodeError
 // for a member of the wrong type. With ItemParts::head it stops at `inputs` once `results` has
-// been read: krino writes the example's sections, most of the bytes, last. With ItemParts::verdict
-// it stops once `success` and `error` are read, which krino writes before the results.
+// been read: krino writes the example's sections, most of the bytes, last. With
+// ItemParts::head_of_failures it stops at a passing item's verdict.
 inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = ItemParts::all) {
   ItemFinished item;
   bool results_seen = false;
   bool success_seen = false;
   bool error_seen = false;
+  // Whether the verdict says the item passed, so a head_of_failures reader has all it needs.
+  auto passed_and_done = [&] {
+    return parts == ItemParts::head_of_failures && success_seen && error_seen && item.success && !item.error;
+  };
   krino::json::for_each_member(line, [&](std::string_view key, std::string_view value) {
     using krino::json::key_equals;
     if (key_equals(key, "run_index")) {
@@ -237,12 +243,12 @@ inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = 
     } else if (key_equals(key, "success")) {
       item.success = read_bool(value, "success").value_or(false);
       success_seen = true;
-      if (parts == ItemParts::verdict && error_seen) return false;
+      if (passed_and_done()) return false;
     } else if (key_equals(key, "error")) {
       error_seen = true;
       if (detail::is_null(value)) {
         item.error.reset();
-        if (parts == ItemParts::verdict && success_seen) return false;
+        if (passed_and_done()) return false;
       } else {
         if (value.front() != '{') detail::wrong_type("error", "an object");
         ItemError e;
@@ -254,7 +260,6 @@ inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = 
           return true;
         });
         item.error = std::move(e);
-        if (parts == ItemParts::verdict && success_seen) return false;
       }
     } else if (key_equals(key, "results")) {
       item.results.clear();
@@ -276,7 +281,7 @@ inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = 
     } else if (key_equals(key, "durationMs")) {
       item.duration_ms = read_number(value, "durationMs");
     } else if (key_equals(key, "inputs")) {
-      if (parts == ItemParts::head && results_seen) return false;
+      if (parts != ItemParts::all && results_seen) return false;
       item.inputs = detail::is_null(value) ? std::string_view() : value;
     } else if (key_equals(key, "expectedOutputs")) {
       item.expected_outputs = detail::is_null(value) ? std::string_view() : value;

@@ -27,13 +27,14 @@ void dispatch_event(const krino::Event& event, Handler& handler,
   const std::size_t first = raw.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || raw[first] != '{') throw invalid_argument("event is not a JSON object");
   try {
-    if (krino::event::read_event_head(raw).name.empty()) {
+    const krino::event::EventHead head = krino::event::read_event_head(raw);
+    if (head.name.empty()) {
       boost::system::error_code ec;
       const boost::json::value parsed = boost::json::parse(raw, ec);
       if (ec || !parsed.is_object()) throw invalid_argument("event is not a JSON object");
       return;
     }
-    krino::event::dispatch_event(raw, handler, item_parts);
+    krino::event::dispatch_event(head.kind, raw, handler, item_parts);
   } catch (const krino::event::DecodeError& e) {
     throw invalid_argument(std::string("event does not read as krino.event/1: ") + e.what());
   }
