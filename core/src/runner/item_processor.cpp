@@ -92,18 +92,20 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
     example = view_of_record->rebased(record.bytes, example_text);
   } else {
     auto decoded = dataset_->decode(record.bytes);
-    if (decoded.ok()) example_text = std::move(decoded).value();
     if (!decoded.ok()) {
       error = ItemError{"dataset", "", decoded.error().code, decoded.error().message};
-    } else if (auto view = ExampleView::from_text(example_text)) {
-      example = std::move(*view);
     } else {
-      // Resolvers may pass records through without parsing them; this validation is the one
-      // that counts, so it says what is wrong with the record.
-      boost::system::error_code ec;
-      const json::value parsed = json::parse(example_text, ec);
-      error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT,
-                        ec ? "the record is not valid JSON: " + ec.message() : "the record is not a JSON object"};
+      example_text = std::move(decoded).value();
+      if (auto view = ExampleView::from_text(example_text)) {
+        example = std::move(*view);
+      } else {
+        // Resolvers may pass records through without parsing them; this validation is the one
+        // that counts, so it says what is wrong with the record.
+        boost::system::error_code ec;
+        const json::value parsed = json::parse(example_text, ec);
+        error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT,
+                          ec ? "the record is not valid JSON: " + ec.message() : "the record is not a JSON object"};
+      }
     }
   }
   // A sharded run decides here, once the id is known, and leaves other shards' items alone. An

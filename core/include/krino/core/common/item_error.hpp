@@ -17,8 +17,6 @@ struct ItemError {
   krino_status code = KRINO_UNKNOWN;
   std::string message;
 
-  // The code and message alone, without where they arose.
-  Status status() const { return Status{code, message}; }
   // As the item_finished event reports it: the code by its status name.
   krino::event::ItemError to_event() const;
 };
