@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using krino::io::AtomicFile;
@@ -213,6 +214,55 @@ BOOST_AUTO_TEST_CASE(a_crash_before_commit_leaves_the_old_file) {
   // What a crash can leave: one hidden temporary beside the target, never a changed target.
   for (const auto& name : dir.entries())
     BOOST_TEST((name == "baseline.json" || name.rfind(".baseline.json.krino-", 0) == 0), name);
+}
+
+BOOST_AUTO_TEST_CASE(a_symbolic_link_stays_a_link_and_its_file_is_replaced) {
+  AtomicFileDir dir;
+  std::filesystem::create_directory(dir.path / "real");
+  const auto real = dir.path / "real" / "report.xml";
+  put_file(real, "old");
+  const auto link = dir.path / "report.xml";
+  std::filesystem::create_symlink("real/report.xml", link);
+  {
+    AtomicFile file(link);
+    file.write("new");
+    file.commit();
+  }
+  BOOST_TEST(std::filesystem::is_symlink(link));
+  BOOST_TEST(content_of(real) == "new");
+  // The temporary file was made beside the real file, and nothing is left of it.
+  BOOST_TEST(dir.entries().size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_device_is_written_in_place_not_replaced_by_a_regular_file) {
+  AtomicFileDir dir;
+  // A link to /dev/null stands for the device itself (replacing /dev/null needs root).
+  const auto link = dir.path / "sink";
+  std::filesystem::create_symlink("/dev/null", link);
+  {
+    AtomicFile file(link);
+    file.write("discarded");
+    file.commit();
+  }
+  BOOST_TEST(std::filesystem::is_symlink(link));
+  BOOST_TEST(std::filesystem::is_character_file("/dev/null"));
+  BOOST_TEST(dir.entries().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_fifo_is_written_in_place) {
+  AtomicFileDir dir;
+  const auto fifo = dir.path / "pipe";
+  BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string received;
+  std::thread reader([&] { received = content_of(fifo); });
+  {
+    AtomicFile file(fifo);
+    file.write("through the pipe");
+    file.commit();
+  }
+  reader.join();
+  BOOST_TEST(received == "through the pipe");
+  BOOST_TEST(std::filesystem::is_fifo(fifo));
 }
 
 BOOST_AUTO_TEST_CASE(concurrent_writers_each_replace_the_whole_file) {

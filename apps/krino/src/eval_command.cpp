@@ -3,6 +3,7 @@
 // experiment runner does the work, given the test cases directly (no dataset, no task).
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "exit_guard.hpp"
 #include "signal_watcher.hpp"
 
 #include "krino/core/common/error.hpp"
@@ -16,6 +17,7 @@
 #include <tbb/global_control.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -49,6 +51,10 @@ int eval_command(const EvalArguments& args) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (args.input != "-") {
+    // A directory opens as a stream that reads nothing: it would score no line and exit 0.
+    std::error_code status_error;
+    if (std::filesystem::is_directory(args.input, status_error))
+      throw core::usage_error("cannot read " + args.input + ": it is a directory; give a file of test cases, one a line");
     file.open(args.input, std::ios::binary);
     if (!file) throw core::usage_error("cannot read " + args.input);
     in = &file;
@@ -62,6 +68,7 @@ int eval_command(const EvalArguments& args) {
   config.evaluators.push_back(core::ComponentUse{args.evaluator, options.get_object()});
   core::ResultLineWriter output(stdout);
   {
+    const ExitGuard guard;
     core::ExperimentRunner runner(config, registry, host, cancellation, core::RunnerEnvironment{io, in});
     runner.set_observer(&output);
     runner.run();

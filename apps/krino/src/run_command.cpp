@@ -1,5 +1,6 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "exit_guard.hpp"
 #include "signal_watcher.hpp"
 
 #include "krino/core/common/io_service.hpp"
@@ -52,7 +53,10 @@ int run_command(const RunArguments& args) {
   if (config.gate) projection.emplace();
   core::ExperimentOutcome outcome;
   {
-    core::ExperimentRunner runner(config, registry, host, cancellation, core::RunnerEnvironment{io});
+    const ExitGuard guard;
+    core::RunnerEnvironment environment{io};
+    environment.inputs.push_back({"the experiment file", args.experiment});
+    core::ExperimentRunner runner(config, registry, host, cancellation, environment);
     std::optional<ProjectionFeed> feed;
     if (projection) runner.set_observer(&feed.emplace(*projection));
     outcome = runner.run();

@@ -92,6 +92,8 @@ void RunProjectionBuilder::add_event(std::string_view line, const std::string& w
     } else if (head.kind == krino::event::EventKind::item_finished) {
       if (!krino::json::find_member(line, "index")) throw runtime_error(where + ": item_finished without an 'index'");
       add_item(krino::event::read_item_finished(line), where);
+    } else if (head.kind == krino::event::EventKind::run_finished && head.run_index) {
+      if (!krino::event::read_finished(line).cancelled()) completed_runs_.insert(*head.run_index);
     }
   } catch (const krino::event::DecodeError& e) {
     throw runtime_error(where + ": " + e.what());
@@ -102,6 +104,7 @@ void RunProjectionBuilder::add_run_started(const krino::event::RunStarted& start
   if (started.run_index == 0) {  // a new experiment in an appended file: only the last one counts
     items_.clear();
     runs_ = 0;
+    completed_runs_.clear();
     experiment_ = started.experiment_name;
   }
   runs_ = std::max(runs_, started.run_index + 1);
@@ -140,6 +143,12 @@ void RunProjectionBuilder::add_item(const krino::event::ItemFinished& event, con
   }
 }
 
+std::optional<uint32_t> RunProjectionBuilder::first_unfinished_run() const {
+  for (uint32_t run = 0; run < runs_; ++run)
+    if (completed_runs_.count(run) == 0) return run;
+  return std::nullopt;
+}
+
 RunProjection RunProjectionBuilder::finish() {
   RunProjection projection;
   projection.experiment = std::move(experiment_);
@@ -174,6 +183,12 @@ RunProjection read_run_projection(const std::string& path) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     builder.add_event(line, path + ":" + std::to_string(number));
   }
+  // A run that was killed, stopped with Ctrl-C or is still going holds only some of its items: a
+  // gate over it would judge a different dataset than the baseline's.
+  if (const auto run = builder.first_unfinished_run())
+    throw runtime_error("'" + path + "' is an incomplete run: run " + std::to_string(*run) +
+                        " has no completed run_finished event (it was interrupted, or is still going). Finish it "
+                        "with `krino run EXPERIMENT --resume " + path + "` and gate the complete report");
   RunProjection projection = builder.finish();
   if (projection.items.empty())
     throw config_error("'" + path + "' holds no item_finished events; give the JSON Lines output of `krino run` "

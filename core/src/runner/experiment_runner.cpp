@@ -62,6 +62,10 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
     }
     evaluators_.push_back(std::move(handle));
   }
+  // Checked before the first reporter opens its file: opening one may empty it.
+  std::vector<NamedFile> inputs = environment_.inputs;
+  if (environment_.test_cases == nullptr) inputs.push_back({"the dataset", local_dataset_path(config.dataset.uri)});
+  refuse_clashing_paths(inputs, reporter_outputs(registry, config.reporters));
   for (const auto& use : config.reporters) reporters_.push_back(make_reporter(registry, use, host.host()));
 
   // A task that calls a system under test admits `parallelism` items at once. In-process work
@@ -228,7 +232,9 @@ ExperimentOutcome ExperimentRunner::run() {
   outcome.total_count = statistics.total_count();
   outcome.error_count = statistics.error_count();
   outcome.summary = statistics.summary();
-  outcome.passed = !outcome.cancelled && outcome.total_count > 0 && outcome.pass_rate + 1e-12 >= config_.min_pass_rate;
+  // A run in which no item could be scored measured nothing, whatever min_pass_rate allows.
+  const bool scored_any = outcome.error_count < outcome.total_count;
+  outcome.passed = !outcome.cancelled && scored_any && outcome.pass_rate + 1e-12 >= config_.min_pass_rate;
   // A shard may own no example of a small dataset; that is no failure: the merged file is judged.
   if (config_.shard && !outcome.cancelled && outcome.total_count == 0) outcome.passed = true;
   return outcome;

@@ -4,6 +4,7 @@
 #include <krino/plugin.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -100,6 +101,20 @@ void JsonlWriter::flush() {
     written += static_cast<std::size_t>(n);
   }
   buffer_.clear();
+}
+
+void JsonlWriter::sync() {
+  if (!owns_fd_) return;
+  struct stat info {};
+  if (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) return;
+  int result = 0;
+  do {
+    result = ::fsync(fd_);
+  } while (result != 0 && errno == EINTR);
+  if (result != 0) {
+    const int error = errno;
+    throw krino::Error(io::status_from_errno(error), "cannot write to '" + path_ + "': " + io::errno_text(error));
+  }
 }
 
 }  // namespace krino::jsonl

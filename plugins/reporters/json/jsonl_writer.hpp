@@ -30,6 +30,9 @@ class JsonlWriter {
   // Hands everything buffered to the operating system. Throws krino::Error on a write error;
   // what could not be written stays buffered for the next attempt.
   void flush();
+  // Asks the operating system to put the file on the disk (fsync). Standard output, a pipe or a
+  // device is left alone. Throws krino::Error when the disk reports a failure.
+  void sync();
 
   const std::string& path() const { return path_; }
   std::size_t buffered() const { return buffer_.size(); }

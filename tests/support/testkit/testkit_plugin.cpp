@@ -8,12 +8,17 @@
 //                                          a pseudo-random time (max_sleep_ms) and throw on items
 //                                          whose input is in "throw_on"; fails (non-OK) on "fail_on";
 //                                          "report_context": true puts the call's seed, item index
-//                                          and test case section spans in the result's metadata.
+//                                          and test case section spans in the result's metadata;
+//                                          "misbehave_on": i makes the item whose input is i, after
+//                                          "misbehave_after_ms", do "misbehaviour": segfault, abort,
+//                                          exit0 (calls exit(0)) or hang (sleeps for ever).
 //   reporter  `capture`                  : appends every event to "path", one per line, flushing
 //                                          only in flush() (so a test can see that flush happened).
 #include <krino/plugin.hpp>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -67,7 +72,10 @@ class EchoScore {
       : name_(config.get_string("name", "echo_score")),
         threshold_(config.get_double("threshold", 0.5)),
         max_sleep_ms_(config.get_int("max_sleep_ms", 0)),
-        report_context_(config.get_bool("report_context", false)) {
+        report_context_(config.get_bool("report_context", false)),
+        misbehave_on_(config.get_int("misbehave_on", -1)),
+        misbehave_after_ms_(config.get_int("misbehave_after_ms", 0)),
+        misbehaviour_(config.get_string("misbehaviour", "segfault")) {
     if (const auto* v = config.find("throw_on")) for (const auto& x : v->as_array()) throw_on_.push_back(x.to_number<int64_t>());
     if (const auto* v = config.find("fail_on")) for (const auto& x : v->as_array()) fail_on_.push_back(x.to_number<int64_t>());
   }
@@ -77,6 +85,7 @@ class EchoScore {
       std::mt19937_64 rng(ctx.seed());
       std::this_thread::sleep_for(std::chrono::milliseconds(rng() % static_cast<uint64_t>(max_sleep_ms_ + 1)));
     }
+    if (input == misbehave_on_) misbehave();
     for (int64_t x : throw_on_) if (x == input) throw std::runtime_error("boom on " + std::to_string(input));
     for (int64_t x : fail_on_) if (x == input) throw krino::Error(KRINO_FAILED_PRECONDITION, "refused " + std::to_string(input));
     double score = 1.0;
@@ -93,10 +102,21 @@ class EchoScore {
   }
 
  private:
+  void misbehave() const {
+    std::this_thread::sleep_for(std::chrono::milliseconds(misbehave_after_ms_));
+    if (misbehaviour_ == "abort") std::abort();
+    if (misbehaviour_ == "exit0") std::exit(0);
+    if (misbehaviour_ == "hang") for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    std::raise(SIGSEGV);
+  }
+
   std::string name_;
   double threshold_;
   int64_t max_sleep_ms_;
   bool report_context_;
+  int64_t misbehave_on_;
+  int64_t misbehave_after_ms_;
+  std::string misbehaviour_;
   std::vector<int64_t> throw_on_;
   std::vector<int64_t> fail_on_;
 };
@@ -136,7 +156,9 @@ KRINO_EVALUATOR(EchoScore, "test.echo_score", "echo_score", "1.0.0", "Scores wha
                     "threshold":{"type":"number"},"max_sleep_ms":{"type":"integer","minimum":0},
                     "throw_on":{"type":"array","items":{"type":"integer"}},
                     "fail_on":{"type":"array","items":{"type":"integer"}},
-                    "report_context":{"type":"boolean"}},"additionalProperties":false})");
+                    "report_context":{"type":"boolean"},"misbehave_on":{"type":"integer"},
+                    "misbehave_after_ms":{"type":"integer","minimum":0},
+                    "misbehaviour":{"enum":["segfault","abort","exit0","hang"]}},"additionalProperties":false})");
 KRINO_REPORTER(Capture, "test.capture", "capture", "1.0.0", "Writes events to a file",
                R"({"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false})");
 KRINO_PLUGIN("test.testkit", "testkit", "1.0.0", "krino", "Apache-2.0", "Components for testing the host")

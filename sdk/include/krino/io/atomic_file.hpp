@@ -8,6 +8,9 @@
 //  - An AtomicFile destroyed without commit() (an exception, an early return) removes its temporary
 //    file and leaves the target as it was. A process that dies before commit() leaves the target as
 //    it was too (and, at worst, the hidden temporary file).
+//  - A target that is a symbolic link keeps being one: the file it points to is replaced. A target
+//    that exists but is not a regular file (a device such as /dev/null, a FIFO) is written in
+//    place, since a rename would put a regular file where it was.
 //  - The new file has the mode any newly created file gets (0666 less the umask, with the
 //    directory's default ACL), not the mode of the file it replaces. The directory must exist.
 //
@@ -65,10 +68,24 @@ class AtomicFile {
 
   // Creates the temporary file. Throws krino::Error (with the path and the reason) when the
   // directory of `target` does not exist or cannot be written.
-  explicit AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
-    const std::filesystem::path directory = target_.parent_path();
+  explicit AtomicFile(std::filesystem::path target) : target_(std::move(target)), written_(target_) {
+    // A symbolic link stays a link: the file it points to is the one replaced. A target that is
+    // not a regular file (a device such as /dev/null, a FIFO) cannot be replaced by renaming
+    // without turning it into a regular file, so it is written in place instead.
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(target_, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+        !std::filesystem::is_directory(status)) {
+      open_in_place();
+      return;
+    }
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(target_, ec)) && !ec) {
+      written_ = std::filesystem::weakly_canonical(target_, ec);
+      if (ec) written_ = target_;
+    }
+    const std::filesystem::path directory = written_.parent_path();
     // Keep the name within NAME_MAX whatever the target's length.
-    const std::string stem = "." + target_.filename().string().substr(0, 200) + ".krino-";
+    const std::string stem = "." + written_.filename().string().substr(0, 200) + ".krino-";
     std::random_device random;
     for (int attempt = 0; fd_ < 0; ++attempt) {
       const uint64_t nonce = (static_cast<uint64_t>(random()) << 32) ^ random();
@@ -113,6 +130,13 @@ class AtomicFile {
   void commit() {
     if (fd_ < 0) closed();
     flush();
+    if (in_place_) {
+      // A device or a FIFO: nothing to sync or rename.
+      const int fd = std::exchange(fd_, -1);
+      if (::close(fd) != 0 && errno != EINTR) fail(errno, "cannot write");
+      committed_ = true;
+      return;
+    }
     int result = 0;
     do {
       result = ::fsync(fd_);
@@ -121,7 +145,7 @@ class AtomicFile {
     // close can report a deferred write error (NFS); EINTR still closes the descriptor on Linux.
     const int fd = std::exchange(fd_, -1);
     if (::close(fd) != 0 && errno != EINTR) fail(errno, "cannot write");
-    if (::rename(temporary_.c_str(), target_.c_str()) != 0) fail(errno, "cannot replace");
+    if (::rename(temporary_.c_str(), written_.c_str()) != 0) fail(errno, "cannot replace");
     committed_ = true;
     sync_directory();
   }
@@ -140,9 +164,17 @@ class AtomicFile {
     buffer_.clear();
   }
 
+  void open_in_place() {
+    in_place_ = true;
+    do {
+      fd_ = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    } while (fd_ < 0 && errno == EINTR);
+    if (fd_ < 0) fail(errno, "cannot open");
+  }
+
   // The rename is durable only once the directory that holds the name is synced.
   void sync_directory() const {
-    const std::filesystem::path parent = target_.parent_path();
+    const std::filesystem::path parent = written_.parent_path();
     const std::string directory = parent.empty() ? std::string(".") : parent.string();
     int fd = -1;
     do {
@@ -163,9 +195,11 @@ class AtomicFile {
                                               directory + "': " + errno_text(error));
   }
 
-  std::filesystem::path target_;
+  std::filesystem::path target_;   // as the caller named it; errors show this name
+  std::filesystem::path written_;  // the file replaced: the target, or where its symbolic link points
   std::string temporary_;
   int fd_ = -1;
+  bool in_place_ = false;
   std::string buffer_;
   bool committed_ = false;
 };

@@ -102,7 +102,8 @@ class ReportTarget {
 
   // `path` "-" is standard output. Otherwise missing parent directories are created and the
   // directory is checked by creating (and removing) a file in it; a path that is a directory is
-  // refused. Throws krino::Error naming the path and the reason.
+  // refused. In replace mode an earlier report at `path` is emptied at once (see
+  // empty_previous_report). Throws krino::Error naming the path and the reason.
   ReportTarget(std::string path, Mode mode) : path_(std::move(path)), mode_(mode) {
     if (path_.empty()) throw invalid_argument("the output path is empty");
     if (path_ == "-") return;
@@ -127,6 +128,7 @@ class ReportTarget {
       ::close(fd);
     } else {
       io::AtomicFile probe(target);  // removed uncommitted
+      empty_previous_report();
     }
   }
 
@@ -145,6 +147,19 @@ class ReportTarget {
   }
 
  private:
+  // The report of an earlier run must not outlive this one looking current: were this run to die
+  // before it writes its report, a CI step would read the earlier one as this run's. The file is
+  // emptied now (through a symbolic link, the file it points to), so a run that dies leaves an
+  // empty report, which no reader takes for a result.
+  void empty_previous_report() const {
+    struct stat info {};
+    if (::stat(path_.c_str(), &info) != 0 || !S_ISREG(info.st_mode) || info.st_size == 0) return;
+    if (::truncate(path_.c_str(), 0) != 0) {
+      const int error = errno;
+      throw Error(status_from_errno(error), "cannot empty the earlier report '" + path_ + "': " + errno_text(error));
+    }
+  }
+
   std::string path_;
   Mode mode_;
   std::filesystem::path directory_;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,9 @@ class RunProjectionBuilder {
   void add_run_started(const krino::event::RunStarted& started);
   void add_item(const krino::event::ItemFinished& item, const std::string& where);
   RunProjection finish();
+  // From events read from a file: the first run (since the last experiment started) that has no
+  // run_finished event with status "completed", if any.
+  std::optional<uint32_t> first_unfinished_run() const;
 
  private:
   struct EvaluatorAccumulator {
@@ -81,6 +85,7 @@ class RunProjectionBuilder {
   std::string experiment_;
   uint32_t runs_ = 0;
   std::map<uint64_t, ItemAccumulator> items_;
+  std::set<uint32_t> completed_runs_;
 };
 
 // Reads a krino.event/1 JSON Lines file line by line. With several experiments appended in one

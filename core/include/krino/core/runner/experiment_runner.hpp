@@ -13,6 +13,7 @@
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
+#include "krino/core/runner/output_paths.hpp"
 #include "krino/core/runner/reporter_handle.hpp"
 #include "krino/core/task/task.hpp"
 
@@ -47,6 +48,9 @@ struct RunnerEnvironment {
   // instead of the experiment's dataset and task (which are then not used; `runs` must be 1, the
   // lines are read once). Null: the experiment's dataset through its task.
   std::istream* test_cases = nullptr;
+  // Files the user named as input to the command (the experiment file, ...): no report may be
+  // written over one of them. The dataset's own file is added by the runner.
+  std::vector<NamedFile> inputs = {};
 };
 
 class ExperimentRunner {
