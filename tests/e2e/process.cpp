@@ -74,7 +74,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   while (open_fds > 0) {
     int ready = poll(fds, 2, 10);
     if (!interrupted && options.interrupt_when && options.interrupt_when()) {
-      kill(pid, SIGINT);
+      kill(pid, options.interrupt_signal);
       interrupted = true;
     }
     if (ready <= 0) continue;

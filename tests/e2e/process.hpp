@@ -16,8 +16,10 @@ struct ProcessResult {
 struct ProcessOptions {
   std::string stdin_text;
   std::vector<std::string> environment;  // extra NAME=value entries
-  // When set, polled every 10 ms while the child runs; once it returns true the child gets SIGINT.
+  // When set, polled every 10 ms while the child runs; once it returns true the child gets
+  // `interrupt_signal` (SIGINT: Ctrl-C; SIGKILL: kill -9).
   std::function<bool()> interrupt_when;
+  int interrupt_signal = 2;  // SIGINT
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

@@ -19,6 +19,8 @@ struct RunArguments {
   PluginOptions plugins;
   bool no_cache = false;  // --no-cache: the judge cache is neither read nor written
   std::string shard;      // --shard K/N: evaluate only that share of the dataset (docs/sharding.md)
+  std::string resume;     // --resume REPORT: continue an interrupted run (docs/resume.md)
+  bool retry_errors = false;  // --retry-errors: with --resume, run errored items again
 };
 
 struct EvalArguments {

@@ -33,6 +33,11 @@ int main(int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   run_cmd->add_flag("--no-cache", run.no_cache, "Ask the LLM judges again instead of reusing cached replies");
   run_cmd->add_option("--shard", run.shard, "Evaluate only shard K of N (1-based; docs/sharding.md)")->type_name("K/N");
+  run_cmd->add_option("--resume", run.resume,
+                      "Continue an interrupted run from its JSON Lines report: keep its finished items, run the rest "
+                      "(docs/resume.md)")
+      ->type_name("REPORT");
+  run_cmd->add_flag("--retry-errors", run.retry_errors, "With --resume, run the items that ended in an error again");
   run.plugins.add_to(*run_cmd);
 
   EvalArguments eval;

@@ -3,6 +3,7 @@
 #include "exit_guard.hpp"
 #include "signal_watcher.hpp"
 
+#include "krino/core/common/error.hpp"
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/experiment/experiment_config.hpp"
 #include "krino/core/experiment/experiment_judges.hpp"
@@ -33,6 +34,11 @@ int run_command(const RunArguments& args) {
   if (!args.shard.empty()) shard = core::parse_shard_spec(args.shard);  // a bad --shard first: it is the quick fix
   core::ExperimentConfig config = core::load_experiment(args.experiment, args.overrides);
   config.shard = shard;
+  if (!args.resume.empty()) config.resume.from = args.resume;
+  if (args.retry_errors) {
+    if (config.resume.from.empty()) throw core::usage_error("--retry-errors needs --resume REPORT (or resume: in the experiment)");
+    config.resume.retry_errors = true;
+  }
   core::Cancellation cancellation;
   SignalWatcher watcher(cancellation);
   core::HostServices host(cancellation, stderr, args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG

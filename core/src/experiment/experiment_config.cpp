@@ -157,7 +157,8 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
   const auto& root = document.get_object();
   static const std::set<std::string, std::less<>> known = {
       "name", "description", "metadata", "dataset", "task", "evaluators", "reporters",
-      "runs", "parallelism", "min_pass_rate", "seed", "judges", "default_judge", "judge_cache", "prices", "gate"};
+      "runs", "parallelism", "min_pass_rate", "seed", "judges", "default_judge", "judge_cache", "prices", "gate",
+      "resume"};
   for (const auto& [key, value] : root) {
     if (known.count(key) == 0) {
       std::string message = "unknown key '" + std::string(key) + "'; known keys:";
@@ -211,6 +212,26 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
     if (it->value().is_int64() && it->value().get_int64() >= 0) config.seed = static_cast<uint64_t>(it->value().get_int64());
     else if (it->value().is_uint64()) config.seed = it->value().get_uint64();
     else throw config_error("seed: expected a non-negative whole number");
+  }
+  if (auto it = root.find("resume"); it != root.end() && !it->value().is_null()) {
+    // resume: REPORT, or resume: {from: REPORT, retry_errors: true}; a report path is relative to the
+    // working directory, as reporters' paths are.
+    if (it->value().is_string()) {
+      config.resume.from = std::string(it->value().get_string());
+    } else if (it->value().is_object()) {
+      const auto& r = it->value().get_object();
+      for (const auto& [key, value] : r)
+        if (key != "from" && key != "retry_errors")
+          throw config_error("resume: unknown key '" + std::string(key) + "' (known: from, retry_errors)");
+      config.resume.from = require_string(r, "from", "resume");
+      if (const auto* retry = r.if_contains("retry_errors"); retry != nullptr && !retry->is_null()) {
+        if (!retry->is_bool()) throw config_error("resume.retry_errors: expected true or false");
+        config.resume.retry_errors = retry->get_bool();
+      }
+    } else {
+      throw config_error("resume: expected the path of a run's JSON Lines report, or {from: PATH, retry_errors: BOOL}");
+    }
+    if (config.resume.from.empty()) throw config_error("resume: the report's path is empty");
   }
   if (auto it = root.find("gate"); it != root.end()) {
     if (it->value().is_bool() && !it->value().get_bool()) {

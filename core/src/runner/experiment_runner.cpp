@@ -5,6 +5,7 @@
 #include "krino/core/runner/component_factory.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
 #include "krino/core/runner/item_processor.hpp"
+#include "krino/core/runner/run_fingerprint.hpp"
 #include "krino/core/runner/test_case_lines.hpp"
 #include "krino/core/statistics/experiment_statistics.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
@@ -19,6 +20,9 @@
 #include <tbb/task_arena.h>
 
 #include <chrono>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <cmath>
 #include <set>
 
@@ -49,6 +53,7 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
     validate_options(*resolver_, config.dataset.options, "dataset resolver");
     prices_ = PriceTable::from_json(config.prices, "prices");
     task_ = make_task(config.task, TaskEnvironment{host, registry, environment_.io, prices_, config.parallelism});
+    fingerprint_ = run_fingerprint(config);
   }
   const bool calls_out = task_ != nullptr && task_->calls_out();
 
@@ -62,11 +67,18 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
     }
     evaluators_.push_back(std::move(handle));
   }
+  std::vector<ComponentUse> reporters = config.reporters;
+  if (!config.resume.from.empty()) {
+    if (environment_.test_cases != nullptr) throw config_error("resume: test cases given directly cannot be resumed");
+    resume_.emplace(config.resume.from, *fingerprint_, config.resume.retry_errors);
+    redirect_resumed_report(registry, reporters);
+  }
   // Checked before the first reporter opens its file: opening one may empty it.
   std::vector<NamedFile> inputs = environment_.inputs;
   if (environment_.test_cases == nullptr) inputs.push_back({"the dataset", local_dataset_path(config.dataset.uri)});
-  refuse_clashing_paths(inputs, reporter_outputs(registry, config.reporters));
-  for (const auto& use : config.reporters) reporters_.push_back(make_reporter(registry, use, host.host()));
+  if (resume_) inputs.push_back({"the report being resumed", resume_->path()});
+  refuse_clashing_paths(inputs, reporter_outputs(registry, reporters));
+  for (const auto& use : reporters) reporters_.push_back(make_reporter(registry, use, host.host()));
 
   // A task that calls a system under test admits `parallelism` items at once. In-process work
   // (replay, and evaluation) is not held back by that limit: it gets enough items in flight to keep
@@ -81,6 +93,38 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
 }
 
 ExperimentRunner::~ExperimentRunner() = default;
+
+void ExperimentRunner::redirect_resumed_report(const PluginRegistry& registry, std::vector<ComponentUse>& reporters) {
+  // The json reporter asked to write the very report being resumed would empty it before it is read.
+  // It writes beside it instead, and the new report takes the old one's place once the run has
+  // ended: until then the old report is whole, whatever happens to this run.
+  for (auto& use : reporters) {
+    const auto outputs = reporter_outputs(registry, {use});
+    if (outputs.empty()) continue;
+    try {
+      refuse_clashing_paths({{"the report being resumed", resume_->path()}}, outputs);
+      continue;
+    } catch (const KrinoError&) {
+      const Component& component = registry.find(ComponentKind::reporter, use.component);
+      const auto* append = use.options.if_contains("append");
+      if (component.id != "krino.json" || (append != nullptr && append->is_bool() && append->get_bool())) throw;
+    }
+    if (!resumed_report_.empty())
+      throw config_error("two json reporters write the report being resumed, '" + resume_->path() + "'");
+    resumed_report_ = outputs.front().path;
+    use.options["path"] = resumed_report_ + ".resuming";
+  }
+}
+
+void ExperimentRunner::replace_resumed_report() {
+  if (resumed_report_.empty()) return;
+  const std::string written = resumed_report_ + ".resuming";
+  if (::rename(written.c_str(), resumed_report_.c_str()) != 0) {
+    const int error = errno;
+    throw runtime_error("cannot put the resumed report '" + written + "' in the place of '" + resumed_report_ +
+                        "': " + std::strerror(error) + "; both files are kept");
+  }
+}
 
 void ExperimentRunner::emit(const std::string& line) {
   for (auto& reporter : reporters_) reporter->on_event(line);
@@ -109,6 +153,7 @@ krino::event::RunStarted ExperimentRunner::run_started_event(uint32_t run_index,
   e.parallelism = config_.parallelism;
   e.timestamp = utc_timestamp_now();
   e.shard = shard_info();
+  e.fingerprint = fingerprint_;
   return e;
 }
 
@@ -133,10 +178,12 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   ItemProcessor processor = dataset ? ItemProcessor(host_, *dataset, *task_, evaluators_, config_.seed, config_.shard)
                                     : ItemProcessor(host_, evaluators_, config_.seed);
   processor.set_writes_line(!reporters_.empty());
+  if (resume_) resume_->start_run(run_index);
 
   struct Slot {
     uint64_t index = 0;
     DatasetRecord record;
+    std::optional<std::string> reported;  // resuming: the item's line in the report, when kept
     FinishedItem item;  // filled in place: its event's views point into it
   };
   // Shared ownership: when a stage throws, TBB drops the tokens still in flight, and they must not leak.
@@ -157,24 +204,34 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
       window_,
       tbb::make_filter<void, SlotPtr>(tbb::filter_mode::serial_in_order,
                                     [&](tbb::flow_control& fc) -> SlotPtr {
-                                      if (cancellation_.requested()) {
-                                        cancelled = true;
-                                        fc.stop();
-                                        return nullptr;
+                                      for (;;) {
+                                        // Stopped while resuming, the run still passes on every item
+                                        // the report held, so the new report loses none of them.
+                                        const bool draining = cancellation_.requested();
+                                        if (draining) cancelled = true;
+                                        if (draining && !resume_) {
+                                          fc.stop();
+                                          return nullptr;
+                                        }
+                                        DatasetRecord record = dataset ? dataset->next() : test_cases->next();
+                                        if (record.kind == DatasetRecord::Kind::end) {
+                                          fc.stop();
+                                          return nullptr;
+                                        }
+                                        auto slot = std::make_shared<Slot>();
+                                        slot->index = record.index ? *record.index : next_index++;
+                                        slot->record = std::move(record);
+                                        if (resume_) slot->reported = resume_->take(slot->index);
+                                        if (draining && !slot->reported) continue;
+                                        return slot;
                                       }
-                                      DatasetRecord record = dataset ? dataset->next() : test_cases->next();
-                                      if (record.kind == DatasetRecord::Kind::end) {
-                                        fc.stop();
-                                        return nullptr;
-                                      }
-                                      auto slot = std::make_shared<Slot>();
-                                      slot->index = record.index ? *record.index : next_index++;
-                                      slot->record = std::move(record);
-                                      return slot;
                                     }) &
           tbb::make_filter<SlotPtr, SlotPtr>(tbb::filter_mode::parallel,
                                          [&](SlotPtr slot) {
-                                           processor.process(run_index, slot->index, slot->record, slot->item);
+                                           if (slot->reported)
+                                             processor.replay(slot->index, slot->record, std::move(*slot->reported), slot->item);
+                                           else
+                                             processor.process(run_index, slot->index, slot->record, slot->item);
                                            slot->record = {};
                                            return slot;
                                          }) &
@@ -227,6 +284,7 @@ ExperimentOutcome ExperimentRunner::run() {
                                 statistics.summary(), shard_info());
   emit(finished);
   flush_reporters();
+  replace_resumed_report();
 
   outcome.pass_rate = statistics.pass_rate();
   outcome.total_count = statistics.total_count();

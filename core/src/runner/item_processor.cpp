@@ -1,5 +1,6 @@
 #include "krino/core/runner/item_processor.hpp"
 
+#include "krino/core/common/error.hpp"
 #include "krino/core/common/json_scan.hpp"
 #include "krino/core/usage/judge_usage.hpp"
 
@@ -36,6 +37,17 @@ std::optional<std::string> test_case_problem(std::string_view text, ExampleView&
   return std::nullopt;
 }
 
+// Whether a section of the report's line and the dataset's are the same JSON: the same bytes, as a
+// rule, or the same value (a line break inside a value becomes a space in a JSON Lines file).
+bool same_section(std::string_view reported, std::string_view read) {
+  auto absent = [](std::string_view s) { return s.empty() || s == "null"; };
+  if (reported == read || (absent(reported) && absent(read))) return true;
+  boost::system::error_code reported_error, read_error;
+  const json::value a = json::parse(reported, reported_error);
+  const json::value b = json::parse(read, read_error);
+  return !reported_error && !read_error && a == b;
+}
+
 }  // namespace
 
 uint64_t item_seed(uint64_t experiment_seed, uint32_t run_index, uint64_t item_index) {
@@ -57,27 +69,10 @@ ItemProcessor::ItemProcessor(const HostServices& host, const std::vector<std::un
                              uint64_t seed)
     : host_(host), evaluators_(evaluators), seed_(seed) {}
 
-void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const {
-  const auto started = std::chrono::steady_clock::now();
+std::optional<ItemError> ItemProcessor::read_example(const DatasetRecord& record, FinishedItem& item,
+                                                    ExampleView& example) const {
   std::optional<ItemError> error;
-  std::optional<TaskOutput> output;
-  std::vector<CheckedResult>& results = item.results_;
-  results.reserve(evaluators_.size());
-  krino::event::ItemFinished& event = item.event;
-
-  krino_call_context ctx{};
-  ctx.struct_size = sizeof(ctx);
-  ctx.run_index = run_index;
-  ctx.item_index = index;
-  ctx.seed = item_seed(seed_, run_index, index);
-  // Judge calls made for this item are counted here (HostServices::judge_entry).
-  CallAttribution attribution;
-  ctx.host_handle = &attribution;
-
-  // 1. The example: validated once, then read through spans (no document is built). A test case
-  // given directly is read the same way, its actual outputs among its sections.
   std::string& example_text = item.example_text_;
-  ExampleView example = ExampleView::empty();
   std::optional<ExampleView> view_of_record;
   if (task_ == nullptr) {
     example_text = record.bytes;
@@ -108,17 +103,72 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
       }
     }
   }
-  // A sharded run decides here, once the id is known, and leaves other shards' items alone. An
-  // unreadable record has no id, so it goes by its index.
-  if (shard_) {
-    std::optional<std::string> id;
-    if (!error) {
-      if (auto token = example.id_token()) id = krino::json::key_text(*token);
-    }
-    if (!shard_->owns(id ? std::optional<std::string_view>(*id) : std::nullopt, index)) {
-      item.skipped = true;
-      return;
-    }
+  return error;
+}
+
+bool ItemProcessor::owns(const ExampleView& example, bool unreadable, uint64_t index) const {
+  if (!shard_) return true;
+  // An unreadable record has no id, so it goes by its index.
+  std::optional<std::string> id;
+  if (!unreadable) {
+    if (auto token = example.id_token()) id = krino::json::key_text(*token);
+  }
+  return shard_->owns(id ? std::optional<std::string_view>(*id) : std::nullopt, index);
+}
+
+void ItemProcessor::replay(uint64_t index, const DatasetRecord& record, std::string reported_line,
+                           FinishedItem& item) const {
+  ExampleView example = ExampleView::empty();
+  const std::optional<ItemError> error = read_example(record, item, example);
+  if (!owns(example, error.has_value(), index)) {
+    item.skipped = true;
+    return;
+  }
+  item.line = std::move(reported_line);
+  try {
+    item.event = krino::event::read_item_finished(item.line);
+  } catch (const krino::event::DecodeError& e) {
+    throw runtime_error("the report being resumed has a malformed line for item " + std::to_string(index) + ": " +
+                        e.what());
+  }
+  if (error) return;  // an unreadable record: the report says what it said then
+  const krino::event::ItemFinished& reported = item.event;
+  const char* differs = nullptr;
+  if (!same_section(reported.inputs, example.section("inputs"))) differs = "inputs";
+  else if (!same_section(reported.expected_outputs, example.section("expectedOutputs"))) differs = "expectedOutputs";
+  else if (!same_section(reported.metadata, example.section("metadata"))) differs = "metadata";
+  else if (!same_section(reported.id, example.id_token().value_or(std::string_view()))) differs = "id";
+  if (differs != nullptr)
+    throw config_error("the dataset changed since the run being resumed: item " + std::to_string(index) +
+                       (record.location.empty() ? std::string() : " (" + record.location + ")") + " has another '" +
+                       differs + "' than the report says; resume only over the dataset that run read");
+}
+
+void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const {
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<ItemError> error;
+  std::optional<TaskOutput> output;
+  std::vector<CheckedResult>& results = item.results_;
+  results.reserve(evaluators_.size());
+  krino::event::ItemFinished& event = item.event;
+
+  krino_call_context ctx{};
+  ctx.struct_size = sizeof(ctx);
+  ctx.run_index = run_index;
+  ctx.item_index = index;
+  ctx.seed = item_seed(seed_, run_index, index);
+  // Judge calls made for this item are counted here (HostServices::judge_entry).
+  CallAttribution attribution;
+  ctx.host_handle = &attribution;
+
+  // 1. The example: validated once, then read through spans (no document is built). A test case
+  // given directly is read the same way, its actual outputs among its sections.
+  ExampleView example = ExampleView::empty();
+  error = read_example(record, item, example);
+  // A sharded run decides here, once the id is known, and leaves other shards' items alone.
+  if (!owns(example, error.has_value(), index)) {
+    item.skipped = true;
+    return;
   }
   const std::string_view inputs = example.section("inputs");
   const std::string_view expected = example.section("expectedOutputs");
@@ -201,7 +251,7 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
   event.metadata = metadata;
 
   if (!writes_line_) return;
-  item.line.reserve(example_text.size() + item.actual_outputs_.size() + 512 * (results.size() + 1));
+  item.line.reserve(item.example_text_.size() + item.actual_outputs_.size() + 512 * (results.size() + 1));
   krino::event::append_item_finished(item.line, event);
 }
 

@@ -9,6 +9,8 @@
 //                                          whose input is in "throw_on"; fails (non-OK) on "fail_on";
 //                                          "report_context": true puts the call's seed, item index
 //                                          and test case section spans in the result's metadata;
+//                                          "fail_on_env": NAME applies fail_on only while the
+//                                          environment variable NAME is set;
 //                                          "misbehave_on": i makes the item whose input is i, after
 //                                          "misbehave_after_ms", do "misbehaviour": segfault, abort,
 //                                          exit0 (calls exit(0)) or hang (sleeps for ever).
@@ -75,7 +77,8 @@ class EchoScore {
         report_context_(config.get_bool("report_context", false)),
         misbehave_on_(config.get_int("misbehave_on", -1)),
         misbehave_after_ms_(config.get_int("misbehave_after_ms", 0)),
-        misbehaviour_(config.get_string("misbehaviour", "segfault")) {
+        misbehaviour_(config.get_string("misbehaviour", "segfault")),
+        fail_on_env_(config.get_string("fail_on_env", "")) {
     if (const auto* v = config.find("throw_on")) for (const auto& x : v->as_array()) throw_on_.push_back(x.to_number<int64_t>());
     if (const auto* v = config.find("fail_on")) for (const auto& x : v->as_array()) fail_on_.push_back(x.to_number<int64_t>());
   }
@@ -87,7 +90,8 @@ class EchoScore {
     }
     if (input == misbehave_on_) misbehave();
     for (int64_t x : throw_on_) if (x == input) throw std::runtime_error("boom on " + std::to_string(input));
-    for (int64_t x : fail_on_) if (x == input) throw krino::Error(KRINO_FAILED_PRECONDITION, "refused " + std::to_string(input));
+    const bool failing = fail_on_env_.empty() || std::getenv(fail_on_env_.c_str()) != nullptr;
+    for (int64_t x : fail_on_) if (failing && x == input) throw krino::Error(KRINO_FAILED_PRECONDITION, "refused " + std::to_string(input));
     double score = 1.0;
     if (const auto* s = krino::TestCase::lookup(test_case.actual_outputs(), "score")) score = s->to_number<double>();
     krino::EvalResult result = krino::EvalResult::scored(name_, score, threshold_, "echo");
@@ -117,6 +121,7 @@ class EchoScore {
   int64_t misbehave_on_;
   int64_t misbehave_after_ms_;
   std::string misbehaviour_;
+  std::string fail_on_env_;
   std::vector<int64_t> throw_on_;
   std::vector<int64_t> fail_on_;
 };
@@ -158,7 +163,8 @@ KRINO_EVALUATOR(EchoScore, "test.echo_score", "echo_score", "1.0.0", "Scores wha
                     "fail_on":{"type":"array","items":{"type":"integer"}},
                     "report_context":{"type":"boolean"},"misbehave_on":{"type":"integer"},
                     "misbehave_after_ms":{"type":"integer","minimum":0},
-                    "misbehaviour":{"enum":["segfault","abort","exit0","hang"]}},"additionalProperties":false})");
+                    "misbehaviour":{"enum":["segfault","abort","exit0","hang"]},
+                    "fail_on_env":{"type":"string"}},"additionalProperties":false})");
 KRINO_REPORTER(Capture, "test.capture", "capture", "1.0.0", "Writes events to a file",
                R"({"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false})");
 KRINO_PLUGIN("test.testkit", "testkit", "1.0.0", "krino", "Apache-2.0", "Components for testing the host")

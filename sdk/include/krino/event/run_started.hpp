@@ -35,6 +35,14 @@ struct ShardInfo {
   uint32_t count = 0;
 };
 
+// What the run's results depend on, so that `krino run --resume` can tell the same experiment over
+// the same dataset from a changed one: a digest of the experiment's settings, and the size of the
+// dataset's file when it is a local file.
+struct RunFingerprint {
+  std::string experiment;               // "sha256:" and 64 hex digits
+  std::optional<uint64_t> dataset_bytes;
+};
+
 // What `krino merge` adds to the events it writes: how many shards, and which were missing.
 struct MergedInfo {
   uint32_t count = 0;
@@ -53,6 +61,7 @@ struct RunStarted {
   std::string timestamp;  // ISO 8601, UTC
   std::optional<ShardInfo> shard;
   std::optional<MergedInfo> merged;
+  std::optional<RunFingerprint> fingerprint;
 };
 
 inline void append_shard(std::string& out, const ShardInfo& shard) {
@@ -75,6 +84,15 @@ inline void append_merged(std::string& out, const MergedInfo& merged) {
     append_integer(out, merged.missing[i]);
   }
   out += "]}";
+}
+
+inline void append_fingerprint(std::string& out, const RunFingerprint& fingerprint) {
+  append_key(out, "fingerprint");
+  out += "{\"experiment\":";
+  krino::json::append_json_string(out, fingerprint.experiment);
+  append_key(out, "datasetBytes");
+  append_optional(out, fingerprint.dataset_bytes);
+  out += '}';
 }
 
 inline void append_run_started(std::string& out, const RunStarted& e) {
@@ -119,6 +137,7 @@ inline void append_run_started(std::string& out, const RunStarted& e) {
   krino::json::append_json_string(out, e.timestamp);
   if (e.shard) append_shard(out, *e.shard);
   if (e.merged) append_merged(out, *e.merged);
+  if (e.fingerprint) append_fingerprint(out, *e.fingerprint);
   out += '}';
 }
 
@@ -151,6 +170,18 @@ inline std::optional<MergedInfo> read_merged(std::string_view value) {
     return true;
   });
   return m;
+}
+
+inline std::optional<RunFingerprint> read_fingerprint(std::string_view value) {
+  if (is_null(value)) return std::nullopt;
+  if (value.front() != '{') wrong_type("fingerprint", "an object");
+  RunFingerprint f;
+  krino::json::for_each_member(value, [&](std::string_view key, std::string_view v) {
+    if (krino::json::key_equals(key, "experiment")) f.experiment = read_string(v, "fingerprint.experiment").value_or("");
+    else if (krino::json::key_equals(key, "datasetBytes")) f.dataset_bytes = read_whole<uint64_t>(v, "fingerprint.datasetBytes");
+    return true;
+  });
+  return f;
 }
 
 }  // namespace detail
@@ -201,6 +232,8 @@ inline RunStarted read_run_started(std::string_view line) {
       r.shard = detail::read_shard(value);
     } else if (key_equals(key, "merged")) {
       r.merged = detail::read_merged(value);
+    } else if (key_equals(key, "fingerprint")) {
+      r.fingerprint = detail::read_fingerprint(value);
     }
     return true;
   });

@@ -34,6 +34,13 @@ struct TaskConfig {
   std::filesystem::path base_dir;
 };
 
+// `krino run --resume` / `resume:`: continue an interrupted run from its JSON Lines report
+// (docs/resume.md).
+struct ResumeConfig {
+  std::string from;           // the report; empty: a fresh run
+  bool retry_errors = false;  // run items that ended in an error again
+};
+
 struct ExperimentConfig {
   std::string name = "unnamed";
   std::string description;
@@ -57,6 +64,7 @@ struct ExperimentConfig {
   // The regression gate (docs/gate.md): present when the file has a `gate:` section (`gate: {}`
   // takes every default).
   std::optional<GateConfig> gate;
+  ResumeConfig resume;
 };
 
 // Rewrites the shorthands of the evaluators/reporters/task/dataset entries into their explicit

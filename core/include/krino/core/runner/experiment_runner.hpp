@@ -15,6 +15,7 @@
 #include "krino/core/runner/evaluator_handle.hpp"
 #include "krino/core/runner/output_paths.hpp"
 #include "krino/core/runner/reporter_handle.hpp"
+#include "krino/core/runner/resume_source.hpp"
 #include "krino/core/task/task.hpp"
 
 #include <boost/json/object.hpp>
@@ -81,6 +82,8 @@ class ExperimentRunner {
   struct RunResult;
   RunResult run_once(uint32_t run_index, class ExperimentStatistics& statistics);
   void emit(const std::string& line);
+  void redirect_resumed_report(const PluginRegistry& registry, std::vector<ComponentUse>& reporters);
+  void replace_resumed_report();
   void flush_reporters();
   std::optional<krino::event::ShardInfo> shard_info() const;
   krino::event::RunStarted run_started_event(uint32_t run_index, const krino::event::DatasetInfo& info) const;
@@ -98,6 +101,9 @@ class ExperimentRunner {
   std::vector<std::unique_ptr<ReporterHandle>> reporters_;
   size_t window_ = 1;
   Observer* observer_ = nullptr;
+  std::optional<krino::event::RunFingerprint> fingerprint_;  // none with test cases given directly
+  std::optional<ResumeSource> resume_;
+  std::string resumed_report_;  // the json reporter's path when it is the report being resumed
 };
 
 }  // namespace krino::core

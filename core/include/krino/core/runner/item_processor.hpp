@@ -54,8 +54,17 @@ class ItemProcessor {
 
   // Fills `item`, a fresh FinishedItem.
   void process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const;
+  // Fills `item` from `reported_line`, the item's line in the report of an interrupted run
+  // (`krino run --resume`), instead of running it again; the record is read only to check that it is
+  // the example the report holds. Throws a configuration error when it is not (the dataset changed).
+  void replay(uint64_t index, const DatasetRecord& record, std::string reported_line, FinishedItem& item) const;
 
  private:
+  // Step 1 of an item: the record as an example (its text kept in `item`), or why it cannot be one.
+  std::optional<ItemError> read_example(const DatasetRecord& record, FinishedItem& item, ExampleView& example) const;
+  // Whether this run's shard (if any) owns the example at `index`.
+  bool owns(const ExampleView& example, bool unreadable, uint64_t index) const;
+
   const HostServices& host_;
   const DatasetStream* dataset_ = nullptr;  // null: records are test cases
   const Task* task_ = nullptr;              // null: records are test cases
