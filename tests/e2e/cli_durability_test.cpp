@@ -9,6 +9,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,28 @@ BOOST_AUTO_TEST_CASE(a_crash_leaves_every_finished_item_in_the_json_report_and_n
   BOOST_TEST(item_lines(events) == 10u);
   BOOST_TEST(read_file(s.path("junit.xml")).empty());
   BOOST_TEST(read_file(s.path("results.csv")).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_second_ctrl_c_on_a_hung_evaluator_leaves_the_finished_items) {
+  Scratch s;
+  const std::string exp = s.path("exp.yaml");
+  const std::string report = s.path("results.jsonl");
+  write_file(exp, "dataset: seq:20\nparallelism: 1\n"
+                  "evaluators: [{echo_score: {misbehave_on: 6, misbehaviour: hang}}]\n"
+                  "reporters: [{json: {path: " + report + "}}]\n");
+  ProcessOptions options;
+  // run_started and 6 items; counted by line feeds, as a line being written is not whole yet.
+  options.interrupt_when = [report] {
+    const std::string text = read_file(report);
+    return std::count(text.begin(), text.end(), '\n') >= 7;
+  };
+  options.interrupt_again_after_ms = 300;
+  std::vector<std::string> argv = {krino_binary(), "run", exp, "--plugin-dir", KRINO_TESTKIT_DIR,
+                                   "--plugins", "testkit,json"};
+  const ProcessResult r = run_process(argv, options);
+  BOOST_TEST(r.exit_code == 130, r.err);
+  const auto events = json_lines(report);
+  BOOST_TEST(item_lines(events) == 6u);
 }
 
 BOOST_AUTO_TEST_CASE(a_plugin_calling_exit_zero_does_not_make_the_run_succeed) {

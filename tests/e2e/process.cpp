@@ -1,6 +1,7 @@
 #include "process.hpp"
 #include "test_paths.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -68,6 +69,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
 
   ProcessResult result;
   bool interrupted = false;
+  std::chrono::steady_clock::time_point interrupted_at;
+  bool interrupted_again = false;
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
   char buffer[65536];
@@ -76,6 +79,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     if (!interrupted && options.interrupt_when && options.interrupt_when()) {
       kill(pid, options.interrupt_signal);
       interrupted = true;
+      interrupted_at = std::chrono::steady_clock::now();
+    }
+    if (interrupted && !interrupted_again && options.interrupt_again_after_ms > 0 &&
+        std::chrono::steady_clock::now() - interrupted_at > std::chrono::milliseconds(options.interrupt_again_after_ms)) {
+      kill(pid, options.interrupt_signal);
+      interrupted_again = true;
     }
     if (ready <= 0) continue;
     for (int i = 0; i < 2; ++i) {

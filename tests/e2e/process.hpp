@@ -20,6 +20,8 @@ struct ProcessOptions {
   // `interrupt_signal` (SIGINT: Ctrl-C; SIGKILL: kill -9).
   std::function<bool()> interrupt_when;
   int interrupt_signal = 2;  // SIGINT
+  // When above 0, the signal is sent a second time this long after the first (a second Ctrl-C).
+  int interrupt_again_after_ms = 0;
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
