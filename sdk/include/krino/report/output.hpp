@@ -264,11 +264,25 @@ class ReportFile {
     spool.read_all([this](std::string_view chunk) { write(chunk); });
   }
 
-  // Makes the document visible: flushes, and for a replaced file commits the io::AtomicFile
-  // (synced, renamed over the target, the directory synced).
+  // Makes the document visible and durable: for a replaced file commits the io::AtomicFile (synced,
+  // renamed over the target, the directory synced); an appended file is flushed and synced.
   void commit() {
-    if (replacement_) replacement_->commit();
-    else writer_->flush();
+    if (replacement_) {
+      replacement_->commit();
+      return;
+    }
+    writer_->flush();
+    // Appended to a regular file: on the disk once this returns, as a replaced file is.
+    struct stat info {};
+    if (fd_ < 0 || ::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) return;
+    int result = 0;
+    do {
+      result = ::fsync(fd_);
+    } while (result != 0 && errno == EINTR);
+    if (result != 0) {
+      const int error = errno;
+      throw Error(status_from_errno(error), "cannot write '" + target_ + "': " + errno_text(error));
+    }
   }
 
  private:
