@@ -11,6 +11,7 @@
 #include "krino/core/net/http_client.hpp"
 #include "krino/core/usage/cost_rollup.hpp"
 
+#include <krino/json_extract.hpp>
 #include <krino/json_text.hpp>
 
 #include <boost/asio/post.hpp>
@@ -115,10 +116,6 @@ AttemptFailure failure_of(const LlmAttempt& attempt) {
   }
 }
 
-std::string excerpt(std::string_view text) {
-  constexpr std::size_t kMax = 200;
-  return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
-}
 
 // The tool calls of a reply as krino.judgeresponse/1 carries them: arguments as an object, or as the
 // model's raw text when that is not a JSON object (the caller decides what a malformed call means).
@@ -244,7 +241,7 @@ class Call : public std::enable_shared_from_this<Call> {
       if (!extraction.value) {
         if (repaired_) {
           return fail(KRINO_INTERNAL, describe_model_role(lane_.config) + " replied with no usable JSON, even when asked again: " +
-                                          extraction.failure + "; reply begins: " + excerpt(content));
+                                          extraction.failure + "; reply begins: " + ::krino::json::reply_excerpt(lane_.config.api_key.redact(content)));
         }
         // One repair round: show the model its reply and ask again for the JSON alone.
         repaired_ = true;

@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdint>
@@ -83,6 +84,11 @@ ApiKey read_key(const Reader& reader, const std::string& variable, const Environ
     throw config_error(reader.at("api_key_env") + ": the environment variable " + variable +
                        " is not set; export it with the API key");
   if (value->empty()) throw config_error(reader.at("api_key_env") + ": the environment variable " + variable + " is empty");
+  // A line break in a header value would end the header and start another: a key with one would
+  // inject into every request. The value is never shown, only the variable.
+  if (std::any_of(value->begin(), value->end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }))
+    throw config_error(reader.at("api_key_env") + ": the environment variable " + variable +
+                       " holds a control character (a line break or tab?); an API key is one line of printable characters");
   return ApiKey(std::move(*value));
 }
 
