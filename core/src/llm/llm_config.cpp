@@ -137,6 +137,9 @@ LlmConfig parse_llm_config(const json::object& object, ProviderKind provider, co
   config.requests_per_minute = reader.integer("requests_per_minute", 1, 100'000'000);
   config.tokens_per_minute = reader.integer("tokens_per_minute", 1, 1'000'000'000'000);
   config.max_retries = reader.integer("max_retries", 0, 100).value_or(4);
+  config.call_budget_ms = reader.integer("call_budget_ms", 1, 86'400'000).value_or(std::max<std::int64_t>(300000, config.timeout_ms));
+  config.breaker_failures = reader.integer("breaker_failures", 0, 1'000'000).value_or(5);
+  config.breaker_cooldown_ms = reader.integer("breaker_cooldown_ms", 1, 86'400'000).value_or(30000);
   return config;
 }
 

@@ -190,9 +190,16 @@ TaskResult HttpTask::run(const ExampleView& example, const krino_call_context& c
   const Url url = request.url;
   const auto started = std::chrono::steady_clock::now();
   HttpCallOutcome outcome = await_callback<HttpCallOutcome>([&](auto done) {
-    send_with_retries(*client_, environment_.io.context(), std::move(request), timeout_, retry_, ctx.seed, std::move(done));
+    send_with_retries(*client_, environment_.io.context(), std::move(request), timeout_, retry_, ctx.seed, std::move(done),
+                      &environment_.host.cancellation());
   });
   const double latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  if (outcome.cancelled) {
+    ItemError error = failure(outcome.result, outcome.attempts);
+    error.code = KRINO_CANCELLED;
+    error.message = describe_target(url) + ": cancelled while waiting to try again; the last attempt: " + error.message;
+    return error;
+  }
   if (!is_success(outcome.result)) {
     ItemError error = failure(outcome.result, outcome.attempts);
     error.message = describe_target(url) + ": " + error.message;

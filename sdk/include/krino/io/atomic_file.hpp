@@ -8,8 +8,9 @@
 //  - An AtomicFile destroyed without commit() (an exception, an early return) removes its temporary
 //    file and leaves the target as it was. A process that dies before commit() leaves the target as
 //    it was too (and, at worst, the hidden temporary file).
-//  - The new file has the mode any newly created file gets (0666 less the umask, with the
-//    directory's default ACL), not the mode of the file it replaces. The directory must exist.
+//  - The new file has the mode any newly created file gets (`mode`, 0666 unless given, less the
+//    umask, with the directory's default ACL), not the mode of the file it replaces. The directory
+//    must exist.
 //
 // Threads: one AtomicFile is used by one thread at a time. Any number of AtomicFiles, in any
 // processes, may replace the same target at once: each has its own temporary file, and the last
@@ -25,6 +26,7 @@
 #include <krino/plugin/error.hpp>
 
 #include <fcntl.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -65,7 +67,7 @@ class AtomicFile {
 
   // Creates the temporary file. Throws krino::Error (with the path and the reason) when the
   // directory of `target` does not exist or cannot be written.
-  explicit AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
+  explicit AtomicFile(std::filesystem::path target, mode_t mode = 0666) : target_(std::move(target)) {
     const std::filesystem::path directory = target_.parent_path();
     // Keep the name within NAME_MAX whatever the target's length.
     const std::string stem = "." + target_.filename().string().substr(0, 200) + ".krino-";
@@ -76,7 +78,7 @@ class AtomicFile {
       std::snprintf(suffix, sizeof suffix, "%016llx", static_cast<unsigned long long>(nonce));
       temporary_ = (directory / (stem + suffix)).string();
       // open(2) with O_CREAT applies the umask and the default ACL: the mode a new file gets.
-      fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
       if (fd_ >= 0) break;
       const int error = errno;
       if (error == EINTR || (error == EEXIST && attempt < 100)) continue;
