@@ -7,7 +7,6 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -30,8 +29,6 @@ struct JudgeSetupOptions {
   // The run's shared I/O service, which must outlive the judge service; null: the judge service
   // runs one of its own (for a command with no other I/O).
   IoService* io = nullptr;
-  // Problems that fail nothing (no cache directory, an unusable cache); empty: stderr.
-  std::function<void(const std::string&)> warn;
 };
 
 // Throws a configuration error naming the key (and, for a missing API key, the variable).
