@@ -11,6 +11,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -243,6 +244,33 @@ BOOST_AUTO_TEST_CASE(results_keep_dataset_order_with_many_requests_in_flight) {
     BOOST_TEST(items[i].at("index").to_number<size_t>() == i);
     BOOST_TEST(items[i].at("success").as_bool());
   }
+}
+
+// R1: an error page quoted at 200 bytes, cut inside a character, is still valid UTF-8 in the report
+// (json_lines parses every line). R11: a `Retry-After: 30` wait ends at Ctrl-C, as CANCELLED.
+BOOST_AUTO_TEST_CASE(quoted_pages_stay_valid_utf8_and_ctrl_c_ends_retry_waits) {
+  std::string page = "a";
+  for (int i = 0; i < 150; ++i) page += "\xC3\xA9";
+  HttpRun r(R"({"rules": [
+      {"match": {"endpoint": "app", "contains": "busy"}, "reply": {"fault": {"kind": "status", "status": 503, "retry_after": "30"}}},
+      {"match": {"endpoint": "app"}, "reply": {"body": ")" + page + R"("}}]})",
+            "  url: BASE/app/answer\n  body: {q: '{{inputs.input}}'}\n  max_retries: 5\n",
+            cli_http_task_row("page", "plain", "x") + cli_http_task_row("busy", "busy", "x"), "parallelism: 2\n");
+  ProcessOptions options;
+  options.environment = {std::string("KRINO_E2E_TOKEN=") + kToken};
+  options.interrupt_when = [&] { return r.server.recent_requests().size() >= 2u; };
+  const auto started = std::chrono::steady_clock::now();
+  const ProcessResult result = run_process({krino_binary(), "run", r.experiment}, options);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(10)), result.err);
+  BOOST_TEST(result.err.find("TBB Warning") == std::string::npos, result.err);
+  auto items = r.items();
+  BOOST_REQUIRE(items.size() == 2u);
+  std::string quoted = "a";
+  for (int i = 0; i < 99; ++i) quoted += "\xC3\xA9";
+  BOOST_TEST(message_of(items[0]).find(quoted + "...") != std::string::npos, message_of(items[0]));
+  BOOST_TEST(error_of(items[1]).at("code").as_string() == "CANCELLED", message_of(items[1]));
+  BOOST_TEST(message_of(items[1]).find("cancelled while waiting to try again; the last attempt: HTTP 503") != std::string::npos,
+             message_of(items[1]));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

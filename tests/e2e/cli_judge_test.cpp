@@ -9,6 +9,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -82,6 +83,7 @@ BOOST_AUTO_TEST_CASE(a_judged_run_scores_caches_and_never_prints_the_key) {
                  "default":{"content":"```json\n{\"score\": 5, \"reason\": \"good\"}\n```","usage":{"input_tokens":100,"output_tokens":20}}})");
   const ProcessResult first = r.run();
   BOOST_TEST(first.exit_code == 0, first.out << first.err);
+  BOOST_TEST(first.err.find("TBB Warning") == std::string::npos, first.err);  // the runner's arena asks for no more workers than exist
   auto items = r.items();
   BOOST_REQUIRE(items.size() == 6u);
   for (const auto& item : items) {
@@ -197,6 +199,32 @@ BOOST_AUTO_TEST_CASE(krino_eval_asks_the_judges_of_a_judges_file) {
   without.push_back(r.data);
   const ProcessResult unjudged = run_process(without, options);
   BOOST_TEST(unjudged.out.find("UNAVAILABLE") != std::string::npos, unjudged.out);
+}
+
+// R11: Ctrl-C while every item waits on a judge's `Retry-After: 30`. The waits end at once and the
+// items in flight come back as CANCELLED item errors saying what they waited for; the run does not
+// sit out the 30 s. (How the run itself ends on a cancel is the runner's to say.) Also: no TBB
+// warning on stderr for the judge's wide window of items in flight.
+BOOST_AUTO_TEST_CASE(ctrl_c_ends_the_judge_waits_and_the_waiting_items_say_cancelled) {
+  JudgeRun r(R"({"default":{"fault":{"kind":"status","status":429,"retry_after":"30"}}})");
+  std::vector<std::string> argv = {krino_binary(), "run", r.experiment, "--no-cache"};
+  ProcessOptions options;
+  options.environment = {std::string("KRINO_E2E_KEY=") + kCliJudgeKey};
+  options.interrupt_when = [&] { return r.server.recent_requests().size() >= 4u; };
+  const auto started = std::chrono::steady_clock::now();
+  const ProcessResult result = run_process(argv, options);
+  const auto took = std::chrono::steady_clock::now() - started;
+  BOOST_TEST((took < std::chrono::seconds(10)), result.err);
+  BOOST_TEST(result.err.find("TBB Warning") == std::string::npos, result.err);
+  int cancelled = 0;
+  for (const json::object& item : r.items()) {
+    if (item.at("error").is_null()) continue;
+    BOOST_TEST(item.at("error").at("code").as_string() == "CANCELLED", item);
+    const std::string message(item.at("error").at("message").as_string());
+    BOOST_TEST(message.find("cancelled while waiting 30 s to try again") != std::string::npos, message);
+    ++cancelled;
+  }
+  BOOST_TEST(cancelled >= 1);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -109,6 +109,25 @@ BOOST_AUTO_TEST_CASE(ctrl_c_while_resuming_keeps_every_item_the_report_held) {
   BOOST_TEST(read_report(s.path("out.jsonl")).item_counts.size() == 600u);
 }
 
+BOOST_AUTO_TEST_CASE(a_shard_resumes_from_its_own_report) {
+  ResumeScratch s;
+  const std::string exp = s.path("exp.yaml");
+  write_file(exp, std::string(kSlowExperiment) + "reporters: [{json: {path: " + s.path("full.jsonl") + "}}]\n");
+  BOOST_REQUIRE_EQUAL(s.run(exp, {"--shard", "2/3"}).exit_code, 0);
+  const ReportContent full = read_report(s.path("full.jsonl"));
+  write_file(exp, std::string(kSlowExperiment) + "reporters: [{json: {path: " + s.path("out.jsonl") + "}}]\n");
+  ProcessResult r = s.run(exp, {"--shard", "2/3"}, stop_after(s.path("out.jsonl"), 60, SIGKILL));
+  BOOST_REQUIRE_EQUAL(r.exit_code, 128 + SIGKILL);
+  // Another shard of the same experiment is another fingerprint.
+  r = s.run(exp, {"--shard", "1/3", "--resume", s.path("out.jsonl")});
+  BOOST_TEST(r.exit_code == 2, r.err);
+  r = s.run(exp, {"--shard", "2/3", "--resume", s.path("out.jsonl")});
+  BOOST_REQUIRE_EQUAL(r.exit_code, 0);
+  const ReportContent resumed = read_report(s.path("out.jsonl"));
+  BOOST_TEST(resumed.item_counts == full.item_counts);
+  BOOST_TEST(resumed.experiment_summary == full.experiment_summary);
+}
+
 BOOST_AUTO_TEST_CASE(retry_errors_runs_the_failed_items_again) {
   ResumeScratch s;
   const std::string exp = s.path("exp.yaml");

@@ -233,4 +233,32 @@ BOOST_AUTO_TEST_CASE(plugins_list_shows_the_trace_extractors) {
     BOOST_TEST(r.out.find(line) != std::string::npos, line);
 }
 
+// R1: the extractor quotes the first 40 bytes of a trace it cannot read; "a" + "é"x30 puts the
+// cut inside the 20th "é". The item error must still be valid UTF-8, so the console and every
+// reader of the JSON Lines report take it.
+BOOST_AUTO_TEST_CASE(an_unreadable_trace_is_quoted_without_splitting_a_character) {
+  const std::string dir = temp_path("utf8-cut-trace");
+  std::filesystem::create_directories(dir);
+  std::string trace = "a";
+  for (int i = 0; i < 30; ++i) trace += "\xC3\xA9";
+  write_file(dir + "/d.jsonl", json::serialize(json::object{{"id", "x"}, {"input", "q"}, {"trace", trace}}) + "\n");
+  write_file(dir + "/exp.yaml", R"(name: cut
+dataset: d.jsonl
+task: {kind: replay, extractor: openai_chat}
+evaluators: [tool_efficiency]
+min_pass_rate: 0
+reporters: [console, {json: {path: )" + dir + R"(/report.jsonl}}]
+)");
+  const ProcessResult r = run_process({krino_binary(), "run", dir + "/exp.yaml"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const Report report = read_report(dir + "/report.jsonl");  // throws on invalid UTF-8
+  BOOST_TEST_REQUIRE(report.items.size() == 1u);
+  std::string quoted = "it begins: a";
+  for (int i = 0; i < 19; ++i) quoted += "\xC3\xA9";
+  const std::string message(report.items[0].at("error").at("message").as_string());
+  BOOST_TEST(message.size() >= quoted.size());
+  BOOST_TEST(message.substr(message.size() - quoted.size()) == quoted, message);
+  std::filesystem::remove_all(dir);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

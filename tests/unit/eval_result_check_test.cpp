@@ -52,4 +52,15 @@ BOOST_AUTO_TEST_CASE(every_contract_violation_has_its_reason) {
   BOOST_TEST(reason_for(R"({"name":"e","score":0,"success":false,"metadata":{"score":"nested is fine"}})") == "accepted");
 }
 
+// A reason cut inside a character by the plugin (here "é" missing its second byte) must neither
+// lose the result nor put ill-formed UTF-8 into the event line.
+BOOST_AUTO_TEST_CASE(ill_formed_utf8_in_a_reason_is_repaired_not_passed_on) {
+  const std::string text = "{\"name\":\"e\",\"score\":1,\"success\":true,\"reason\":\"caf\xC3\"}";
+  auto r = check_eval_result(text, "e");
+  BOOST_REQUIRE(std::holds_alternative<CheckedResult>(r));
+  const auto& checked = std::get<CheckedResult>(r);
+  BOOST_TEST(*checked.record.score == 1.0);
+  BOOST_TEST(boost::json::parse(checked.json).at("reason") == "caf\xEF\xBF\xBD");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -115,4 +115,25 @@ BOOST_AUTO_TEST_CASE(redaction_removes_every_occurrence) {
   BOOST_TEST(ApiKey().redact("nothing sk-abc") == "nothing sk-abc");
 }
 
+// R14: a key read from a file with its line break, or pasted with one, would end the Authorization
+// header and start another; refused by name, its value never shown.
+BOOST_AUTO_TEST_CASE(a_key_with_a_control_character_is_refused_by_its_variable) {
+  for (const char* value : {"sk-abc\r\nX-Injected: 1", "sk-abc\n", "sk-\tabc", "sk-abc\x7F"}) {
+    auto refused = refusal(R"({"provider": "openai", "model": "m", "api_key_env": "K"})", test::fake_environment("K", value));
+    BOOST_TEST(refused.find("judges.strict.api_key_env") == 0u, refused);
+    BOOST_TEST(refused.find("K holds a control character") != std::string::npos, refused);
+    BOOST_TEST(refused.find("sk-") == std::string::npos, refused);
+  }
+}
+
+// R9: values of credentials that are not this key (a proxy's own token, another header) are
+// redacted too, wherever a body echoes them.
+BOOST_AUTO_TEST_CASE(bearer_and_x_api_key_values_are_redacted) {
+  ApiKey key("sk-abc");
+  BOOST_TEST(key.redact("authorization: Bearer other-Token_1.2 end") == "authorization: Bearer [redacted] end");
+  BOOST_TEST(key.redact(R"({"x-api-key":"proxy-key-9","x":1})") == R"({"x-api-key":"[redacted]","x":1})");
+  BOOST_TEST(key.redact("X-Api-Key: proxy-key-9") == "X-Api-Key: [redacted]");
+  BOOST_TEST(ApiKey().redact("bearer tok") == "bearer [redacted]");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -15,6 +15,9 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
 #include <string>
 
 using namespace krino::core;
@@ -226,6 +229,109 @@ BOOST_AUTO_TEST_CASE(the_api_key_never_appears_in_what_the_service_says) {
   BOOST_TEST(o.status == KRINO_PERMISSION_DENIED);
   BOOST_TEST(o.text.find(kKey) == std::string::npos, o.text);
   BOOST_TEST(f.server.recent_requests().back().api_key == kKey);  // it was sent, though
+}
+
+// `Retry-After: 3600` is capped at 60 s, and max_retries may be 100: without a budget one call
+// could take 100 minutes. The next attempt would start after the budget: the call ends now.
+BOOST_AUTO_TEST_CASE(a_wait_past_the_call_budget_ends_the_call_at_once) {
+  Fixture f(R"({"default":{"fault":{"kind":"status","status":503,"retry_after":"3600"}}})");
+  JudgeService service(f.options(R"({"max_retries":100,"call_budget_ms":2000,"breaker_failures":0})"));
+  const auto started = std::chrono::steady_clock::now();
+  const JudgeCallOutcome o = service.call(ask("x"), 1);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(2)));
+  BOOST_TEST(o.status == KRINO_UNAVAILABLE);
+  BOOST_TEST(o.text.find("gave up after 1 attempt: the next would start after the call's time budget of 2 s (call_budget_ms)"
+                         " (the server asked to wait 60 s)") != std::string::npos, o.text);
+  BOOST_TEST(f.server.recent_requests().size() == 1u);
+}
+
+// R11: Ctrl-C while calls wait on a Retry-After or on the rate limiter: each wait ends within the
+// poll interval, and the call comes back CANCELLED saying what it waited for.
+BOOST_AUTO_TEST_CASE(cancellation_ends_retry_and_rate_limit_waits) {
+  Fixture f(R"({"rules":[{"match":{"contains":"busy"},"reply":{"fault":{"kind":"status","status":429,"retry_after":"30"}}}],
+                "default":{"content":"{\"ok\":true}"}})");
+  JudgeService service(f.options(R"({"requests_per_minute":1,"breaker_failures":0})"));
+  Cancellation cancellation;
+  std::atomic<int> finished{0};
+  JudgeCallOutcome busy, limited;
+  const auto started = std::chrono::steady_clock::now();
+  std::thread first([&] { busy = service.call(ask("busy"), 1, &cancellation); ++finished; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::thread second([&] { limited = service.call(ask("other"), 2, &cancellation); ++finished; });  // 1 per minute
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  BOOST_TEST(finished.load() == 0);
+  cancellation.request();
+  first.join();
+  second.join();
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(3)));
+  BOOST_TEST(busy.status == KRINO_CANCELLED, busy.text);
+  BOOST_TEST(busy.text.find("cancelled while waiting 30 s to try again") != std::string::npos, busy.text);
+  BOOST_TEST(limited.status == KRINO_CANCELLED, limited.text);
+  BOOST_TEST(limited.text.find("cancelled while waiting for the rate limit") != std::string::npos, limited.text);
+  // Once cancelled, a new call is not sent at all.
+  BOOST_TEST(service.call(ask("late"), 3, &cancellation).status == KRINO_CANCELLED);
+  BOOST_TEST(f.server.recent_requests().size() == 1u);
+}
+
+// The circuit breaker: after breaker_failures calls in a row fail, calls fail at once (no request)
+// for breaker_cooldown_ms; then one probe goes: its failure reopens, its success closes.
+BOOST_AUTO_TEST_CASE(a_judge_that_keeps_failing_is_not_asked_until_a_probe_succeeds) {
+  Fixture f(R"({"rules":[{"times":3,"reply":{"fault":{"kind":"status","status":503,"message":"down"}}}],
+                "default":{"content":"{\"ok\":true}"}})");
+  JudgeService service(f.options(R"({"max_retries":0,"breaker_failures":2,"breaker_cooldown_ms":300})"));
+  BOOST_TEST(service.call(ask("a"), 1).status == KRINO_UNAVAILABLE);
+  BOOST_TEST(service.call(ask("b"), 1).status == KRINO_UNAVAILABLE);
+  const JudgeCallOutcome refused = service.call(ask("c"), 1);
+  BOOST_TEST(refused.status == KRINO_UNAVAILABLE);
+  BOOST_TEST(refused.text.find("judge 'default': not asked: the last 2 calls failed (the last: ") == 0u, refused.text);
+  BOOST_TEST(refused.text.find("down") != std::string::npos, refused.text);
+  BOOST_TEST(refused.text.find("it is tried again in 1 second") != std::string::npos, refused.text);
+  BOOST_TEST(f.server.recent_requests().size() == 2u);
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(350));
+  BOOST_TEST(service.call(ask("probe"), 1).status == KRINO_UNAVAILABLE);  // the third 503: open again
+  BOOST_TEST(service.call(ask("d"), 1).text.find("not asked") != std::string::npos);
+  BOOST_TEST(f.server.recent_requests().size() == 3u);
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(350));
+  BOOST_TEST(service.call(ask("probe"), 1).status == KRINO_OK);  // the probe closes it
+  BOOST_TEST(service.call(ask("e"), 1).status == KRINO_OK);
+  BOOST_TEST(f.server.recent_requests().size() == 5u);
+}
+
+// Cached replies quote the prompts' answers: only the user may read them. A cache that cannot be
+// used is said once, and the calls still succeed.
+BOOST_AUTO_TEST_CASE(the_cache_is_private_and_an_unusable_one_is_said_once) {
+  Fixture f(R"({"default":{"content":"{\"score\":1}"}})");
+  {
+    JudgeService service(f.options("{}", true));
+    BOOST_TEST(service.call(ask("x"), 1).status == KRINO_OK);
+  }
+  namespace fs = std::filesystem;
+  const auto mode_of = [](const fs::path& path) { return static_cast<unsigned>(fs::status(path).permissions() & fs::perms::all); };
+  BOOST_TEST(mode_of(f.cache) == 0700u);
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(f.cache)) {
+    if (entry.is_directory()) {
+      BOOST_TEST(mode_of(entry.path()) == 0700u, entry.path());
+    } else {
+      BOOST_TEST(mode_of(entry.path()) == 0600u, entry.path());
+      ++files;
+    }
+  }
+  BOOST_TEST(files == 1);
+
+  fs::create_directories(f.cache);
+  const fs::path blocked = f.cache / "a-file";
+  std::ofstream(blocked) << "not a directory";
+  JudgeServiceOptions options = f.options();
+  options.cache_dir = blocked / "cache";
+  std::vector<std::string> warnings;
+  options.warn = [&](const std::string& text) { warnings.push_back(text); };
+  JudgeService service(std::move(options));
+  for (int i = 0; i < 3; ++i) BOOST_TEST(service.call(ask("y" + std::to_string(i)), 1).status == KRINO_OK);
+  BOOST_TEST_REQUIRE(warnings.size() == 1u);
+  BOOST_TEST(warnings[0].find("judge cache: cannot create '" + (blocked / "cache").string() + "'") == 0u, warnings[0]);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

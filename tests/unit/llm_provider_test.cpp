@@ -4,6 +4,8 @@
 
 #include "llm_test_support.hpp"
 
+#include <krino/utf8.hpp>
+
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -157,6 +159,30 @@ BOOST_AUTO_TEST_CASE(http_errors_quote_the_provider_message) {
   auto anthropic = provider(R"({"provider": "anthropic", "model": "c"})");
   BOOST_TEST(anthropic->describe_http_error(529, R"({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})") ==
              "judge 'j' (anthropic c): HTTP 529 overloaded_error: Overloaded");
+}
+
+// R9: a body that echoes the key so that the 300-byte cut falls inside it. Cut first, the start
+// of the key no longer matches and stays in the message; redacted first, nothing of it does.
+BOOST_AUTO_TEST_CASE(an_echoed_key_is_redacted_before_the_body_is_cut) {
+  const std::string key = "sk-proj-" + std::string(48, 'K');
+  auto openai = make_llm_provider(parse_judge_config(
+      json::parse(R"({"provider": "openai", "model": "m", "api_key_env": "KEY"})").as_object(), "j", test::fake_environment("KEY", key)));
+  const std::string body = std::string(268, 'x') + key + std::string(100, 'y');
+  const std::string message = openai->describe_http_error(401, body);
+  BOOST_TEST(message.find("sk-") == std::string::npos, message);
+  BOOST_TEST(message.find("[redacted]") != std::string::npos, message);
+  const std::string in_json = openai->describe_http_error(401, R"({"error": {"message": ")" + body + R"("}})");
+  BOOST_TEST(in_json.find("sk-") == std::string::npos, in_json);
+}
+
+// R1: a body cut inside a character, or not UTF-8 at all, still gives a valid UTF-8 message.
+BOOST_AUTO_TEST_CASE(http_error_bodies_are_cut_on_a_character_and_made_valid) {
+  auto openai = provider(R"({"provider": "openai", "model": "m"})");
+  std::string body = "a";
+  for (int i = 0; i < 200; ++i) body += "\xC3\xA9";
+  BOOST_TEST(krino::utf8::is_valid(openai->describe_http_error(500, body)));
+  BOOST_TEST(krino::utf8::is_valid(openai->describe_http_error(500, "caf\xE9 ferm\xE9")));
+  BOOST_TEST(krino::utf8::is_valid(reply_error(*openai, body)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

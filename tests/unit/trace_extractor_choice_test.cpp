@@ -5,7 +5,7 @@
 #include "trace_extractor_calls.hpp"
 
 #include "krino/core/common/error.hpp"
-#include "krino/core/host/cancellation.hpp"
+#include "krino/core/common/cancellation.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/trace/extractor_choice.hpp"

@@ -8,12 +8,12 @@
 
 namespace krino::core {
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+void write_file_atomically(const std::filesystem::path& path, std::string_view content, unsigned mode) {
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   if (ec) throw runtime_error("cannot create the directory of '" + path.string() + "': " + ec.message());
   try {
-    ::krino::io::AtomicFile file(path);
+    ::krino::io::AtomicFile file(path, static_cast<mode_t>(mode));
     file.write(content);
     file.commit();
   } catch (const ::krino::Error& e) {

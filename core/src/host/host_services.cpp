@@ -75,7 +75,7 @@ krino_status HostServices::judge_entry(const krino_host* host, const krino_call_
     return KRINO_INVALID_ARGUMENT;
   }
   const uint64_t seed = ctx != nullptr ? ctx->seed : 0;
-  JudgeCallOutcome outcome = service->call(std::string_view(request, request_size), seed);
+  JudgeCallOutcome outcome = service->call(std::string_view(request, request_size), seed, &self(host).cancellation_);
   // The runner points host_handle at the item's attribution; the object itself is not const.
   if (ctx != nullptr && ctx->host_handle != nullptr)
     static_cast<CallAttribution*>(const_cast<void*>(ctx->host_handle))->add(outcome.record);

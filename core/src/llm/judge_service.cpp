@@ -24,6 +24,7 @@ LlmClientOptions judge_client_options(JudgeServiceOptions options) {
   client.prices = std::move(options.prices);
   client.retry = options.retry;
   client.extra_ca_pem = std::move(options.extra_ca_pem);
+  client.warn = std::move(options.warn);
   return client;
 }
 

@@ -4,6 +4,8 @@
 #include "krino/core/llm/reply_cache.hpp"
 #include "krino/core/usage/price_table.hpp"
 
+#include <cstdio>
+
 namespace krino::core {
 
 std::unique_ptr<JudgeService> make_judge_service(const JudgeSettings& settings, const JudgeSetupOptions& setup) {
@@ -17,6 +19,10 @@ std::unique_ptr<JudgeService> make_judge_service(const JudgeSettings& settings, 
   if (!setup.no_cache) {
     if (settings.judge_cache.is_string()) options.cache_dir = std::filesystem::path(std::string(settings.judge_cache.get_string()));
     else if (settings.judge_cache.is_bool() && settings.judge_cache.get_bool()) options.cache_dir = ReplyCache::default_directory();
+    // Asked for and impossible: said (on stderr, as the client says its cache problems), not silent.
+    if (!options.cache_dir && !(settings.judge_cache.is_bool() && !settings.judge_cache.get_bool()))
+      std::fprintf(stderr, "krino: warning: judge cache: no directory for it (neither XDG_CACHE_HOME nor HOME is an "
+                           "absolute path); replies are not cached\n");
   }
   if (setup.io != nullptr) return std::make_unique<JudgeService>(*setup.io, std::move(options));
   return std::make_unique<JudgeService>(std::move(options));

@@ -2,22 +2,28 @@
 
 #include "krino/core/common/await_callback.hpp"
 #include "krino/core/common/io_service.hpp"
+#include "krino/core/llm/circuit_breaker.hpp"
 #include "krino/core/llm/concurrency_limiter.hpp"
 #include "krino/core/llm/judge_request.hpp"
 #include "krino/core/llm/llm_transport.hpp"
 #include "krino/core/llm/rate_limiter.hpp"
 #include "krino/core/llm/reply_cache.hpp"
 #include "krino/core/llm/reply_parsing.hpp"
+#include "krino/core/net/cancellable_wait.hpp"
 #include "krino/core/net/http_client.hpp"
 #include "krino/core/usage/cost_rollup.hpp"
 
+#include <krino/json_extract.hpp>
 #include <krino/json_text.hpp>
+#include <krino/utf8.hpp>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -34,12 +40,14 @@ struct ModelLane {
   LlmTransport transport;
   RateLimiter rate;
   ConcurrencyLimiter window;
+  CircuitBreaker breaker;
 
   ModelLane(HttpClient& http, LlmConfig c)
       : config(c),
         transport(http, std::move(c)),
         rate(RateLimits{to_rate(config.requests_per_minute), to_rate(config.tokens_per_minute)}, Clock::now()),
-        window(static_cast<int>(config.max_concurrency)) {}
+        window(static_cast<int>(config.max_concurrency)),
+        breaker(CircuitBreakerOptions{config.breaker_failures, std::chrono::milliseconds(config.breaker_cooldown_ms)}) {}
 
   static std::optional<double> to_rate(const std::optional<std::int64_t>& per_minute) {
     if (!per_minute) return std::nullopt;
@@ -70,6 +78,16 @@ struct LlmClient::Impl {
   void count(void (*update)(LlmClientStats&)) {
     std::lock_guard lock(stats_mutex);
     update(stats);
+  }
+
+  // The cache must never fail a run, but a cache that silently never stores is a surprise on the
+  // bill: the first problem of a run is said once, on the options' warn channel.
+  std::atomic<bool> cache_warned{false};
+  void warn_about_cache(const std::string& problem) {
+    if (cache_warned.exchange(true)) return;
+    const std::string text = "judge cache: " + problem + "; replies are not cached (further problems are not reported)";
+    if (options.warn) options.warn(text);
+    else std::fprintf(stderr, "krino: warning: %s\n", text.c_str());
   }
 };
 
@@ -115,10 +133,6 @@ AttemptFailure failure_of(const LlmAttempt& attempt) {
   }
 }
 
-std::string excerpt(std::string_view text) {
-  constexpr std::size_t kMax = 200;
-  return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
-}
 
 // The tool calls of a reply as krino.judgeresponse/1 carries them: arguments as an object, or as the
 // model's raw text when that is not a JSON object (the caller decides what a malformed call means).
@@ -166,27 +180,45 @@ class Call : public std::enable_shared_from_this<Call> {
   using Done = std::function<void(LlmCallOutcome)>;
 
   Call(LlmClient::Impl& service, ModelLane& lane, json::object request, std::optional<ReplyCacheKey> key,
-       bool json_reply, uint64_t seed, Done done)
+       bool json_reply, uint64_t seed, const Cancellation* cancellation, Done done)
       : service_(service),
         lane_(lane),
         request_(std::move(request)),
         key_(std::move(key)),
         json_reply_(json_reply),
         rng_(seed),
-        done_(std::move(done)) {
+        cancellation_(cancellation),
+        done_(std::move(done)),
+        deadline_(Clock::now() + std::chrono::milliseconds(lane_.config.call_budget_ms)),
+        timer_(std::make_shared<boost::asio::steady_timer>(service.io)) {
     estimated_tokens_ = estimate_tokens(request_, lane_.config);
   }
 
   void start() {
-    boost::asio::post(service_.io, [self = shared_from_this()] { self->admit(); });
+    boost::asio::post(service_.io, [self = shared_from_this()] { self->begin(); });
   }
 
  private:
+  // The breaker first: a model that keeps failing is not asked, and the item says why at once.
+  void begin() {
+    const CircuitBreaker::Admission admission = lane_.breaker.admit(Clock::now());
+    if (!admission.go) return finish_failure(KRINO_UNAVAILABLE, role() + ": " + admission.refusal, Breaker::leave);
+    probe_ = admission.probe;
+    admit();
+  }
+
   void admit() {
+    if (cancelled(cancellation_)) return cancel("the run was cancelled before the call was sent");
     const RateAdmission admission = lane_.rate.try_acquire(Clock::now(), estimated_tokens_);
     if (!admission.go) {
-      auto timer = std::make_shared<boost::asio::steady_timer>(service_.io, admission.not_before);
-      timer->async_wait([self = shared_from_this(), timer](const boost::system::error_code&) { self->admit(); });
+      if (admission.not_before >= deadline_)
+        return finish_failure(KRINO_DEADLINE_EXCEEDED, role() + ": the rate limit (requests_per_minute, tokens_per_minute) " +
+                                                           "would hold the call past its time budget" + budget_text(),
+                              Breaker::leave);
+      wait_cancellably(timer_, admission.not_before, cancellation_, [self = shared_from_this()](bool stopped) {
+        if (stopped) return self->cancel("cancelled while waiting for the rate limit");
+        self->admit();
+      });
       return;
     }
     lane_.window.acquire([self = shared_from_this()](ConcurrencySlot slot) {
@@ -196,9 +228,17 @@ class Call : public std::enable_shared_from_this<Call> {
   }
 
   void send() {
+    if (cancelled(cancellation_)) {
+      lane_.window.release(slot_, SlotOutcome::other);
+      return cancel("the run was cancelled before the call was sent");
+    }
     ++attempts_;
     service_.count([](LlmClientStats& s) { ++s.http_attempts; });
-    lane_.transport.send(request_, [self = shared_from_this()](LlmAttempt attempt) { self->on_attempt(std::move(attempt)); });
+    // The last attempt gets what is left of the budget, not a whole timeout_ms.
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
+    const auto timeout = std::clamp(left, std::chrono::milliseconds(1), std::chrono::milliseconds(lane_.config.timeout_ms));
+    lane_.transport.send(request_, [self = shared_from_this()](LlmAttempt attempt) { self->on_attempt(std::move(attempt)); },
+                         timeout);
   }
 
   void on_attempt(LlmAttempt attempt) {
@@ -218,16 +258,33 @@ class Call : public std::enable_shared_from_this<Call> {
     const RetryDecision decision =
         decide_retry(policy, failed_attempts_ + 1, failure_of(attempt), retry_after, std::chrono::system_clock::now(), rng_);
     ++failed_attempts_;
+    const std::string last = attempt.error.empty() ? std::string() : " (" + attempt.error + ")";
     if (const auto* wait = std::get_if<RetryAfterDelay>(&decision)) {
+      const std::string tried = "gave up after " + std::to_string(attempts_) + (attempts_ == 1 ? " attempt" : " attempts");
+      // Other calls have opened the breaker meanwhile: the model is down, waiting helps nobody.
+      if (auto refusal = lane_.breaker.refusing(Clock::now()))
+        return finish_failure(give_up_status(attempt), role() + ": " + tried + "; " + *refusal, Breaker::leave);
+      if (Clock::now() + wait->delay >= deadline_) {
+        return finish_failure(give_up_status(attempt),
+                              role() + ": " + tried + ": the next would start after the call's time budget" + budget_text() +
+                                  (wait->from_retry_after_header ? " (the server asked to wait " : " (the back-off is ") +
+                                  seconds_text(wait->delay) + ")" + last,
+                              Breaker::count);
+      }
       service_.count([](LlmClientStats& s) { ++s.retries; });
       ++retries_;
-      auto timer = std::make_shared<boost::asio::steady_timer>(service_.io, wait->delay);
-      timer->async_wait([self = shared_from_this(), timer](const boost::system::error_code&) { self->admit(); });
+      const std::string waited = seconds_text(wait->delay);
+      wait_cancellably(timer_, Clock::now() + wait->delay, cancellation_,
+                       [self = shared_from_this(), waited, last](bool stopped) {
+                         if (stopped) return self->cancel("cancelled while waiting " + waited + " to try again" + last);
+                         self->admit();
+                       });
       return;
     }
-    fail(give_up_status(attempt),
-         describe_model_role(lane_.config) + ": " + std::get<GiveUp>(decision).reason +
-             (attempt.error.empty() ? std::string() : " (" + attempt.error + ")"));
+    const krino_status status = give_up_status(attempt);
+    // A request the model refuses (400, 404, 422) says nothing about whether the model is up.
+    finish_failure(status, role() + ": " + std::get<GiveUp>(decision).reason + last,
+                   status == KRINO_INVALID_ARGUMENT ? Breaker::leave : Breaker::count);
   }
 
   void on_reply(ProviderReply reply) {
@@ -243,8 +300,11 @@ class Call : public std::enable_shared_from_this<Call> {
       JsonExtraction extraction = extract_json(content, JsonShape::object_or_array);
       if (!extraction.value) {
         if (repaired_) {
-          return fail(KRINO_INTERNAL, describe_model_role(lane_.config) + " replied with no usable JSON, even when asked again: " +
-                                          extraction.failure + "; reply begins: " + excerpt(content));
+          lane_.breaker.succeeded();  // the model answers; what it says is the item's problem
+          return finish_failure(KRINO_INTERNAL,
+                                role() + " replied with no usable JSON, even when asked again: " + extraction.failure +
+                                    "; reply begins: " + ::krino::json::reply_excerpt(lane_.config.api_key.redact(content)),
+                                Breaker::leave);
         }
         // One repair round: show the model its reply and ask again for the JSON alone.
         repaired_ = true;
@@ -261,10 +321,12 @@ class Call : public std::enable_shared_from_this<Call> {
   }
 
   void succeed(std::string content, const std::string& model, const std::string& tool_calls, const std::string& stop_reason) {
+    lane_.breaker.succeeded();
     const std::optional<double> cost = service_.options.prices.cost_usd(model, tokens_in_, tokens_out_);
     if (service_.cache && key_) {
       ReplyCacheEntry entry{content, model, tool_calls, stop_reason, tokens_in_, tokens_out_, {}};
-      service_.cache->store(*key_, entry, std::chrono::system_clock::now());  // a failed store is only a lost hit
+      // A failed store is only a lost hit, but said once.
+      if (auto problem = service_.cache->store(*key_, entry, std::chrono::system_clock::now())) service_.warn_about_cache(*problem);
     }
     {
       std::lock_guard lock(service_.stats_mutex);
@@ -277,10 +339,35 @@ class Call : public std::enable_shared_from_this<Call> {
                            JudgeCallRecord{true, false, attempts_, retries_, repaired_, tokens_in_, tokens_out_, cost}});
   }
 
-  void fail(krino_status status, std::string message) {
+  // Whether a failure counts towards the model's circuit breaker.
+  enum class Breaker { count, leave };
+
+  void finish_failure(krino_status status, const std::string& message, Breaker effect) {
+    std::string redacted = lane_.config.api_key.redact(message);
+    if (effect == Breaker::count) {
+      // The breaker quotes the failure without the role, which its own message names already.
+      const std::string prefix = role() + ": ";
+      const std::string_view why = std::string_view(redacted).substr(redacted.rfind(prefix, 0) == 0 ? prefix.size() : 0);
+      lane_.breaker.failed(Clock::now(), probe_, utf8::excerpt(why, 200));
+    } else {
+      lane_.breaker.abandoned(probe_);
+    }
     service_.count([](LlmClientStats& s) { ++s.failures; });
-    done_(LlmCallOutcome{status, lane_.config.api_key.redact(message),
+    done_(LlmCallOutcome{status, std::move(redacted),
                            JudgeCallRecord{false, false, attempts_, retries_, repaired_, tokens_in_, tokens_out_, std::nullopt}});
+  }
+
+  void cancel(const std::string& why) { finish_failure(KRINO_CANCELLED, role() + ": " + why, Breaker::leave); }
+
+  std::string role() const { return describe_model_role(lane_.config); }
+  std::string budget_text() const {
+    return " of " + seconds_text(std::chrono::milliseconds(lane_.config.call_budget_ms)) + " (call_budget_ms)";
+  }
+  static std::string seconds_text(std::chrono::milliseconds wait) {
+    if (wait.count() % 1000 == 0) return std::to_string(wait.count() / 1000) + " s";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(wait.count()) / 1000.0);
+    return text;
   }
 
   LlmClient::Impl& service_;
@@ -289,7 +376,11 @@ class Call : public std::enable_shared_from_this<Call> {
   std::optional<ReplyCacheKey> key_;
   bool json_reply_;
   std::mt19937_64 rng_;
+  const Cancellation* cancellation_;
   Done done_;
+  const Clock::time_point deadline_;  // the call's budget runs out here
+  std::shared_ptr<boost::asio::steady_timer> timer_;  // one wait at a time: rate limit or back-off
+  bool probe_ = false;  // the breaker let this call through to test a model it had stopped asking
   std::int64_t estimated_tokens_ = 0;
   ConcurrencySlot slot_{};
   int attempts_ = 0;
@@ -318,8 +409,14 @@ LlmClient::LlmClient(IoService& io, LlmClientOptions options) : impl_(std::make_
   if (options.default_model.empty()) options.default_model = options.models.front().name;
   if (s.lane(options.default_model) == nullptr)
     throw std::invalid_argument("LlmClient: the default model '" + options.default_model + "' is not configured");
-  if (options.cache_dir) s.cache.emplace(*options.cache_dir);
   s.options = std::move(options);
+  if (s.options.cache_dir) {
+    s.cache.emplace(*s.options.cache_dir);
+    if (auto problem = s.cache->prepare()) {
+      s.warn_about_cache(*problem);
+      s.cache.reset();
+    }
+  }
 }
 
 // Every call has completed when the last caller returns from call(); what is left on the shared
@@ -341,7 +438,7 @@ LlmClientStats LlmClient::stats() const {
   return copy;
 }
 
-LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed) {
+LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed, const Cancellation* cancellation) {
   Impl& s = *impl_;
   s.count([](LlmClientStats& st) { ++st.calls; });
   boost::system::error_code ec;
@@ -389,8 +486,10 @@ LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed) {
     }
   }
 
+  if (cancelled(cancellation))
+    return {KRINO_CANCELLED, describe_model_role(lane->config) + ": the run was cancelled before the call was sent", {}};
   return await_callback<LlmCallOutcome>([&](Call::Done done) {
-    std::make_shared<Call>(s, *lane, std::move(request), std::move(key), json_reply, seed, std::move(done))->start();
+    std::make_shared<Call>(s, *lane, std::move(request), std::move(key), json_reply, seed, cancellation, std::move(done))->start();
   });
 }
 

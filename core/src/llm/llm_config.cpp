@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdint>
@@ -83,6 +84,11 @@ ApiKey read_key(const Reader& reader, const std::string& variable, const Environ
     throw config_error(reader.at("api_key_env") + ": the environment variable " + variable +
                        " is not set; export it with the API key");
   if (value->empty()) throw config_error(reader.at("api_key_env") + ": the environment variable " + variable + " is empty");
+  // A line break in a header value would end the header and start another: a key with one would
+  // inject into every request. The value is never shown, only the variable.
+  if (std::any_of(value->begin(), value->end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }))
+    throw config_error(reader.at("api_key_env") + ": the environment variable " + variable +
+                       " holds a control character (a line break or tab?); an API key is one line of printable characters");
   return ApiKey(std::move(*value));
 }
 
@@ -131,6 +137,9 @@ LlmConfig parse_llm_config(const json::object& object, ProviderKind provider, co
   config.requests_per_minute = reader.integer("requests_per_minute", 1, 100'000'000);
   config.tokens_per_minute = reader.integer("tokens_per_minute", 1, 1'000'000'000'000);
   config.max_retries = reader.integer("max_retries", 0, 100).value_or(4);
+  config.call_budget_ms = reader.integer("call_budget_ms", 1, 86'400'000).value_or(std::max<std::int64_t>(300000, config.timeout_ms));
+  config.breaker_failures = reader.integer("breaker_failures", 0, 1'000'000).value_or(5);
+  config.breaker_cooldown_ms = reader.integer("breaker_cooldown_ms", 1, 86'400'000).value_or(30000);
   return config;
 }
 

@@ -39,9 +39,11 @@ LlmAttempt to_attempt(const LlmProvider& provider, HttpResult result) {
 LlmTransport::LlmTransport(HttpClient& http, LlmConfig config)
     : http_(http), provider_(make_llm_provider(std::move(config))) {}
 
-void LlmTransport::send(const boost::json::object& judge_request, Callback done) const {
+void LlmTransport::send(const boost::json::object& judge_request, Callback done,
+                        std::optional<std::chrono::milliseconds> attempt_timeout) const {
   ProviderHttpRequest request = provider_->build_request(judge_request);  // before any I/O
   auto timeout = std::chrono::milliseconds(provider_->config().timeout_ms);
+  if (attempt_timeout && *attempt_timeout < timeout) timeout = *attempt_timeout;
   http_.post(request.url, std::move(request.headers), std::move(request.body), timeout,
              [provider = provider_, done = std::move(done)](HttpResult result) { done(to_attempt(*provider, std::move(result))); });
 }

@@ -7,9 +7,13 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -106,6 +110,22 @@ std::optional<std::string> read_file(const fs::path& path) {
 
 bool usable_base(const char* value) { return value != nullptr && *value != '\0' && fs::path(value).is_absolute(); }
 
+constexpr mode_t kPrivateDirectory = 0700;
+constexpr unsigned kPrivateFile = 0600;
+
+// Creates `directory` and its missing parents with mode 0700 (less the umask). Returns the errno of
+// the first failure, 0 when it exists.
+int make_private_directories(const fs::path& directory) {
+  fs::path partial;
+  for (const fs::path& part : directory) {
+    partial /= part;
+    if (::mkdir(partial.c_str(), kPrivateDirectory) != 0 && errno != EEXIST) return errno;
+  }
+  struct stat info {};
+  if (::stat(directory.c_str(), &info) != 0) return errno;
+  return S_ISDIR(info.st_mode) ? 0 : ENOTDIR;
+}
+
 }  // namespace
 
 ReplyCacheKey make_reply_cache_key(const LlmCallIdentity& identity) {
@@ -134,6 +154,21 @@ ReplyCacheKey make_reply_cache_key(const LlmCallIdentity& identity) {
 }
 
 ReplyCache::ReplyCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
+
+std::optional<std::string> ReplyCache::prepare() const noexcept {
+  try {
+    const std::string shown = "'" + directory_.string() + "'";
+    if (const int error = make_private_directories(directory_); error != 0)
+      return "cannot create " + shown + ": " + std::strerror(error);
+    struct stat info {};
+    if (::stat(directory_.c_str(), &info) == 0 && info.st_uid == ::geteuid() && (info.st_mode & 077) != 0)
+      ::chmod(directory_.c_str(), kPrivateDirectory);  // best effort: a cache made by an older krino
+    if (::access(directory_.c_str(), R_OK | W_OK | X_OK) != 0) return "cannot write to " + shown + ": " + std::strerror(errno);
+    return std::nullopt;
+  } catch (...) {
+    return "cannot prepare the cache directory";
+  }
+}
 
 std::optional<fs::path> ReplyCache::default_directory(const char* xdg_cache_home, const char* home) {
   if (usable_base(xdg_cache_home)) return fs::path(xdg_cache_home) / "krino" / "judge";
@@ -208,7 +243,10 @@ std::optional<std::string> ReplyCache::store(const ReplyCacheKey& key, const Rep
     o["createdAt"] = format_utc_timestamp(now);
 
     // Synced like every atomic file; a torn entry would read as corrupt anyway, which is a miss.
-    write_file_atomically(entry_path(key), json::serialize(o));
+    const fs::path path = entry_path(key);
+    if (const int error = make_private_directories(path.parent_path()); error != 0)
+      return "cannot create '" + path.parent_path().string() + "': " + std::strerror(error);
+    write_file_atomically(path, json::serialize(o), kPrivateFile);
     return std::nullopt;
   } catch (const std::exception& e) {
     return std::string("cannot store a judge cache entry: ") + e.what();

@@ -1,5 +1,7 @@
 #include "krino/core/net/retrying_http_call.hpp"
 
+#include "krino/core/net/cancellable_wait.hpp"
+
 #include <boost/asio/steady_timer.hpp>
 
 #include <memory>
@@ -27,9 +29,11 @@ namespace {
 class RetryingCall : public std::enable_shared_from_this<RetryingCall> {
  public:
   RetryingCall(HttpClient& client, boost::asio::io_context& io, HttpRequest request, std::chrono::milliseconds timeout,
-               const RetryPolicy& policy, std::uint64_t seed, std::function<void(HttpCallOutcome)> done)
+               const RetryPolicy& policy, std::uint64_t seed, std::function<void(HttpCallOutcome)> done,
+               const Cancellation* cancellation)
       : client_(client),
-        timer_(io),
+        timer_(std::make_shared<boost::asio::steady_timer>(io)),
+        cancellation_(cancellation),
         request_(std::move(request)),
         timeout_(timeout),
         policy_(policy),
@@ -53,20 +57,24 @@ class RetryingCall : public std::enable_shared_from_this<RetryingCall> {
                                           retry_after ? std::optional<std::string_view>(*retry_after) : std::nullopt,
                                           std::chrono::system_clock::now(), rng_);
     if (std::holds_alternative<GiveUp>(decision)) return finish(std::move(result));
-    timer_.expires_after(std::get<RetryAfterDelay>(decision).delay);
-    timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
-      if (error) return;  // the io_context is shutting down; the call dies with it
+    if (cancelled(cancellation_)) return finish(std::move(result), true);
+    last_ = std::move(result);
+    const auto until = std::chrono::steady_clock::now() + std::get<RetryAfterDelay>(decision).delay;
+    wait_cancellably(timer_, until, cancellation_, [self = shared_from_this()](bool stopped) {
+      if (stopped) return self->finish(std::move(self->last_), true);
       self->attempt();
     });
   }
 
-  void finish(HttpResult result) {
+  void finish(HttpResult result, bool cancelled = false) {
     auto done = std::move(done_);
-    done(HttpCallOutcome{std::move(result), attempts_});
+    done(HttpCallOutcome{std::move(result), attempts_, cancelled});
   }
 
   HttpClient& client_;
-  boost::asio::steady_timer timer_;
+  std::shared_ptr<boost::asio::steady_timer> timer_;
+  const Cancellation* cancellation_;
+  HttpResult last_;  // the failed attempt a wait follows, reported if the wait is cancelled
   HttpRequest request_;
   std::chrono::milliseconds timeout_;
   RetryPolicy policy_;
@@ -79,8 +87,9 @@ class RetryingCall : public std::enable_shared_from_this<RetryingCall> {
 
 void send_with_retries(HttpClient& client, boost::asio::io_context& io, HttpRequest request,
                        std::chrono::milliseconds attempt_timeout, const RetryPolicy& policy, std::uint64_t seed,
-                       std::function<void(HttpCallOutcome)> done) {
-  auto call = std::make_shared<RetryingCall>(client, io, std::move(request), attempt_timeout, policy, seed, std::move(done));
+                       std::function<void(HttpCallOutcome)> done, const Cancellation* cancellation) {
+  auto call = std::make_shared<RetryingCall>(client, io, std::move(request), attempt_timeout, policy, seed, std::move(done),
+                                             cancellation);
   call->attempt();
 }
 

@@ -148,7 +148,7 @@ LoadResult load_plugin(const std::filesystem::path& path, const krino_host_info&
   StringSink error;
   const krino_plugin_descriptor* raw_descriptor = entry(&host_info, error.sink());
   if (raw_descriptor == nullptr)
-    return refused("plugin refused to load: " + (error.text().empty() ? std::string("no reason given") : error.text()));
+    return refused("plugin refused to load: " + (error.text().empty() ? std::string("no reason given") : error.message()));
 
   krino_plugin_descriptor d;
   read_abi_struct(raw_descriptor, d);

@@ -1,14 +1,9 @@
 #include "krino/core/process/printable_text.hpp"
 
-#include <boost/locale/encoding_utf.hpp>
+#include <krino/utf8.hpp>
 
 namespace krino::core {
 namespace {
-
-std::string valid_utf8(std::string_view bytes) {
-  // Header-only in Boost.Locale: invalid or cut sequences are skipped.
-  return boost::locale::conv::utf_to_utf<char>(bytes.data(), bytes.data() + bytes.size(), boost::locale::conv::skip);
-}
 
 std::string_view trimmed(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r\n");
@@ -21,15 +16,14 @@ std::string_view trimmed(std::string_view text) {
 
 std::string printable_head(std::string_view bytes, std::size_t max_bytes) {
   const bool cut = bytes.size() > max_bytes;
-  std::string text = valid_utf8(trimmed(bytes.substr(0, max_bytes)));
+  std::string text = utf8::repaired(trimmed(utf8::head(bytes, max_bytes)));
   if (cut) text += "...";
   return text;
 }
 
 std::string printable_tail(std::string_view bytes, std::size_t max_bytes, bool truncated) {
   const bool cut = truncated || bytes.size() > max_bytes;
-  if (bytes.size() > max_bytes) bytes = bytes.substr(bytes.size() - max_bytes);
-  std::string text = valid_utf8(trimmed(bytes));
+  std::string text = utf8::repaired(trimmed(utf8::tail(bytes, max_bytes)));
   return cut ? "..." + text : text;
 }
 

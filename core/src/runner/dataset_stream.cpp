@@ -89,7 +89,7 @@ DatasetStream::DatasetStream(const Component& resolver, const krino_host* host, 
                                                  info.sink(), error.sink());
   if (status != KRINO_OK || stream_ == nullptr) {
     stream_ = nullptr;
-    throw runtime_error("cannot open dataset " + uri + ": " + (error.text().empty() ? "no reason given" : error.text()));
+    throw runtime_error("cannot open dataset " + uri + ": " + (error.text().empty() ? "no reason given" : error.message()));
   }
   boost::system::error_code ec;
   boost::json::value parsed = boost::json::parse(info.text(), ec);
@@ -116,7 +116,7 @@ DatasetRecord DatasetStream::next() {
   if (status != KRINO_OK) {
     throw runtime_error("reading dataset " + uri_ + " failed" +
                         (location.text().empty() ? std::string() : " at " + location.text()) + ": " +
-                        (error.text().empty() ? "no reason given" : error.text()));
+                        (error.text().empty() ? "no reason given" : error.message()));
   }
   DatasetRecord r;
   r.location = std::move(location.text());
@@ -127,7 +127,7 @@ DatasetRecord DatasetStream::next() {
       break;
     case KRINO_NEXT_BAD:
       r.kind = DatasetRecord::Kind::bad;
-      r.error = error.text().empty() ? "malformed record" : std::move(error.text());
+      r.error = error.text().empty() ? "malformed record" : error.message();
       break;
     default:
       r.kind = DatasetRecord::Kind::end;
@@ -145,7 +145,7 @@ StatusOr<std::string> DatasetStream::decode(const std::string& record) const {
   krino_status status = resolver_.resolver().decode(stream_, record.data(), record.size(), out.sink(), err.sink());
   // Whatever the resolver's code, the record is what is wrong: the item reports INVALID_ARGUMENT.
   if (status != KRINO_OK)
-    return error_status(KRINO_INVALID_ARGUMENT, err.text().empty() ? "malformed record" : std::move(err.text()));
+    return error_status(KRINO_INVALID_ARGUMENT, err.text().empty() ? "malformed record" : err.message());
   return std::move(out.text());
 }
 

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <boost/json/basic_parser_impl.hpp>
 #include <krino/json_text.hpp>
+#include <krino/utf8.hpp>
 
 #include <cmath>
 #include <optional>
@@ -126,6 +127,10 @@ StatusOr<CheckedResult> check_eval_result(std::string_view text, const std::stri
   const size_t used = parser.write_some(false, text.data(), text.size(), ec);
   if (!ec && !parser.done()) ec = boost::json::error::incomplete;
   if (!ec && text.find_first_not_of(" \t\r\n", used) != std::string_view::npos) ec = boost::json::error::extra_data;
+  // A plugin's reason may hold ill-formed UTF-8 (a quote cut inside a character): the result is
+  // kept with U+FFFD in its place, since an event line must be valid UTF-8. Checked only on a
+  // failed parse, so a valid result costs nothing more.
+  if (ec && !utf8::is_valid(text)) return check_eval_result(utf8::repaired(text), name);
   if (ec) return invalid("not valid JSON (" + ec.message() + ")");
   const ResultFields& f = parser.handler();
   if (!f.root_is_object) return invalid(std::string("not a JSON object"));

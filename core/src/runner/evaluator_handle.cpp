@@ -25,7 +25,7 @@ EvaluatorHandle::EvaluatorHandle(const Component& component, const krino_host* h
       for (void* created : instances_) component.evaluator().destroy(created);
       instances_.clear();
       throw config_error("evaluator '" + name_ + "' (" + component.id + ") rejected its options: " +
-                         (error.text().empty() ? "no reason given" : error.text()));
+                         (error.text().empty() ? "no reason given" : error.message()));
     }
     instances_.push_back(instance);
     idle_.push(instance);
@@ -56,7 +56,7 @@ StatusOr<CheckedResult, ItemError> EvaluatorHandle::evaluate(const krino_call_co
       component_.evaluator().evaluate(instance, &ctx, testcase.data(), testcase.size(), result.sink(), error.sink());
   release(instance);
   if (status != KRINO_OK) {
-    return ItemError{"evaluator", name_, status, error.text().empty() ? "evaluator failed without a message" : error.text()};
+    return ItemError{"evaluator", name_, status, error.text().empty() ? "evaluator failed without a message" : error.message()};
   }
   auto checked = check_eval_result(result.text(), name_);
   if (!checked.ok()) return ItemError{"evaluator", name_, KRINO_INTERNAL, "returned a malformed result: " + checked.error().message};

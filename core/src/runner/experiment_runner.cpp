@@ -196,9 +196,12 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   // when a suspended task resumes: with hundreds of items in flight that is an mmap, page faults and
   // a munmap with a TLB shootdown per item. An arena with one slot per four items in flight keeps
   // every stack; the extra slots stay empty (the number of worker threads is the machine's, set by
-  // oneTBB's market, not by the slot count).
+  // oneTBB's market, not by the slot count). The extra slots are reserved for external threads
+  // (none come), so the arena asks the market for the workers it would get anyway: asking for one
+  // per slot makes oneTBB print "The number of workers is currently limited to ..." on stderr.
   const int cores = tbb::this_task_arena::max_concurrency();
-  tbb::task_arena arena(std::max<int>(cores, static_cast<int>((window_ + 3) / 4)));
+  const int slots = std::max<int>(cores, static_cast<int>((window_ + 3) / 4));
+  tbb::task_arena arena(slots, static_cast<unsigned>(slots - cores + 1));
   arena.execute([&] {
   tbb::parallel_pipeline(
       window_,

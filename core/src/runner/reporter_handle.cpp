@@ -16,7 +16,7 @@ ReporterHandle::ReporterHandle(const Component& component, const krino_host* hos
   if (status != KRINO_OK || instance_ == nullptr) {
     instance_ = nullptr;
     throw config_error("reporter '" + component.name + "' rejected its options: " +
-                       (error.text().empty() ? "no reason given" : error.text()));
+                       (error.text().empty() ? "no reason given" : error.message()));
   }
 }
 
@@ -27,14 +27,14 @@ ReporterHandle::~ReporterHandle() {
 void ReporterHandle::on_event(std::string_view event) {
   StringSink error;
   krino_status status = component_.reporter().on_event(instance_, event.data(), event.size(), error.sink());
-  if (status != KRINO_OK) throw runtime_error("reporter '" + component_.name + "' failed: " + error.text());
+  if (status != KRINO_OK) throw runtime_error("reporter '" + component_.name + "' failed: " + error.message());
 }
 
 void ReporterHandle::flush() {
   if (component_.reporter().flush == nullptr) return;
   StringSink error;
   krino_status status = component_.reporter().flush(instance_, error.sink());
-  if (status != KRINO_OK) throw runtime_error("reporter '" + component_.name + "' could not flush: " + error.text());
+  if (status != KRINO_OK) throw runtime_error("reporter '" + component_.name + "' could not flush: " + error.message());
 }
 
 }  // namespace krino::core

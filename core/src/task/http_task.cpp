@@ -11,6 +11,7 @@
 
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
+#include <krino/utf8.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -22,11 +23,6 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::size_t kExcerpt = 200;
-
-std::string excerpt(std::string_view text) {
-  if (text.size() <= kExcerpt) return std::string(text);
-  return std::string(text.substr(0, kExcerpt)) + "...";
-}
 
 std::string read_file(const std::string& path, const TaskOptions& options) {
   std::ifstream in(path, std::ios::binary);
@@ -133,6 +129,9 @@ std::string HttpTask::redact(std::string text) const {
   return text;
 }
 
+// Redacted before the cut: a cut through a secret would leave its start where redact() cannot find it.
+std::string HttpTask::excerpt(std::string_view body) const { return utf8::excerpt(redact(std::string(body)), kExcerpt); }
+
 std::string HttpTask::describe_target(const Url& url) const {
   // The query is left out: it may carry what a message should not show.
   const std::string path = url.target.substr(0, url.target.find('?'));
@@ -191,9 +190,16 @@ TaskResult HttpTask::run(const ExampleView& example, const krino_call_context& c
   const Url url = request.url;
   const auto started = std::chrono::steady_clock::now();
   HttpCallOutcome outcome = await_callback<HttpCallOutcome>([&](auto done) {
-    send_with_retries(*client_, environment_.io.context(), std::move(request), timeout_, retry_, ctx.seed, std::move(done));
+    send_with_retries(*client_, environment_.io.context(), std::move(request), timeout_, retry_, ctx.seed, std::move(done),
+                      &environment_.host.cancellation());
   });
   const double latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  if (outcome.cancelled) {
+    ItemError error = failure(outcome.result, outcome.attempts);
+    error.code = KRINO_CANCELLED;
+    error.message = describe_target(url) + ": cancelled while waiting to try again; the last attempt: " + error.message;
+    return error;
+  }
   if (!is_success(outcome.result)) {
     ItemError error = failure(outcome.result, outcome.attempts);
     error.message = describe_target(url) + ": " + error.message;
@@ -216,7 +222,7 @@ ItemError HttpTask::failure(const HttpResult& result, int attempts) const {
   }
   const HttpResponse& response = result.response;
   std::string message = "HTTP " + std::to_string(response.status) + tries;
-  if (!response.body.empty()) message += ": " + redact(excerpt(response.body));
+  if (!response.body.empty()) message += ": " + excerpt(response.body);
   return ItemError{"task", "http", status_for_http(response.status), message};
 }
 
@@ -232,7 +238,7 @@ TaskResult HttpTask::read_reply(const HttpResponse& response, double latency_ms)
   json::value reply = json::parse(response.body, ec);
   if (ec) {
     return ItemError{"task", "http", KRINO_INVALID_ARGUMENT,
-                     "the reply is not JSON (" + ec.message() + "): " + redact(excerpt(response.body)) +
+                     "the reply is not JSON (" + ec.message() + "): " + excerpt(response.body) +
                          " (set response.format: text to take it as text)"};
   }
   const json::value* outputs = &reply;
@@ -240,7 +246,7 @@ TaskResult HttpTask::read_reply(const HttpResponse& response, double latency_ms)
     outputs = reply.find_pointer(output_pointer_, ec);
     if (outputs == nullptr) {
       return ItemError{"task", "http", KRINO_NOT_FOUND,
-                       "the reply has nothing at " + output_pointer_ + ": " + redact(excerpt(response.body))};
+                       "the reply has nothing at " + output_pointer_ + ": " + excerpt(response.body)};
     }
   }
   if (outputs->is_object() || raw_replies_) output.actual_outputs = ::krino::json::to_compact_json(*outputs);

@@ -1,6 +1,7 @@
 #include "krino/core/task/model_task.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/host/host_services.hpp"
 #include "krino/core/llm/judge_request.hpp"
 #include "krino/core/llm/llm_client.hpp"
 #include "krino/core/llm/llm_config.hpp"
@@ -67,7 +68,7 @@ json::object canonical_call(const json::object& call) {
 }  // namespace
 
 ModelTask::ModelTask(const TaskConfig& config_in, const TaskEnvironment& environment, const EnvironmentLookup& variables)
-    : kind_(config_in.kind) {
+    : kind_(config_in.kind), cancellation_(&environment.host.cancellation()) {
   TaskOptions options(config_in.options, "task");
   ProviderKind provider = ProviderKind::anthropic;
   if (kind_ == "openai")
@@ -183,7 +184,7 @@ TaskResult ModelTask::run(const ExampleView& example, const krino_call_context& 
     return ItemError{"task", kind_, e.code(), e.what()};
   }
   const auto started = std::chrono::steady_clock::now();
-  LlmCallOutcome outcome = client_->call(::krino::json::to_compact_json(request), ctx.seed);
+  LlmCallOutcome outcome = client_->call(::krino::json::to_compact_json(request), ctx.seed, cancellation_);
   const double latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   if (outcome.status != KRINO_OK) return ItemError{"task", kind_, outcome.status, outcome.text};
 

@@ -153,7 +153,7 @@ StatusOr<SimulatedUserReply, ItemError> SimulatedUser::next(const HostServices& 
   const krino_host* api = host.host();
   const krino_status status = api->judge(api, &ctx, request.data(), request.size(), response.sink(), error.sink());
   if (status != KRINO_OK)
-    return ItemError{"task", "conversation", status, "the simulated user's judge failed: " + error.text()};
+    return ItemError{"task", "conversation", status, "the simulated user's judge failed: " + error.message()};
   std::string text = trim(std::string(json::parse(response.text()).at("content").as_string()));
   SimulatedUserReply reply;
   if (!stop_token_.empty()) {

@@ -21,7 +21,7 @@ StatusOr<std::string> TraceExtractor::extract(std::string_view raw) const {
   StringSink error;
   const krino_status status = component_->extractor().extract(raw.data(), raw.size(), trace.sink(), error.sink());
   if (status != KRINO_OK) {
-    std::string message = std::move(error.text());
+    std::string message = error.message();
     if (message.empty()) message = "the extractor failed without saying why";
     return ExtractionFailure{status, std::move(message)};
   }

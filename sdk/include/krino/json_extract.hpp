@@ -5,6 +5,8 @@
 #ifndef KRINO_JSON_EXTRACT_HPP
 #define KRINO_JSON_EXTRACT_HPP
 
+#include <krino/utf8.hpp>
+
 #include <boost/json.hpp>
 
 #include <cstddef>
@@ -226,14 +228,9 @@ inline JsonExtraction extract_json(std::string_view reply, JsonShape shape = Jso
 }
 
 
-// The start of `reply` for an error message: at most `limit` bytes, cut on a UTF-8 boundary, with
-// "..." when cut.
-inline std::string reply_excerpt(std::string_view reply, std::size_t limit = 200) {
-  if (reply.size() <= limit) return std::string(reply);
-  std::size_t cut = limit;
-  while (cut > 0 && (static_cast<unsigned char>(reply[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(reply.substr(0, cut)) + "...";
-}
+// The start of `reply` for an error message: at most `limit` bytes, cut on a UTF-8 boundary, made
+// valid UTF-8, with "..." when cut (utf8::excerpt).
+inline std::string reply_excerpt(std::string_view reply, std::size_t limit = 200) { return utf8::excerpt(reply, limit); }
 
 }  // namespace krino::json
 

@@ -11,8 +11,9 @@
 //  - A target that is a symbolic link keeps being one: the file it points to is replaced. A target
 //    that exists but is not a regular file (a device such as /dev/null, a FIFO) is written in
 //    place, since a rename would put a regular file where it was.
-//  - The new file has the mode any newly created file gets (0666 less the umask, with the
-//    directory's default ACL), not the mode of the file it replaces. The directory must exist.
+//  - The new file has the mode any newly created file gets (`mode`, 0666 unless given, less the
+//    umask, with the directory's default ACL), not the mode of the file it replaces. The directory
+//    must exist.
 //
 // Threads: one AtomicFile is used by one thread at a time. Any number of AtomicFiles, in any
 // processes, may replace the same target at once: each has its own temporary file, and the last
@@ -28,6 +29,7 @@
 #include <krino/plugin/error.hpp>
 
 #include <fcntl.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -68,7 +70,8 @@ class AtomicFile {
 
   // Creates the temporary file. Throws krino::Error (with the path and the reason) when the
   // directory of `target` does not exist or cannot be written.
-  explicit AtomicFile(std::filesystem::path target) : target_(std::move(target)), written_(target_) {
+  explicit AtomicFile(std::filesystem::path target, mode_t mode = 0666)
+      : target_(std::move(target)), written_(target_) {
     // A symbolic link stays a link: the file it points to is the one replaced. A target that is
     // not a regular file (a device such as /dev/null, a FIFO) cannot be replaced by renaming
     // without turning it into a regular file, so it is written in place instead.
@@ -93,7 +96,7 @@ class AtomicFile {
       std::snprintf(suffix, sizeof suffix, "%016llx", static_cast<unsigned long long>(nonce));
       temporary_ = (directory / (stem + suffix)).string();
       // open(2) with O_CREAT applies the umask and the default ACL: the mode a new file gets.
-      fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
       if (fd_ >= 0) break;
       const int error = errno;
       if (error == EINTR || (error == EEXIST && attempt < 100)) continue;

@@ -18,6 +18,7 @@
 #include <krino/plugin/error.hpp>
 #include <krino/plugin/registry.hpp>
 #include <krino/plugin/sink.hpp>
+#include <krino/utf8.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
@@ -57,7 +58,7 @@ struct TraceExtractorTrampolines {
       boost::system::error_code ec;
       const boost::json::value document = parse_raw_trace(data, size, ec);
       if (ec) {
-        std::string start(std::string_view(data, size).substr(0, 40));
+        std::string start = utf8::excerpt(std::string_view(data, size), 40, "");
         for (char& c : start)
           if (c == '\n' || c == '\r' || c == '\t') c = ' ';
         throw invalid_argument("the trace is not valid JSON (" + ec.message() + "); it begins: " + start);

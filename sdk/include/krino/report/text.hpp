@@ -7,6 +7,7 @@
 #define KRINO_REPORT_TEXT_HPP
 
 #include <krino/json_text.hpp>
+#include <krino/utf8.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -22,36 +23,8 @@
 namespace krino::report {
 
 // The length in bytes of the UTF-8 sequence that starts at text[i], or 0 when the bytes there are
-// not a valid sequence (a stray continuation byte, a cut sequence, an overlong form, a surrogate or
-// a code point above U+10FFFF).
-inline std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  uint32_t code_point = 0;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-    code_point = lead & 0x1Fu;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    code_point = lead & 0x0Fu;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    code_point = lead & 0x07u;
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0u) != 0x80u) return 0;
-    code_point = (code_point << 6) | (byte(i + k) & 0x3Fu);
-  }
-  if ((length == 3 && code_point < 0x800) || (length == 4 && code_point < 0x10000)) return 0;  // overlong
-  if (code_point >= 0xD800 && code_point <= 0xDFFF) return 0;                                  // surrogate
-  if (code_point > 0x10FFFF) return 0;
-  return length;
-}
+// not a valid sequence (utf8::sequence_length).
+inline std::size_t utf8_sequence_length(std::string_view text, std::size_t i) { return utf8::sequence_length(text, i); }
 
 // The code point of the valid sequence of `length` bytes at text[i].
 inline uint32_t utf8_code_point(std::string_view text, std::size_t i, std::size_t length) {

@@ -8,7 +8,8 @@ namespace krino::core {
 
 // Writes `content` to `path` through the SDK's io::AtomicFile (<krino/io/atomic_file.hpp>): a
 // temporary file beside `path`, synced, renamed over it, the directory synced. Creates the parent
-// directory. Throws a runtime error naming the path and the reason.
-void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+// directory. Throws a runtime error naming the path and the reason. `mode` is the new file's, less
+// the umask (0600 for what only the user may read).
+void write_file_atomically(const std::filesystem::path& path, std::string_view content, unsigned mode = 0666);
 
 }  // namespace krino::core

@@ -1,6 +1,7 @@
 #pragma once
 // A krino_sink that appends into a std::string. The host hands these to plugins.
 #include <krino/plugin.h>
+#include <krino/utf8.hpp>
 
 #include <string>
 
@@ -20,6 +21,10 @@ class StringSink {
   std::string& text() noexcept { return text_; }
   const std::string& text() const noexcept { return text_; }
   void clear() noexcept { text_.clear(); }
+  // The text for a message or an event: a plugin may write any bytes (a reason cut inside a
+  // character, a server's page in Latin-1), and an event line must be valid UTF-8, so ill-formed
+  // parts become U+FFFD.
+  std::string message() const { return utf8::repaired(text_); }
 
  private:
   static void append(krino_sink* sink, const char* data, size_t size) noexcept {

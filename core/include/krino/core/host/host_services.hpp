@@ -1,7 +1,7 @@
 #pragma once
 // The services the host offers every plugin (the krino_host vtable of plugin.h): logging,
 // cancellation and the judge. One instance per process context; every function is thread-safe.
-#include "krino/core/host/cancellation.hpp"
+#include "krino/core/common/cancellation.hpp"
 
 #include <krino/plugin.h>
 
@@ -29,6 +29,9 @@ class HostServices {
   class JudgeService* judge_service() const noexcept { return judge_; }
   // How many judge calls may be in flight at once (every judge's max_concurrency); 0 without judges.
   size_t judge_capacity() const noexcept;
+
+  // The run's cancellation, for the host's own waits (a task's retries, a judge call's back-off).
+  const Cancellation& cancellation() const noexcept { return cancellation_; }
 
   // The host's own diagnostics go through the same channel as plugins' logs.
   void log(krino_log_level level, const char* source, const char* message, size_t size) const;

@@ -15,8 +15,9 @@ class ApiKey {
   bool empty() const noexcept { return value_.empty(); }
   // Only for building the request that carries it.
   const std::string& reveal() const noexcept { return value_; }
-  // `text` with every occurrence of the key replaced by "[redacted]". Text is returned unchanged when
-  // there is no key.
+  // `text` with every occurrence of the key, and the value of every "Bearer" or "x-api-key" in it
+  // (a provider or proxy echoing request headers), replaced by "[redacted]". Redact before cutting
+  // text for a message: a cut through the key leaves a start that no longer matches.
   std::string redact(std::string_view text) const;
 
  private:

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@ struct JudgeServiceOptions {
   RetryPolicy retry;  // max_attempts is taken from each judge's max_retries
   int io_threads = 1;  // only for a service on an I/O service of its own
   std::string extra_ca_pem;  // trusted in addition to the system's roots (tests, private gateways)
+  std::function<void(const std::string&)> warn;  // LlmClientOptions::warn
 };
 
 // A judge call is an LLM call; its counters are the client's.
@@ -44,8 +46,10 @@ class JudgeService {
   JudgeService(const JudgeService&) = delete;
   JudgeService& operator=(const JudgeService&) = delete;
 
-  // [thread-safe] One judge call (LlmClient::call).
-  JudgeCallOutcome call(std::string_view request_json, uint64_t seed) { return client_->call(request_json, seed); }
+  // [thread-safe] One judge call (LlmClient::call); its waits end when `cancellation` is requested.
+  JudgeCallOutcome call(std::string_view request_json, uint64_t seed, const Cancellation* cancellation = nullptr) {
+    return client_->call(request_json, seed, cancellation);
+  }
 
   JudgeServiceStats stats() const { return client_->stats(); }
   // The sum of every judge's max_concurrency: how many calls can usefully be in flight.

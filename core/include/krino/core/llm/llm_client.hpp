@@ -5,6 +5,7 @@
 // retries with backoff, one repair round for a JSON reply that does not parse, cost, and the cache
 // store. All I/O runs on the run's shared I/O service (common/io_service.hpp); the calling TBB task
 // is suspended meanwhile (oneTBB resumable tasks), so a thousand calls in flight park no thread.
+#include "krino/core/common/cancellation.hpp"
 #include "krino/core/llm/llm_config.hpp"
 #include "krino/core/net/retry_policy.hpp"
 #include "krino/core/usage/judge_usage.hpp"
@@ -14,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +33,9 @@ struct LlmClientOptions {
   PriceTable prices;
   RetryPolicy retry;  // max_attempts is taken from each model's max_retries
   std::string extra_ca_pem;  // trusted in addition to the system's roots (tests, private gateways)
+  // Where the client says what is wrong without failing anything (an unusable cache, once per
+  // client); empty: "krino: warning: ..." on stderr.
+  std::function<void(const std::string&)> warn;
 };
 
 // Counters for reports. Retries and repairs count extra HTTP attempts, not calls.
@@ -66,7 +71,12 @@ class LlmClient {
   // krino.judgerequest/1 document (its "judge" member names the model; absent, the default one);
   // `seed` is used when neither the request nor the model sets one. Inside a TBB task the task is
   // suspended while the call is in flight; elsewhere the thread waits.
-  LlmCallOutcome call(std::string_view request_json, uint64_t seed);
+  // When `cancellation` (may be null) is requested, the call's waits (rate limit, back-off,
+  // Retry-After) end within kCancellationPoll and it returns KRINO_CANCELLED saying what it was
+  // waiting for; an attempt already sent runs to its reply or its timeout. A call fails at once
+  // with KRINO_UNAVAILABLE while the model's circuit breaker is open, and with the last attempt's
+  // status when the next attempt would start after the model's call_budget_ms.
+  LlmCallOutcome call(std::string_view request_json, uint64_t seed, const Cancellation* cancellation = nullptr);
 
   LlmClientStats stats() const;
   // The sum of every model's max_concurrency: how many calls can usefully be in flight.

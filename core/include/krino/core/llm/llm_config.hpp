@@ -41,6 +41,12 @@ struct LlmConfig {
   std::optional<std::int64_t> requests_per_minute;
   std::optional<std::int64_t> tokens_per_minute;
   std::int64_t max_retries = 4;
+  // The whole of one call, every attempt and wait included: a retry whose wait would pass it is
+  // not made, and the last attempt's timeout is cut to what is left. Default: 5 minutes, or
+  // timeout_ms when that is longer.
+  std::int64_t call_budget_ms = 300000;
+  std::int64_t breaker_failures = 5;        // calls failed in a row that stop the asking; 0: never
+  std::int64_t breaker_cooldown_ms = 30000;  // how long calls then fail at once before one probes
 };
 
 // "judge 'strict'", or the role alone for a model that is not a named judge ("task").
@@ -48,9 +54,10 @@ std::string describe_model_role(const LlmConfig& config);
 
 // The keys parse_llm_config reads (docs/judges.md describes each). A caller reading them among
 // options of its own uses this list to know which keys are the client's.
-inline constexpr std::array<std::string_view, 11> kLlmConfigKeys = {
-    "model",       "base_url",        "api_key_env",         "temperature",       "seed",       "max_tokens",
-    "timeout_ms",  "max_concurrency", "requests_per_minute", "tokens_per_minute", "max_retries"};
+inline constexpr std::array<std::string_view, 14> kLlmConfigKeys = {
+    "model",          "base_url",         "api_key_env",         "temperature",       "seed",
+    "max_tokens",     "timeout_ms",       "max_concurrency",     "requests_per_minute", "tokens_per_minute",
+    "max_retries",    "call_budget_ms",   "breaker_failures",    "breaker_cooldown_ms"};
 
 // What a caller's role changes when a key is absent (or null).
 struct LlmConfigDefaults {

@@ -7,6 +7,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -41,8 +42,10 @@ class LlmTransport {
 
   // [thread-safe] Throws InvalidJudgeRequest, before any I/O, when `judge_request` is not a valid
   // krino.judgerequest/1 (the caller reports it without suspending anything). Otherwise `done` is
-  // called exactly once on an io_context thread, never from inside send().
-  void send(const boost::json::object& judge_request, Callback done) const;
+  // called exactly once on an io_context thread, never from inside send(). `timeout`: this
+  // attempt's, when shorter than the model's timeout_ms (what is left of the call's budget).
+  void send(const boost::json::object& judge_request, Callback done,
+            std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
 
  private:
   HttpClient& http_;

@@ -53,13 +53,20 @@ class ReplyCache {
   static std::optional<std::filesystem::path> default_directory(const char* xdg_cache_home, const char* home);
 
   const std::filesystem::path& directory() const { return directory_; }
+
+  // Makes the directory ready: creates what is missing of it with mode 0700 (entries hold reply
+  // text, which may quote the prompts' data), takes group and other access away from a cache
+  // directory of ours that has it, and checks that it can be read and written. Returns why the
+  // cache cannot be used, or nullopt.
+  std::optional<std::string> prepare() const noexcept;
   std::filesystem::path entry_path(const ReplyCacheKey& key) const;  // <dir>/<2 hex>/<62 hex>.json
 
   // [thread-safe] The stored reply, or nullopt on a miss, including a missing, unreadable, corrupt
   // or mismatched file.
   std::optional<ReplyCacheEntry> lookup(const ReplyCacheKey& key) const noexcept;
 
-  // [thread-safe] Files a successful reply (only successes are ever passed here). Written to a
+  // [thread-safe] Files a successful reply (only successes are ever passed here), private to the
+  // user (a 0700 folder, a 0600 file). Written to a
   // temporary file in the same folder, synced and renamed over the entry (write_file_atomically), so
   // a reader sees the old entry or the new one, never half of one, and concurrent writers of one key
   // leave one whole entry. Returns why it failed, or nullopt.

@@ -1,6 +1,7 @@
 #pragma once
 // Bytes a child process wrote, made fit for an error message: valid UTF-8 (a program may print
-// anything, and a cut may fall inside a character), bounded, with surrounding white space trimmed.
+// anything, and a cut may fall inside a character: krino/utf8.hpp, ill-formed bytes become U+FFFD),
+// bounded, with surrounding white space trimmed.
 #include <cstddef>
 #include <string>
 #include <string_view>

@@ -9,7 +9,7 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/experiment/experiment_config.hpp"
 #include "krino/core/usage/price_table.hpp"
-#include "krino/core/host/cancellation.hpp"
+#include "krino/core/common/cancellation.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"

@@ -40,6 +40,7 @@ class HttpTask final : public Task {
   TaskResult read_reply(const HttpResponse& response, double latency_ms) const;
   ItemError failure(const HttpResult& result, int attempts) const;
   std::string redact(std::string text) const;
+  std::string excerpt(std::string_view body) const;  // redacted, then cut for a message
   std::string describe_target(const Url& url) const;
 
   TaskEnvironment environment_;

@@ -19,6 +19,7 @@
 namespace krino::core {
 
 class LlmClient;
+class Cancellation;
 
 class ModelTask final : public Task {
  public:
@@ -48,6 +49,7 @@ class ModelTask final : public Task {
   boost::json::array inline_tools_;
   std::string tool_choice_;
   std::unique_ptr<LlmClient> client_;
+  const Cancellation* cancellation_ = nullptr;  // the run's: a call's waits end when it is requested
 };
 
 }  // namespace krino::core
