@@ -186,13 +186,16 @@ BOOST_AUTO_TEST_CASE(a_report_file_replaces_its_target_only_on_commit) {
   const auto target = dir.path / "report.txt";
   std::ofstream(target) << "old";
   const ReportTarget where(target.string(), ReportTarget::Mode::replace);
+  // An earlier run's report must not outlive this run looking current: emptied at once.
+  BOOST_TEST(slurp(target).empty());
+  std::ofstream(target) << "kept";
   {
     ReportFile file(where);
     file.write("new");
     BOOST_TEST(dir.entries() == 2u);  // the target and the temporary file
-    BOOST_TEST(slurp(target) == "old");
+    BOOST_TEST(slurp(target) == "kept");
   }
-  BOOST_TEST(slurp(target) == "old");  // not committed: the temporary file is gone, the target kept
+  BOOST_TEST(slurp(target) == "kept");  // not committed: the temporary file is gone, the target kept
   BOOST_TEST(dir.entries() == 1u);
   {
     ReportFile file(where);
