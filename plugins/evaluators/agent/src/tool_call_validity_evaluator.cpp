@@ -1,5 +1,7 @@
 #include "tool_call_validity_evaluator.h"
 
+#include "tool_call_operands.h"
+
 #include "tool_argument_schema.h"
 
 #include <krino/agent/tool_call.hpp>
@@ -31,7 +33,7 @@ constexpr char kToolCallValidityEvaluatorSchema[] = R"json({
     "strict_mode": {"type": "boolean", "default": false,
                     "description": "Reject arguments a tool's schema does not list, even when the schema does not say additionalProperties: false. Applies to schemas that list their properties."},
     "tool_calls_key": {"type": "string", "minLength": 1, "default": "toolCalls",
-                       "description": "Key of the agent's tool calls in actualOutputs. A missing or null list means no calls."},
+                       "description": "Key of the agent's tool calls in actualOutputs ([] for no calls; a missing or null list is an error)."},
     "tools_key": {"type": "string", "minLength": 1, "default": "tools",
                   "description": "Key of the offered tool definitions in metadata (OpenAI, Anthropic or plain {name, description, parameters} form). Required."}
   },
@@ -124,9 +126,7 @@ ToolCallValidityEvaluator::ToolCallValidityEvaluator(Config config)
 
 EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const std::shared_ptr<const OfferedTools> tools = offered_tools(test_case, tools_key_, strict_mode_);
-  std::vector<ToolCall> calls;
-  const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
-  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_, list->storage());
+  std::vector<ToolCall> calls = read_actual_tool_calls(test_case, tool_calls_key_);
 
   boost::json::array validation_results;
   validation_results.reserve(calls.size());

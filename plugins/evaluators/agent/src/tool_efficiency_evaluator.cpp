@@ -1,5 +1,7 @@
 #include "tool_efficiency_evaluator.h"
 
+#include "tool_call_operands.h"
+
 #include <krino/agent/tool_call.hpp>
 
 #include <boost/json.hpp>
@@ -23,7 +25,7 @@ constexpr char kToolEfficiencyEvaluatorSchema[] = R"json({
     "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
                   "description": "The result succeeds when score >= threshold. The default 1.0 accepts no repeated call; legitimate retries lower the score too, so consider a lower threshold."},
     "tool_calls_key": {"type": "string", "minLength": 1, "default": "toolCalls",
-                       "description": "Key of the agent's tool calls in actualOutputs. A missing or null list means no calls."}
+                       "description": "Key of the agent's tool calls in actualOutputs ([] for no calls; a missing or null list is an error)."}
   },
   "additionalProperties": false
 })json";
@@ -38,9 +40,7 @@ ToolEfficiencyEvaluator::ToolEfficiencyEvaluator(Config config)
       same_call_(ArgumentMatcher{}) {}
 
 EvalResult ToolEfficiencyEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
-  std::vector<ToolCall> calls;
-  const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
-  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_, list->storage());
+  std::vector<ToolCall> calls = read_actual_tool_calls(test_case, tool_calls_key_);
 
   std::vector<std::size_t> distinct;  // indices of first occurrences
   boost::json::array redundant;
