@@ -36,7 +36,7 @@ constexpr char kClosing[] = R"json(  },
   "additionalProperties": false
 })json";
 
-constexpr auto kToolTrajectoryEvaluatorSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
+constexpr auto kToolTrajectoryEvaluatorSchema = join(kOwnOptions, kBothSidesToolCallsKeyOption, kArgumentMatchingOptionsSchema, kClosing);
 
 constexpr std::array<std::pair<std::string_view, TrajectoryMode>, 7> kModes{{
     {"strict", TrajectoryMode::strict},
