@@ -52,6 +52,22 @@ BOOST_AUTO_TEST_CASE(words_split_on_python_white_space) {
   BOOST_TEST(word_set_similarity("", "a") == 0.0);
 }
 
+// Information gain skips an observation shorter than 10 characters once stripped: Python's
+// strip() removes Unicode white space and len() counts code points.
+BOOST_AUTO_TEST_CASE(stripped_length_is_pythons) {
+  BOOST_TEST(python_stripped_length("  abc \t") == 3u);
+  BOOST_TEST(python_stripped_length("\u00a0\u3000abc def\u2028\x1f") == 7u);
+  BOOST_TEST(python_stripped_length("\u200babc") == 4u);  // a zero-width space is not white space
+  BOOST_TEST(python_stripped_length("ÉtéÉtéÉté") == 9u);
+  BOOST_TEST(python_stripped_length(" \u00a0 ") == 0u);
+  const ObservationInformationGainEvaluator gain(config("{}"));
+  // "\u3000alpha\u3000" is 5 characters to Python: skipped, so only the first is scored.
+  const krino::EvalResult r =
+      evaluate(gain, conversation_case(observations({"alpha beta gamma", "\u3000\u3000\u3000alpha\u3000\u3000\u3000"})));
+  BOOST_TEST(r.metadata.at("each_turn_rewards").as_array().size() == 1u);
+  BOOST_TEST(*r.score == 1.0);
+}
+
 BOOST_AUTO_TEST_CASE(text_that_is_not_utf8_still_splits) {
   BOOST_TEST(lower_case_words("AB \xff" "C") == (std::set<std::string>{"ab", "\xff" "c"}));
 }

@@ -4,6 +4,7 @@
 #include <unicode/ucasemap.h>
 #include <unicode/utf8.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -58,6 +59,24 @@ std::set<std::string> lower_case_words(std::string_view text) {
   }
   if (word_start >= 0) words.emplace(lowered, word_start, size - word_start);
   return words;
+}
+
+std::size_t python_stripped_length(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
+  const auto size = static_cast<int32_t>(std::min<std::size_t>(text.size(), INT32_MAX));
+  std::size_t characters = 0;
+  std::size_t trailing_spaces = 0;  // white space since the last other character
+  bool started = false;
+  for (int32_t at = 0; at < size;) {
+    UChar32 c = 0;
+    U8_NEXT(bytes, at, size, c);
+    const bool space = c >= 0 && python_space(c);
+    if (!started && space) continue;
+    started = true;
+    ++characters;
+    trailing_spaces = space ? trailing_spaces + 1 : 0;
+  }
+  return characters - trailing_spaces;
 }
 
 double word_set_similarity(std::string_view first, std::string_view second) {
