@@ -16,7 +16,7 @@ namespace {
 // (bidirectional class B or S), which White_Space leaves out.
 bool python_space(UChar32 c) { return u_isUWhiteSpace(c) || (c >= 0x1c && c <= 0x1f); }
 
-std::string ascii_lower(std::string_view text) {
+std::string ascii_lowered_text(std::string_view text) {
   std::string out(text);
   for (char& c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
@@ -28,12 +28,12 @@ std::string ascii_lower(std::string_view text) {
 std::string unicode_lower(std::string_view text) {
   UErrorCode status = U_ZERO_ERROR;
   const std::unique_ptr<UCaseMap, decltype(&ucasemap_close)> map(ucasemap_open("", 0, &status), &ucasemap_close);
-  if (U_FAILURE(status) || text.size() > static_cast<std::size_t>(INT32_MAX / 3)) return ascii_lower(text);
+  if (U_FAILURE(status) || text.size() > static_cast<std::size_t>(INT32_MAX / 3)) return ascii_lowered_text(text);
   std::string out(text.size() * 3 + 4, '\0');
   status = U_ZERO_ERROR;
   const int32_t length = ucasemap_utf8ToLower(map.get(), out.data(), static_cast<int32_t>(out.size()), text.data(),
                                               static_cast<int32_t>(text.size()), &status);
-  if (U_FAILURE(status)) return ascii_lower(text);  // not UTF-8
+  if (U_FAILURE(status)) return ascii_lowered_text(text);  // not UTF-8
   out.resize(static_cast<std::size_t>(length));
   return out;
 }
