@@ -8,6 +8,8 @@ find_package(fmt REQUIRED)
 find_package(OpenSSL REQUIRED)  # SHA-256 for the judge cache key; TLS for judge calls
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
+# Unicode lower-casing and white space as Python's str.lower()/str.split() (the OpenJudge graders).
+find_package(ICU REQUIRED COMPONENTS uc)
 find_path(VALIJSON_INCLUDE_DIR valijson/validator.hpp REQUIRED)
 add_library(krino_valijson INTERFACE)
 target_include_directories(krino_valijson SYSTEM INTERFACE "${VALIJSON_INCLUDE_DIR}")

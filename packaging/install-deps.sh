@@ -26,6 +26,7 @@ packages=(
   libyaml-cpp-dev     # experiment files in YAML
   libfmt-dev          # formatting
   libvalijson-dev     # JSON Schema validation of plugin configs and tool arguments
+  libicu-dev          # Unicode case and white space for the OpenJudge graders (agent plugin)
   libssl-dev          # TLS for remote judges
 )
 # Only the tests use these.

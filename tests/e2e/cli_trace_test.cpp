@@ -69,9 +69,9 @@ BOOST_AUTO_TEST_SUITE(cli_traces)
 //       the agent makes four of them in order with the same arguments but writes the calculation
 //       as "(350 - 122) * 2 + (499 - 127) * 2", not "2 * ((350 - 122) + (499 - 127))": 4/5. No
 //       error, no repeat, no loop.
-//  12-0 Ground truth has no action (tau-bench expects no write); the agent made two lookups. In
-//       in_order mode an empty expected list means "call no tool": 0, although tau-bench's
-//       state-based reward is 1. Both lookups succeed, differ, and are not alike.
+//  12-0 Ground truth has no action (tau-bench expects no write); the agent made two lookups. With
+//       in_order_denominator: expected nothing is required and lookups are free: 1, as tau-bench's
+//       state-based reward. Both lookups succeed, differ, and are not alike.
 //  6-0  Ground truth: one update_reservation_flights; call #5 has exactly its arguments: 1/1.
 //       5 judged calls succeed, 6 distinct, 15 pairs none alike. Reward 1.
 // Beyond these five, every score of all 200 items was compared with an independent Python
@@ -128,7 +128,8 @@ BOOST_AUTO_TEST_CASE(the_tau_bench_experiment_replays_every_trajectory_through_o
   BOOST_TEST(cli_trace_score(partial, "action_loop_detection") == 1.0);
 
   const json::object& no_actions = *by_id.at("12-0");
-  BOOST_TEST(cli_trace_score(no_actions, "tool_trajectory") == 0.0);
+  BOOST_TEST(cli_trace_score(no_actions, "tool_trajectory") == 1.0);
+  BOOST_TEST(result_named(no_actions, "tool_trajectory").at("reason").as_string().starts_with("no calls were expected, so none is missing"));
   BOOST_TEST(cli_trace_score(no_actions, "tool_error") == 1.0);
   BOOST_TEST(no_actions.at("metadata").at("reward") == 1.0);
 

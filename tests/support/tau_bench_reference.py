@@ -6,7 +6,7 @@ to check krino's results for all 200 trajectories (not only the five the e2e tes
     tests/support/tau_bench_reference.py /tmp/tau.jsonl
 
 It binds tool results per assistant turn, and recomputes tool_trajectory (in_order: longest common
-subsequence of exactly matching calls over the expected count, numbers by value), tool_error
+subsequence of exactly matching calls over the expected count, 1 with no expected call, numbers by value), tool_error
 (^Error:, blank and missing results, an "error" field; think calls ignored), tool_efficiency (distinct
 calls over all) and action_loop_detection (OpenJudge's word-set similarity of signatures built with
 Python's own str() of the arguments, which is what OpenJudge uses). Prints every difference.
@@ -49,10 +49,9 @@ def calls_with_results(traj):
 
 
 def trajectory(calls, expected):
-    if not calls and not expected:
-        return 1.0
+    # in_order_denominator: expected: nothing required is nothing missing; extra calls are free.
     if not expected:
-        return 0.0
+        return 1.0
     lcs = [[0] * (len(expected) + 1) for _ in range(len(calls) + 1)]
     for i, call in enumerate(calls):
         for j, want in enumerate(expected):

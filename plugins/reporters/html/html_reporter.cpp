@@ -40,7 +40,11 @@ void HtmlReporter::on_item(const report::ItemFinished& item) {
   for (const auto& result : item.results) {
     const auto it = std::find(evaluator_names_.begin(), evaluator_names_.end(), result.name);
     if (it == evaluator_names_.end()) continue;
-    ScoreHistogram& histogram = histograms_[static_cast<std::size_t>(it - evaluator_names_.begin())];
+    const auto k = static_cast<std::size_t>(it - evaluator_names_.begin());
+    // run_started carries a threshold only when the experiment file sets one; an evaluator on its
+    // default threshold (often 1.0) states it on every result instead.
+    if (!evaluators_[k].threshold && result.threshold) evaluators_[k].threshold = result.threshold;
+    ScoreHistogram& histogram = histograms_[k];
     if (result.score) histogram.add(*result.score);
     else histogram.add_null();
   }

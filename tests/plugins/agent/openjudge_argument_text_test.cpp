@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,20 @@ BOOST_AUTO_TEST_CASE(invalid_text_has_no_value) {
   BOOST_TEST(!parse_argument_text("{oops").has_value());
   BOOST_TEST(!parse_argument_text("").has_value());
   BOOST_TEST(parse_argument_text(" [1, 2] ")->is_array());
+}
+
+// Python's json.loads() accepts NaN, Infinity and -Infinity, and reads numbers beyond the double
+// range as infinities; str() then prints nan, inf, -inf.
+BOOST_AUTO_TEST_CASE(python_constants_read_as_python_reads_them) {
+  BOOST_TEST(openjudge_argument_text_repr_of(R"({"a": NaN, "b": Infinity, "c": -Infinity, "d": [NaN,1.5]})") ==
+             "{'a': nan, 'b': inf, 'c': -inf, 'd': [nan, 1.5]}");
+  BOOST_TEST(openjudge_argument_text_repr_of(R"({"big": 1e400, "small": -1e400, "tiny": 1e-400})") ==
+             "{'big': inf, 'small': -inf, 'tiny': 0.0}");
+  BOOST_TEST(std::isnan(parse_argument_text("NaN")->as_double()));
+  // Only outside strings, and only as whole tokens: Python refuses the others.
+  BOOST_TEST(openjudge_argument_text_repr_of(R"({"s": "NaN Infinity"})") == "{'s': 'NaN Infinity'}");
+  for (const char* refused : {"-NaN", "[NaNx]", "nan", "[+Infinity]", "[Infinity1]", "{\"a\": NaN"})
+    BOOST_TEST(!parse_argument_text(refused).has_value(), refused);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -58,9 +58,9 @@ BOOST_AUTO_TEST_CASE(tool_trajectory_one_call) {
   BOOST_TEST(trajectory_reason("strict", one, two) == "1 actual call but 2 expected; the first matches");
   BOOST_TEST(trajectory_reason("strict", two, one) == "2 actual calls but 1 expected; the first matches");
   BOOST_TEST(trajectory_reason("strict", R"([{"name":"c"}])", two) == "1 actual call but 2 expected; the first 0 match");
-  BOOST_TEST(trajectory_reason("in_order", one, one) == "1 of 1 expected call appears in order");
-  BOOST_TEST(trajectory_reason("in_order", one, two) == "1 of 2 expected calls appears in order");
-  BOOST_TEST(trajectory_reason("in_order", two, two) == "2 of 2 expected calls appear in order");
+  BOOST_TEST(trajectory_reason("in_order", one, one) == "1 of 1 call matches in order (1 made, 1 expected)");
+  BOOST_TEST(trajectory_reason("in_order", one, two) == "1 of 2 calls matches in order (1 made, 2 expected)");
+  BOOST_TEST(trajectory_reason("in_order", two, two) == "2 of 2 calls match in order (2 made, 2 expected)");
   BOOST_TEST(trajectory_reason("any_order", one, two) == "1 call paired in any order; the longer list has 2");
   BOOST_TEST(trajectory_reason("any_order", two, two) == "2 calls paired in any order; the longer list has 2");
   BOOST_TEST(trajectory_reason("superset", one, two) == "1 of 2 expected calls was made");

@@ -85,7 +85,9 @@ BOOST_AUTO_TEST_CASE(a_successful_run_scores_as_defined) {
   BOOST_TEST_REQUIRE(run.at("reward").to_number<double>() == 1.0);
   const boost::json::object document = run_case(run);
 
-  BOOST_TEST(trajectory_score("{}", document) == 1.0);  // in_order: the expected call appears
+  // in_order over the longer list: 1 of 6; over the expected calls: the expected call appears.
+  BOOST_TEST(trajectory_score("{}", document) == 1.0 / 6.0, tt::tolerance(1e-12));
+  BOOST_TEST(trajectory_score(R"({"in_order_denominator":"expected"})", document) == 1.0);
   BOOST_TEST(trajectory_score(R"({"match_mode":"superset"})", document) == 1.0);
   BOOST_TEST(trajectory_score(R"({"match_mode":"recall"})", document) == 1.0);
   BOOST_TEST(trajectory_score(R"({"match_mode":"precision"})", document) == 1.0 / 6.0, tt::tolerance(1e-12));

@@ -114,9 +114,9 @@ BOOST_AUTO_TEST_CASE(missing_and_malformed_inputs) {
                         invalid("'actualOutputs.toolCalls'[1]"));
   BOOST_CHECK_EXCEPTION(evaluate(evaluator, calls_case("[]", R"([{"name":"a"},7])")), krino::Error,
                         invalid("'expectedOutputs.toolCalls'[1]"));
-  // No actual list at all: the agent called nothing.
-  BOOST_TEST(*evaluate(evaluator, test_case("{}", R"({"toolCalls":[{"name":"a"}]})")).score == 0.0);
-  BOOST_TEST(*evaluate(evaluator, test_case("{}", R"({"toolCalls":[]})")).score == 1.0);
+  // An empty actual list: the agent called nothing.
+  BOOST_TEST(*evaluate(evaluator, calls_case("[]", R"([{"name":"a"}])")).score == 0.0);
+  BOOST_TEST(*evaluate(evaluator, calls_case("[]", "[]")).score == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_are_rejected) {

@@ -58,18 +58,55 @@ BOOST_AUTO_TEST_CASE(strict_needs_the_same_calls_in_the_same_order) {
   BOOST_TEST(r.reason.find("call 1 does not match (expected b, got c)") == 0u);
 }
 
-// A decision: in_order divides by |expected|, so extra actual calls do not lower it.
-BOOST_AUTO_TEST_CASE(in_order_is_lcs_over_the_expected_calls) {
-  BOOST_TEST(names("in_order", "a,x,b", "a,b") == 1.0);
+// As the reference: in_order divides the longest common subsequence by the longer list, so extra
+// actual calls lower it.
+BOOST_AUTO_TEST_CASE(in_order_is_lcs_over_the_longer_list_by_default) {
+  BOOST_TEST(names("in_order", "a,x,b", "a,b") == 2.0 / 3.0, tt::tolerance(1e-12));
   BOOST_TEST(names("in_order", "b,a", "a,b") == 0.5);
   BOOST_TEST(names("in_order", "a", "a,b,c") == 1.0 / 3.0, tt::tolerance(1e-12));
   BOOST_TEST(names("in_order", "c,a,b", "a,b,c") == 2.0 / 3.0, tt::tolerance(1e-12));
   BOOST_TEST(names("in_order", "", "a,b") == 0.0);
-  BOOST_TEST(names("in_order", "a", "") == 0.0);
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(mode("in_order"))), calls_case(calls("a,x,b"), calls("a,b")));
   BOOST_TEST(r.metadata.at("matchedPairs") ==
              json(R"([{"actual":0,"expected":0,"tool":"a"},{"actual":2,"expected":1,"tool":"b"}])"));
   BOOST_TEST(r.metadata.at("unmatchedActual") == json(R"([{"index":1,"tool":"x"}])"));
+  BOOST_TEST(r.metadata.at("inOrderDenominator") == "longer");
+  BOOST_TEST(r.reason == "2 of 3 calls match in order (3 made, 2 expected) (in_order, arguments: exact)");
+}
+
+// krino's earlier rule, kept as an option: over the expected calls, extras are free.
+BOOST_AUTO_TEST_CASE(in_order_over_the_expected_calls_allows_extra_calls) {
+  const std::string options = R"({"match_mode":"in_order","in_order_denominator":"expected"})";
+  BOOST_TEST(tool_trajectory_evaluator_score(options, calls("a,x,b"), calls("a,b")) == 1.0);
+  BOOST_TEST(tool_trajectory_evaluator_score(options, calls("b,a"), calls("a,b")) == 0.5);
+  BOOST_TEST(tool_trajectory_evaluator_score(options, calls(""), calls("a,b")) == 0.0);
+  const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(options)), calls_case(calls("a,x,b"), calls("a,b")));
+  BOOST_TEST(r.metadata.at("inOrderDenominator") == "expected");
+  BOOST_TEST(r.reason == "2 of 2 expected calls appear in order (in_order, arguments: exact)");
+}
+
+// An empty expected list: over the longer list it says "call no tool" (0 when calls were made);
+// over the expected list nothing was required, and every call is an allowed extra (1).
+BOOST_AUTO_TEST_CASE(an_empty_expected_list_under_each_denominator) {
+  const EvalResult longer = evaluate(ToolTrajectoryEvaluator(config(mode("in_order"))), calls_case(calls("a,b"), "[]"));
+  BOOST_TEST(*longer.score == 0.0);
+  BOOST_TEST(longer.reason == "no calls were expected but 2 calls were made (in_order, arguments: exact)");
+  const EvalResult one = evaluate(ToolTrajectoryEvaluator(config(mode("in_order"))), calls_case(calls("a"), "[]"));
+  BOOST_TEST(one.reason == "no calls were expected but 1 call was made (in_order, arguments: exact)");
+
+  const EvalResult extras = evaluate(ToolTrajectoryEvaluator(config(R"({"in_order_denominator":"expected"})")),
+                                     calls_case(calls("a,b"), "[]"));
+  BOOST_TEST(*extras.score == 1.0);
+  BOOST_TEST(extras.reason == "no calls were expected, so none is missing; the 2 calls made are extras, which "
+                              "in_order_denominator: expected allows (in_order, arguments: exact)");
+  for (const char* denominator : {"longer", "expected"}) {
+    const EvalResult none = evaluate(
+        ToolTrajectoryEvaluator(config("{\"in_order_denominator\":\"" + std::string(denominator) + "\"}")), calls_case("[]", "[]"));
+    BOOST_TEST(*none.score == 1.0);
+    BOOST_TEST(none.reason == "no calls were expected and none were made (in_order, arguments: exact)");
+  }
+  BOOST_CHECK_EXCEPTION(ToolTrajectoryEvaluator(config(R"({"in_order_denominator":"actual"})")), krino::Error,
+                        invalid("in_order_denominator"));
 }
 
 BOOST_AUTO_TEST_CASE(any_order_is_pairs_over_the_longer_list) {

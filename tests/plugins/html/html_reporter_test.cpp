@@ -189,6 +189,28 @@ BOOST_AUTO_TEST_CASE(one_self_contained_page_with_the_summary_first_and_the_item
   BOOST_TEST(dir.entries() == std::vector<std::string>{"report.html"});
 }
 
+// run_started names a threshold only when the experiment file sets one (the host reads the
+// user's options); an evaluator on its default threshold of 1.0 still shows it, from its results.
+BOOST_AUTO_TEST_CASE(an_evaluator_on_its_default_threshold_shows_it) {
+  r::ScratchDirectory dir;
+  r::EventScript script("defaults", 1, {{"exact_match", std::nullopt}, {"lenient", std::nullopt}, {"judge", std::nullopt}});
+  script.start_run(2)
+      .item({"a", "q", "x", "x", {r::passed("exact_match"), r::passed("lenient", 0.6, 0.5), r::unscored("judge", "no reply", std::nullopt)}})
+      .item({"b", "q", "x", "y", {r::failed("exact_match", 0.0, 1.0, "differs"), r::passed("lenient", 0.7, 0.5), r::unscored("judge", "no reply", std::nullopt)}})
+      .finish_run();
+  script.finish_experiment();
+  const std::string page = write_page(script.events(), dir / "report.html");
+  BOOST_TEST(page.find("<tr><td>exact_match</td><td class=\"number\" data-value=\"1.0\">1.00</td>") != std::string::npos);
+  BOOST_TEST(page.find("<tr><td>lenient</td><td class=\"number\" data-value=\"0.5\">0.50</td>") != std::string::npos);
+  // No threshold anywhere: still "-".
+  BOOST_TEST(page.find("<tr><td>judge</td><td class=\"number\">-</td>") != std::string::npos);
+  BOOST_TEST(page.find("exact_match<span>2 scores, threshold 1.00</span>") != std::string::npos);
+  const boost::json::object data_object = page_data(page);
+  const auto& evaluator_list = data_object.at("evaluators").as_array();
+  BOOST_TEST(evaluator_list[0].at("threshold").as_double() == 1.0);
+  BOOST_TEST(evaluator_list[2].at("threshold").is_null());
+}
+
 BOOST_AUTO_TEST_CASE(hostile_text_stays_text) {
   r::ScratchDirectory dir;
   const auto& hostile = r::hostile_strings();

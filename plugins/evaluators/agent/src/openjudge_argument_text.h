@@ -10,7 +10,9 @@
 
 namespace krino::agent::openjudge {
 
-// The JSON value of `text`, or nullopt when it is not valid JSON. Boost.JSON 1.81 may read a
+// The JSON value of `text` as Python's json.loads() reads it, or nullopt when Python would refuse
+// it. Beyond JSON, NaN, Infinity and -Infinity are read as the doubles Python makes of them, and
+// numbers beyond the double range become infinities (1e400), as in Python. Boost.JSON 1.81 may read a
 // float one unit in the last place off (e.g. 2.5e-300), which would change its Python repr and so
 // the graders' comparisons; every float is therefore read again from its own text, correctly
 // rounded.

@@ -33,15 +33,6 @@ const char* const ObservationInformationGainEvaluator::kConfigSchema = R"json({
 
 namespace {
 
-// Python's len(text.strip()): characters (not bytes) once surrounding white space is gone.
-std::size_t stripped_length(std::string_view text) {
-  const auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= '\x1c' && c <= '\x1f'); };
-  while (!text.empty() && blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && blank(text.back())) text.remove_suffix(1);
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 constexpr std::size_t kShortestScoredObservation = 10;
 
 }  // namespace
@@ -71,7 +62,7 @@ EvalResult ObservationInformationGainEvaluator::evaluate(const TestCase& test_ca
   double reward_sum = 0.0;
   for (const ActionObservation& pair : pairs) {
     const std::string_view observation = pair.observation;
-    if (stripped_length(observation) < kShortestScoredObservation) continue;
+    if (python_stripped_length(observation) < kShortestScoredObservation) continue;
     double highest = 0.0;
     for (std::string_view earlier : kept) highest = std::max(highest, word_set_similarity(observation, earlier));
     const double reward = (1.0 - highest) * std::exp(-2.0 * std::max(0.0, highest - similarity_threshold_));

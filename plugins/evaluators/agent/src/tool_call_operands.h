@@ -1,8 +1,10 @@
-// The two tool-call lists an evaluator compares, read from a test case.
+// The tool-call lists an evaluator reads from a test case.
 //
-// A missing or null expected list is a broken test case (an error naming the key). A missing or
-// null actual list counts as "no calls": trace extractors leave the key out when an agent called
-// no tool, and an agent that called nothing is a result to score, not an error.
+// A missing or null list is a broken test case on either side: an error naming the key, as the
+// reference evaluators raise. Every task and trace extractor writes actualOutputs.toolCalls, as []
+// when the agent called no tool, so a missing actual list means a wrongly wired key (a typo in
+// tool_calls_key, a field mapping that found nothing), which must not score as "no calls". An
+// empty list is "no calls".
 #ifndef KRINO_AGENT_TOOL_CALL_OPERANDS_H
 #define KRINO_AGENT_TOOL_CALL_OPERANDS_H
 
@@ -19,6 +21,10 @@ struct ToolCallOperands {
   std::vector<ToolCall> expected;
 };
 
+// The agent's calls, actualOutputs[key]; INVALID_ARGUMENT when the key is missing or null.
+std::vector<ToolCall> read_actual_tool_calls(const TestCase& test_case, std::string_view key);
+
+// Both lists, actualOutputs[key] and expectedOutputs[key]; each must be present and not null.
 ToolCallOperands read_tool_call_operands(const TestCase& test_case, std::string_view key);
 
 }  // namespace krino::agent

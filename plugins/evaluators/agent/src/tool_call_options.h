@@ -8,12 +8,15 @@
 
 namespace krino::agent {
 
-// JSON Schema properties for tool_calls_key, arg_match_mode, trim_strings, ignore_case and
-// per_tool, without enclosing braces: placed last in an evaluator schema's "properties". A
-// constant in the header so schemas can be joined with it at compile time (see schema_join.h).
-inline constexpr char kToolCallOptionsSchema[] = R"json(
+// The JSON Schema property tool_calls_key of the evaluators that compare two lists, followed by a
+// comma. Constants in the header so schemas can be joined with them at compile time (schema_join.h).
+inline constexpr char kBothSidesToolCallsKeyOption[] = R"json(
     "tool_calls_key": {"type": "string", "minLength": 1, "default": "toolCalls",
-                       "description": "Key holding the tool calls, in actualOutputs (what the agent did) and in expectedOutputs (what it should have done)."},
+                       "description": "Key holding the tool calls, in actualOutputs (what the agent did) and in expectedOutputs (what it should have done)."},)json";
+
+// JSON Schema properties for arg_match_mode, trim_strings, ignore_case and per_tool, without
+// enclosing braces or a trailing comma: placed last in an evaluator schema's "properties".
+inline constexpr char kArgumentMatchingOptionsSchema[] = R"json(
     "arg_match_mode": {"type": "string", "enum": ["exact", "subset", "superset", "ignore"], "default": "exact",
                        "description": "How the argument keys of a call compare. exact: same keys. subset: the actual call has at least the expected arguments. superset: the actual call has only expected arguments, possibly fewer. ignore: arguments are not compared. Values always compare with numbers by value (1 equals 1.0)."},
     "trim_strings": {"type": "boolean", "default": false,

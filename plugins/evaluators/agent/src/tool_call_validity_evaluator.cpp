@@ -1,5 +1,8 @@
 #include "tool_call_validity_evaluator.h"
 
+#include "tool_call_operands.h"
+
+#include "bfcl_function_docs.h"
 #include "tool_argument_schema.h"
 
 #include <krino/agent/tool_call.hpp>
@@ -30,8 +33,10 @@ constexpr char kToolCallValidityEvaluatorSchema[] = R"json({
                   "description": "The result succeeds when score >= threshold; the default 1.0 accepts no invalid call."},
     "strict_mode": {"type": "boolean", "default": false,
                     "description": "Reject arguments a tool's schema does not list, even when the schema does not say additionalProperties: false. Applies to schemas that list their properties."},
+    "bfcl_types": {"type": "boolean", "default": false,
+                   "description": "Read the tool definitions as BFCL function docs and convert them as BFCL does before it calls a model: type names such as dict, float, tuple, any, list or HashMap become JSON Schema types, a parameter without a type is a string, and a function named a.b can also be called as a_b."},
     "tool_calls_key": {"type": "string", "minLength": 1, "default": "toolCalls",
-                       "description": "Key of the agent's tool calls in actualOutputs. A missing or null list means no calls."},
+                       "description": "Key of the agent's tool calls in actualOutputs ([] for no calls; a missing or null list is an error)."},
     "tools_key": {"type": "string", "minLength": 1, "default": "tools",
                   "description": "Key of the offered tool definitions in metadata (OpenAI, Anthropic or plain {name, description, parameters} form). Required."}
   },
@@ -51,7 +56,13 @@ struct OfferedTool {
 };
 using OfferedTools = std::vector<OfferedTool>;
 
-OfferedTools compile_offered_tools(const boost::json::value& list, const std::string& key, bool strict_mode) {
+// How the definitions are read and checked.
+struct SchemaReading {
+  bool strict_mode = false;
+  bool bfcl_types = false;
+};
+
+OfferedTools compile_offered_tools(const boost::json::value& list, const std::string& key, SchemaReading reading) {
   if (list.is_null())
     throw invalid_argument("metadata['" + key + "'] is null: give the tool definitions the agent was offered");
   if (!list.is_array()) throw invalid_argument("metadata['" + key + "'] must be a list of tool definitions");
@@ -62,11 +73,24 @@ OfferedTools compile_offered_tools(const boost::json::value& list, const std::st
     const ToolDefinitionView view = view_tool_definition(element, detail::element_label("metadata." + key, index++));
     OfferedTool tool{std::string(view.name), nullptr, {}};
     try {
-      tool.schema = ToolArgumentSchema::compile(view.parameters, strict_mode);
+      if (reading.bfcl_types && view.parameters != nullptr) {
+        const boost::json::object converted = bfcl_parameters_as_json_schema(*view.parameters);
+        tool.schema = ToolArgumentSchema::compile(&converted, reading.strict_mode);
+      } else {
+        tool.schema = ToolArgumentSchema::compile(view.parameters, reading.strict_mode);
+      }
     } catch (const Error& e) {
       tool.schema_error = e.what();
     }
-    tools.push_back(std::move(tool));
+    // BFCL's OpenAI-style handlers rename a.b to a_b; the call may use either name.
+    if (reading.bfcl_types && tool.name.find('.') != std::string::npos) {
+      OfferedTool alias = tool;
+      alias.name = bfcl_api_name(tool.name);
+      tools.push_back(std::move(tool));
+      tools.push_back(std::move(alias));
+    } else {
+      tools.push_back(std::move(tool));
+    }
   }
   return tools;
 }
@@ -74,7 +98,7 @@ OfferedTools compile_offered_tools(const boost::json::value& list, const std::st
 // Agent datasets offer the same tools on every row, so the compiled tool list is kept per thread
 // under the exact text of the list: a row whose list is byte-identical to a recent one skips
 // parsing it altogether. Test cases built in memory (no text) are compiled every time.
-std::shared_ptr<const OfferedTools> offered_tools(const TestCase& test_case, const std::string& key, bool strict_mode) {
+std::shared_ptr<const OfferedTools> offered_tools(const TestCase& test_case, const std::string& key, SchemaReading reading) {
   const std::optional<std::string_view> raw = test_case.raw_member(Section::metadata, key);
   if (raw && !raw->empty() && raw->front() == '[') {
     struct Entry {
@@ -84,14 +108,15 @@ std::shared_ptr<const OfferedTools> offered_tools(const TestCase& test_case, con
     constexpr std::size_t kEntries = 8;
     thread_local std::vector<Entry> recent;
     thread_local std::size_t next_victim = 0;
-    std::string cache_key(1, strict_mode ? 'S' : 'L');
+    std::string cache_key(1, reading.strict_mode ? 'S' : 'L');
+    cache_key += reading.bfcl_types ? 'B' : 'J';
     cache_key += *raw;
     for (const Entry& entry : recent)
       if (entry.text == cache_key) return entry.tools;
     boost::system::error_code ec;
     const boost::json::value list = boost::json::parse(*raw, ec);
     if (ec) throw invalid_argument("metadata['" + key + "'] is not valid JSON: " + ec.message());
-    auto tools = std::make_shared<const OfferedTools>(compile_offered_tools(list, key, strict_mode));
+    auto tools = std::make_shared<const OfferedTools>(compile_offered_tools(list, key, reading));
     if (recent.size() < kEntries) {
       recent.push_back({std::move(cache_key), tools});
     } else {
@@ -103,7 +128,7 @@ std::shared_ptr<const OfferedTools> offered_tools(const TestCase& test_case, con
   const boost::json::value* list = test_case.find(Section::metadata, key);
   if (list == nullptr)
     throw invalid_argument("metadata has no '" + key + "': give the tool definitions the agent was offered");
-  return std::make_shared<const OfferedTools>(compile_offered_tools(*list, key, strict_mode));
+  return std::make_shared<const OfferedTools>(compile_offered_tools(*list, key, reading));
 }
 
 const OfferedTool* find_tool(const OfferedTools& tools, std::string_view name) {
@@ -119,14 +144,13 @@ const char* const ToolCallValidityEvaluator::kConfigSchema = kToolCallValidityEv
 ToolCallValidityEvaluator::ToolCallValidityEvaluator(Config config)
     : common_(read_common_options(apply_schema(config, kConfigSchema))),
       strict_mode_(config.get_bool("strict_mode")),
+      bfcl_types_(config.get_bool("bfcl_types")),
       tool_calls_key_(read_key_option(config, "tool_calls_key")),
       tools_key_(read_key_option(config, "tools_key")) {}
 
 EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
-  const std::shared_ptr<const OfferedTools> tools = offered_tools(test_case, tools_key_, strict_mode_);
-  std::vector<ToolCall> calls;
-  const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
-  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_, list->storage());
+  const std::shared_ptr<const OfferedTools> tools = offered_tools(test_case, tools_key_, SchemaReading{strict_mode_, bfcl_types_});
+  std::vector<ToolCall> calls = read_actual_tool_calls(test_case, tool_calls_key_);
 
   boost::json::array validation_results;
   validation_results.reserve(calls.size());

@@ -5,7 +5,8 @@
 //   score = valid calls / all calls; no calls scores 1.0
 // Arguments the schema does not list are rejected only when the schema says
 // "additionalProperties": false, or with strict_mode for every schema that lists its properties.
-// Numbers are compared by value (5.0 is an integer); see tool_argument_schema.h.
+// Numbers are compared by value (5.0 is an integer); see tool_argument_schema.h. With bfcl_types,
+// the definitions are BFCL function docs, converted as BFCL does (bfcl_function_docs.h).
 #ifndef KRINO_AGENT_TOOL_CALL_VALIDITY_EVALUATOR_H
 #define KRINO_AGENT_TOOL_CALL_VALIDITY_EVALUATOR_H
 
@@ -25,6 +26,7 @@ class ToolCallValidityEvaluator {
  private:
   CommonOptions common_;
   bool strict_mode_;
+  bool bfcl_types_;  // definitions are BFCL function docs, converted as BFCL converts them
   std::string tool_calls_key_;
   std::string tools_key_;
 };

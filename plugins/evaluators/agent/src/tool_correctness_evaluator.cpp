@@ -30,7 +30,7 @@ constexpr char kClosing[] = R"json(  },
   "additionalProperties": false
 })json";
 
-constexpr auto kToolCorrectnessEvaluatorSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
+constexpr auto kToolCorrectnessEvaluatorSchema = join(kOwnOptions, kBothSidesToolCallsKeyOption, kArgumentMatchingOptionsSchema, kClosing);
 
 CorrectnessMode read_mode(const Config& config) {
   const std::string mode = read_choice(config, "match_mode", {"names_only", "names_and_order", "names_and_args"});

@@ -1,5 +1,9 @@
 #include "tool_efficiency_evaluator.h"
 
+#include "schema_join.h"
+#include "tool_call_operands.h"
+#include "tool_call_options.h"
+
 #include <krino/agent/tool_call.hpp>
 
 #include <boost/json.hpp>
@@ -12,10 +16,10 @@ namespace krino::agent {
 
 namespace {
 
-constexpr char kToolEfficiencyEvaluatorSchema[] = R"json({
+constexpr char kEfficiencyOwnOptions[] = R"json({
   "$schema": "http://json-schema.org/draft-07/schema#",
   "title": "tool_efficiency",
-  "description": "Share of the agent's tool calls that were not repeats: distinct calls / all calls, where calls are the same when names are equal and arguments are equal by value (1 equals 1.0).",
+  "description": "Share of the agent's tool calls that were not repeats: distinct calls / all calls, where a call repeats an earlier one when the names are equal and the arguments match (argument matcher, the earlier call in the expected role; by default equal by value, 1 equals 1.0).",
   "type": "object",
   "properties": {
     "name": {"type": "string", "minLength": 1, "default": "tool_efficiency",
@@ -23,24 +27,25 @@ constexpr char kToolEfficiencyEvaluatorSchema[] = R"json({
     "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
                   "description": "The result succeeds when score >= threshold. The default 1.0 accepts no repeated call; legitimate retries lower the score too, so consider a lower threshold."},
     "tool_calls_key": {"type": "string", "minLength": 1, "default": "toolCalls",
-                       "description": "Key of the agent's tool calls in actualOutputs. A missing or null list means no calls."}
-  },
+                       "description": "Key of the agent's tool calls in actualOutputs ([] for no calls; a missing or null list is an error)."},)json";
+
+constexpr char kEfficiencyClosing[] = R"json(  },
   "additionalProperties": false
 })json";
 
+constexpr auto kToolEfficiencyEvaluatorSchema = join(kEfficiencyOwnOptions, kArgumentMatchingOptionsSchema, kEfficiencyClosing);
+
 }  // namespace
 
-const char* const ToolEfficiencyEvaluator::kConfigSchema = kToolEfficiencyEvaluatorSchema;
+const char* const ToolEfficiencyEvaluator::kConfigSchema = kToolEfficiencyEvaluatorSchema.data();
 
 ToolEfficiencyEvaluator::ToolEfficiencyEvaluator(Config config)
     : common_(read_common_options(apply_schema(config, kConfigSchema))),
       tool_calls_key_(read_key_option(config, "tool_calls_key")),
-      same_call_(ArgumentMatcher{}) {}
+      same_call_(read_tool_call_matcher(config)) {}
 
 EvalResult ToolEfficiencyEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
-  std::vector<ToolCall> calls;
-  const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
-  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_, list->storage());
+  std::vector<ToolCall> calls = read_actual_tool_calls(test_case, tool_calls_key_);
 
   std::vector<std::size_t> distinct;  // indices of first occurrences
   boost::json::array redundant;
@@ -72,6 +77,7 @@ EvalResult ToolEfficiencyEvaluator::evaluate(const TestCase& test_case, CallCont
   result.metadata["distinctCalls"] = distinct.size();
   result.metadata["redundantCalls"] = std::move(redundant);
   result.metadata["consecutiveDuplicates"] = std::move(consecutive);
+  result.metadata["argumentMatching"] = describe_matcher(same_call_);
   return result;
 }
 

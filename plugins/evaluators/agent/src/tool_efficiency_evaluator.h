@@ -1,7 +1,9 @@
-// tool_efficiency: how much of the agent's tool use was not repetition. Two calls are the same when
-// their names are equal and their arguments are equal by value (exact keys; numbers by value, so
-// 1 equals 1.0; see krino/agent/argument_matcher.hpp). A call is redundant when it is the same as
-// an earlier call; the distinct calls are the first occurrences.
+// tool_efficiency: how much of the agent's tool use was not repetition. A call repeats an earlier
+// one when their names are equal and the argument matcher (krino/agent/argument_matcher.hpp, the
+// options of tool_call_options.h) accepts the later call's arguments against the earlier call's,
+// as the reference does: by default the same keys with values equal by value (1 equals 1.0); with
+// arg_match_mode: ignore, any two calls of one tool. A call is redundant when it repeats an
+// earlier distinct call; the distinct calls are the first occurrences.
 //   score = distinct calls / all calls; no calls scores 1.0
 // Calls that repeat their immediate predecessor are listed separately as a loop signal. Retries
 // that were needed also lower the score: read it as a signal, not a hard gate.

@@ -1,5 +1,7 @@
 #include "tool_error_evaluator.h"
 
+#include "tool_call_operands.h"
+
 #include "blank_text.h"
 
 #include <boost/json.hpp>
@@ -24,7 +26,7 @@ constexpr char kToolErrorEvaluatorSchema[] = R"json({
     "threshold": {"type": "number", "minimum": 0, "maximum": 1, "default": 1.0,
                   "description": "The result succeeds when score >= threshold. The default 1.0 accepts no failed call."},
     "tool_calls_key": {"type": "string", "minLength": 1, "default": "toolCalls",
-                       "description": "Key of the agent's tool calls in actualOutputs. A missing or null list means no calls."},
+                       "description": "Key of the agent's tool calls in actualOutputs ([] for no calls; a missing or null list is an error)."},
     "error_patterns": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": [],
                        "description": "PCRE2 regular expressions searched anywhere in each non-blank result (the result text, or the compact JSON of a non-string result); a match marks the call as failed."},
     "error_pointers": {"type": "array", "items": {"type": "string", "pattern": "^/"}, "default": [],
@@ -105,9 +107,7 @@ std::optional<ToolCallFailure> ToolErrorEvaluator::failure(const ToolCall& call)
 }
 
 EvalResult ToolErrorEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
-  std::vector<ToolCall> calls;
-  const boost::json::value* list = test_case.find(Section::actual_outputs, tool_calls_key_);
-  if (list != nullptr && !list->is_null()) calls = read_tool_calls(*list, "actualOutputs." + tool_calls_key_, list->storage());
+  std::vector<ToolCall> calls = read_actual_tool_calls(test_case, tool_calls_key_);
 
   boost::json::array failed;
   std::string failed_text;

@@ -12,7 +12,7 @@
 //                   null nor false
 // Score = succeeded calls / judged calls; no judged calls scores 1.0. Calls of the tools listed in
 // ignore_tools are not judged (tools such as a "think" scratchpad return nothing by design). The
-// calls are read from actualOutputs only; a missing or null list means no calls.
+// calls are read from actualOutputs only; a missing or null list is an error, [] means no calls.
 #ifndef KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
 #define KRINO_AGENT_TOOL_ERROR_EVALUATOR_H
 

@@ -28,13 +28,15 @@ constexpr char kOwnOptions[] = R"json({
                   "description": "The result succeeds when score >= threshold. The default 1.0 accepts only a perfect score."},
     "match_mode": {"type": "string", "enum": ["strict", "in_order", "any_order", "superset", "subset", "precision", "recall"],
                    "default": "in_order",
-                   "description": "strict (0 or 1): the same calls in the same order. in_order (graded): longest common subsequence / expected calls, so extra calls are allowed. any_order (graded): one-to-one pairs / the longer list. superset (0 or 1): every expected call was made, extras allowed. subset (0 or 1): every actual call was expected, omissions allowed. precision (graded): pairs / actual calls. recall (graded): pairs / expected calls. Unordered modes pair calls by maximum matching."},)json";
+                   "description": "strict (0 or 1): the same calls in the same order. in_order (graded): longest common subsequence / the longer list (or / expected calls, see in_order_denominator). any_order (graded): one-to-one pairs / the longer list. superset (0 or 1): every expected call was made, extras allowed. subset (0 or 1): every actual call was expected, omissions allowed. precision (graded): pairs / actual calls. recall (graded): pairs / expected calls. Unordered modes pair calls by maximum matching."},
+    "in_order_denominator": {"type": "string", "enum": ["longer", "expected"], "default": "longer",
+                             "description": "What in_order divides the longest common subsequence by. longer (the reference's): max(actual calls, expected calls), so extra calls cost. expected: the expected calls, so extra calls are free and an empty expected list scores 1 (nothing was required)."},)json";
 
 constexpr char kClosing[] = R"json(  },
   "additionalProperties": false
 })json";
 
-constexpr auto kToolTrajectoryEvaluatorSchema = join(kOwnOptions, kToolCallOptionsSchema, kClosing);
+constexpr auto kToolTrajectoryEvaluatorSchema = join(kOwnOptions, kBothSidesToolCallsKeyOption, kArgumentMatchingOptionsSchema, kClosing);
 
 constexpr std::array<std::pair<std::string_view, TrajectoryMode>, 7> kModes{{
     {"strict", TrajectoryMode::strict},
@@ -60,6 +62,11 @@ std::string_view mode_name(TrajectoryMode mode) {
   return "in_order";
 }
 
+InOrderDenominator read_in_order_denominator(const Config& config) {
+  return read_choice(config, "in_order_denominator", {"longer", "expected"}) == "expected" ? InOrderDenominator::expected
+                                                                                           : InOrderDenominator::longer;
+}
+
 // numerator / denominator, where an empty denominator scores 1 only when the other list is empty too.
 double fraction(std::size_t numerator, std::size_t denominator, std::size_t other_count) {
   if (denominator == 0) return other_count == 0 ? 1.0 : 0.0;
@@ -77,10 +84,29 @@ std::string of(std::size_t part, std::size_t whole, std::string_view kind, std::
          (whole == 1 ? " call " : " calls ") + std::string(part == 1 ? verb_one : verb_many);
 }
 
-Scored score_pairs(TrajectoryMode mode, std::size_t matched, std::size_t actual, std::size_t expected) {
+std::string calls_text(std::size_t count) { return std::to_string(count) + (count == 1 ? " call" : " calls"); }
+
+// in_order with both lists non-empty or exactly one empty (both empty is handled by the caller).
+Scored score_in_order(InOrderDenominator denominator, std::size_t matched, std::size_t actual, std::size_t expected) {
+  if (denominator == InOrderDenominator::expected) {
+    // Nothing was required, so nothing is missing; the extra calls are what this denominator allows.
+    if (expected == 0)
+      return {1.0, "no calls were expected, so none is missing; the " + calls_text(actual) +
+                       " made are extras, which in_order_denominator: expected allows"};
+    return {fraction(matched, expected, actual), of(matched, expected, "expected", "appears in order", "appear in order")};
+  }
+  if (expected == 0) return {0.0, "no calls were expected but " + calls_text(actual) + (actual == 1 ? " was made" : " were made")};
+  const std::size_t longer = std::max(actual, expected);
+  std::string reason = std::to_string(matched) + " of " + calls_text(longer) + (matched == 1 ? " matches" : " match") +
+                       " in order (" + std::to_string(actual) + " made, " + std::to_string(expected) + " expected)";
+  return {fraction(matched, longer, 0), std::move(reason)};
+}
+
+Scored score_pairs(TrajectoryMode mode, InOrderDenominator denominator, std::size_t matched, std::size_t actual,
+                   std::size_t expected) {
   switch (mode) {
     case TrajectoryMode::in_order:
-      return {fraction(matched, expected, actual), of(matched, expected, "expected", "appears in order", "appear in order")};
+      return score_in_order(denominator, matched, actual, expected);
     case TrajectoryMode::any_order: {
       const std::size_t longer = std::max(actual, expected);
       return {fraction(matched, longer, 0),
@@ -108,6 +134,7 @@ const char* const ToolTrajectoryEvaluator::kConfigSchema = kToolTrajectoryEvalua
 ToolTrajectoryEvaluator::ToolTrajectoryEvaluator(Config config)
     : common_(read_common_options(apply_schema(config, kConfigSchema))),
       mode_(read_mode(config)),
+      in_order_denominator_(read_in_order_denominator(config)),
       tool_calls_key_(read_key_option(config, "tool_calls_key")),
       matcher_(read_tool_call_matcher(config)) {}
 
@@ -143,7 +170,7 @@ EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallCont
   } else {
     pairs = mode_ == TrajectoryMode::in_order ? ordered_pairing(actual.size(), expected.size(), can_match)
                                               : unordered_pairing(actual.size(), expected.size(), can_match);
-    scored = score_pairs(mode_, pairs.size(), actual.size(), expected.size());
+    scored = score_pairs(mode_, in_order_denominator_, pairs.size(), actual.size(), expected.size());
   }
   if (actual.empty() && expected.empty()) scored = {1.0, "no calls were expected and none were made"};
 
@@ -151,6 +178,8 @@ EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallCont
       common_.name, scored.score, common_.threshold,
       scored.reason + " (" + std::string(mode_name(mode_)) + ", arguments: " + matcher_.default_matcher().describe() + ")");
   result.metadata["matchMode"] = std::string(mode_name(mode_));
+  if (mode_ == TrajectoryMode::in_order)
+    result.metadata["inOrderDenominator"] = in_order_denominator_ == InOrderDenominator::expected ? "expected" : "longer";
   add_pairing_metadata(result.metadata, actual, expected, pairs);
   result.metadata["argumentMatching"] = describe_matcher(matcher_);
   for (auto& entry : extra) result.metadata[entry.key()] = std::move(entry.value());
