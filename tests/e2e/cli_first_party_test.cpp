@@ -115,6 +115,22 @@ BOOST_AUTO_TEST_CASE(a_canonical_looking_row_with_bad_json_is_a_dataset_error) {
   for (const auto& path : {data, out, experiment}) std::filesystem::remove(path);
 }
 
+BOOST_AUTO_TEST_CASE(run_started_names_an_evaluators_default_threshold) {
+  const std::string data = temp_path("threshold.jsonl");
+  const std::string out = temp_path("threshold-out.jsonl");
+  const std::string exp = temp_path("threshold.yaml");
+  write_file(data, "{\"input\":\"q\",\"expectedOutput\":\"a\",\"actualOutput\":\"a\"}\n");
+  write_file(exp, "dataset: " + data + "\nevaluators: [exact_match, {contains: {name: c, threshold: 0.5, value: a}}]\n"
+                  "reporters: [{json: {path: " + out + "}}]\n");
+  const ProcessResult r = run_process({krino_binary(), "run", exp, "--plugins", "files,text,json"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  const auto events = json_lines(out);
+  const json::array& evaluators = events.front().at("evaluators").as_array();
+  BOOST_TEST(evaluators.at(0).at("threshold").to_number<double>() == 1.0);  // exact_match's schema default
+  BOOST_TEST(evaluators.at(1).at("threshold").to_number<double>() == 0.5);
+  for (const auto& path : {data, out, exp}) std::filesystem::remove(path);
+}
+
 BOOST_AUTO_TEST_CASE(sigint_flushes_the_json_reporter) {
   std::string out = temp_path("interrupted.jsonl");
   std::string exp = temp_path("slow.yaml");

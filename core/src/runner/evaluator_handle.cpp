@@ -5,15 +5,22 @@
 
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
-
+#include <krino/plugin/schema_defaults.hpp>
 
 namespace krino::core {
 
 EvaluatorHandle::EvaluatorHandle(const Component& component, const krino_host* host, std::string name,
                                  const boost::json::object& options, size_t workers)
     : component_(component), name_(std::move(name)) {
-  if (auto it = options.find("threshold"); it != options.end() && it->value().is_number())
+  // The threshold run_started announces: as set, else the one the evaluator's schema declares as its
+  // default (what the evaluator then applies), so reports can show it either way.
+  if (auto it = options.find("threshold"); it != options.end() && it->value().is_number()) {
     threshold_ = it->value().to_number<double>();
+  } else if (it == options.end()) {
+    const boost::json::object defaults = krino::schema_defaults(component.config_schema);
+    if (const auto* fallback = defaults.if_contains("threshold"); fallback != nullptr && fallback->is_number())
+      threshold_ = fallback->to_number<double>();
+  }
   shared_ = component.has(KRINO_CAP_THREAD_SAFE);
   const size_t count = shared_ ? 1 : std::max<size_t>(1, workers);
   const std::string config = ::krino::json::to_compact_json(options);
