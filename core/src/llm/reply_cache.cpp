@@ -1,12 +1,13 @@
 #include "krino/core/llm/reply_cache.hpp"
 
 #include "krino/core/common/atomic_file.hpp"
+#include "krino/core/common/content_digest.hpp"
+#include "krino/core/common/error.hpp"
 #include "krino/core/common/utc_time.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,58 +30,6 @@ namespace json = boost::json;
 // Bump when the key material or the entry layout changes: old entries then simply miss.
 constexpr std::string_view kFormat = "krino.judgecache/1";
 
-// Integers a double holds exactly; beyond this a double is kept as a double.
-constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
-
-json::value canonical(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::object: {
-      const auto& in = v.get_object();
-      std::vector<std::string_view> keys;
-      keys.reserve(in.size());
-      for (const auto& kv : in) keys.push_back(kv.key());
-      std::sort(keys.begin(), keys.end());
-      json::object out;
-      for (auto key : keys) out[key] = canonical(in.at(key));
-      return out;
-    }
-    case json::kind::array: {
-      json::array out;
-      for (const auto& item : v.get_array()) out.push_back(canonical(item));
-      return out;
-    }
-    case json::kind::double_: {
-      double d = v.get_double();
-      if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= kExactIntegerLimit) {
-        return static_cast<int64_t>(d);
-      }
-      return d;
-    }
-    case json::kind::uint64:
-      if (v.get_uint64() <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(v.get_uint64());
-      return v;
-    default:
-      return v;
-  }
-}
-
-std::string sha256_hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
-    // Only an OpenSSL that cannot do SHA-256 gets here; a key nobody can hit turns the cache off.
-    return {};
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 0x0f]);
-  }
-  return hex;
-}
-
 std::string without_trailing_slashes(std::string url) {
   while (!url.empty() && url.back() == '/') url.pop_back();
   return url;
@@ -88,7 +37,7 @@ std::string without_trailing_slashes(std::string url) {
 
 json::value member_or_null(const json::object& o, std::string_view key) {
   auto it = o.find(key);
-  return it == o.end() ? json::value(nullptr) : canonical(it->value());
+  return it == o.end() ? json::value(nullptr) : canonical_json(it->value());
 }
 
 std::optional<int64_t> optional_integer(const json::object& o, std::string_view key, bool& ok) {
@@ -139,7 +88,11 @@ ReplyCacheKey make_reply_cache_key(const LlmCallIdentity& identity) {
   material["request"] = std::move(request);
 
   ReplyCacheKey key;
-  key.hex = sha256_hex(json::serialize(canonical(material)));
+  try {
+    key.hex = sha256_hex(json::serialize(canonical_json(material)));
+  } catch (const KrinoError&) {
+    key.hex.clear();  // no SHA-256 in this OpenSSL: a key nobody can hit turns the cache off
+  }
 
   json::object& s = key.summary;
   s["provider"] = identity.provider;
