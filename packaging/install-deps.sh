@@ -35,6 +35,8 @@ test_packages=(
   chromium            # headless browser: the html reporter's tests load the report offline
   groff-base          # the man page test renders packaging/krino.1.in and checks for warnings
   python3-minimal     # the layout test (cmake/krino_layout_check.py): the dependency rule and core's layers
+  clang-14            # the fuzz preset: the fuzz harnesses are built with clang (docs/fuzzing.md)
+  libclang-rt-14-dev  # clang's runtime libraries: libFuzzer and the sanitizers' for clang
 )
 [ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
 

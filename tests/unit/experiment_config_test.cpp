@@ -75,6 +75,14 @@ BOOST_AUTO_TEST_CASE(errors_name_the_key) {
   BOOST_TEST(message_of("dataset: x\nevaluators: [{a: 1, b: 2}]").find("evaluators[0]") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_seed_may_use_all_64_bits) {
+  // Was refused as "expected a non-negative whole number": the YAML reader made it a double.
+  BOOST_TEST(parse("dataset: d.jsonl\nevaluators: [exact_match]\nseed: 18446744073709551615\n").seed ==
+             18446744073709551615u);
+  BOOST_CHECK_THROW(parse("dataset: d.jsonl\nevaluators: [exact_match]\nseed: 18446744073709551616\n"), KrinoError);
+  BOOST_CHECK_THROW(parse("dataset: d.jsonl\nevaluators: [exact_match]\nseed: -1\n"), KrinoError);
+}
+
 BOOST_AUTO_TEST_CASE(load_applies_overrides_after_shorthands) {
   auto dir = std::filesystem::temp_directory_path() / "krino-exp-test";
   std::filesystem::create_directories(dir);

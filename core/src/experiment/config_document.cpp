@@ -2,80 +2,58 @@
 
 #include "krino/core/common/error.hpp"
 
+#include "yaml_to_json.hpp"
+
+#include <krino/report/text.hpp>
+
 #include <boost/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
-#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 namespace krino::core {
 namespace {
 
-// YAML 1.2 core schema resolution for plain scalars.
-boost::json::value plain_scalar(const std::string& s) {
-  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
-  if (s == "true" || s == "True" || s == "TRUE") return true;
-  if (s == "false" || s == "False" || s == "FALSE") return false;
-  static const std::regex integer(R"([-+]?[0-9]+)");
-  static const std::regex floating(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-  if (std::regex_match(s, integer)) {
-    errno = 0;
-    char* end = nullptr;
-    long long v = std::strtoll(s.c_str(), &end, 10);
-    if (errno == 0 && end != nullptr && *end == '\0') return static_cast<int64_t>(v);
-  }
-  if (std::regex_match(s, floating)) {
-    double v = std::strtod(s.c_str(), nullptr);
-    if (std::isfinite(v)) return v;
-  }
-  return boost::json::string(s);
-}
-
-boost::json::value to_json(const YAML::Node& node, const std::string& source) {
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      return nullptr;
-    case YAML::NodeType::Scalar:
-      // yaml-cpp tags quoted scalars "!", plain ones "?".
-      if (node.Tag() == "!") return boost::json::string(node.Scalar());
-      return plain_scalar(node.Scalar());
-    case YAML::NodeType::Sequence: {
-      boost::json::array array;
-      for (const auto& item : node) array.push_back(to_json(item, source));
-      return array;
+// The experiment file is text: a byte that is not UTF-8 would reach reports and events as it is,
+// and fail the run there, far from its cause. Refused here with its line and column.
+void check_utf8(std::string_view text, const std::string& source_name) {
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = report::utf8_sequence_length(text, i);
+    if (length == 0) {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[i])));
+      std::string message = source_name;
+      message.append(":").append(std::to_string(line)).append(":").append(std::to_string(i - line_start + 1));
+      message.append(": not valid UTF-8 (byte ").append(byte).append("); an experiment file must be UTF-8 text");
+      throw config_error(message);
     }
-    case YAML::NodeType::Map: {
-      boost::json::object object;
-      for (const auto& entry : node) {
-        if (!entry.first.IsScalar())
-          throw config_error(source + ":" + std::to_string(entry.first.Mark().line + 1) + ": keys must be scalars");
-        const std::string& key = entry.first.Scalar();
-        if (object.contains(key))
-          throw config_error(source + ":" + std::to_string(entry.first.Mark().line + 1) + ": duplicate key '" + key + "'");
-        object[key] = to_json(entry.second, source);
-      }
-      return object;
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
     }
+    i += length;
   }
-  return nullptr;
 }
 
 }  // namespace
 
 boost::json::value parse_config_text(std::string_view text, const std::string& source_name) {
+  check_utf8(text, source_name);
+  YAML::Node root;
   try {
-    YAML::Node root = YAML::Load(std::string(text));
-    return to_json(root, source_name);
-  } catch (const YAML::ParserException& e) {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
     throw config_error(source_name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                        ": " + e.msg);
   }
+  return yaml_to_json(root, source_name);
 }
 
 boost::json::value load_config_document(const std::filesystem::path& file) {

@@ -5,28 +5,32 @@
 #include <algorithm>
 
 namespace krino::core {
+namespace {
+
+// A function rather than a lambda over the loop's structured binding: clang before 16 cannot
+// capture one (the fuzz preset builds with clang 14).
+void add_evaluator_usage(std::vector<std::pair<std::string, JudgeUsage>>& totals, const std::string& name,
+                         const JudgeUsage& usage) {
+  auto it = std::find_if(totals.begin(), totals.end(), [&](const auto& e) { return e.first == name; });
+  if (it == totals.end()) totals.emplace_back(name, usage);
+  else it->second.merge(usage);
+}
+
+}  // namespace
 
 void JudgeTotals::add_item(const JudgeUsage& item, const std::vector<std::pair<std::string, JudgeUsage>>& by_evaluator) {
   if (item.empty()) return;
   total_.merge(item);
   if (item.tokenized()) ++tokenized_items_;
   if (item.priced()) ++priced_items_;
-  for (const auto& [name, usage] : by_evaluator) {
-    auto it = std::find_if(by_evaluator_.begin(), by_evaluator_.end(), [&](const auto& e) { return e.first == name; });
-    if (it == by_evaluator_.end()) by_evaluator_.emplace_back(name, usage);
-    else it->second.merge(usage);
-  }
+  for (const auto& [name, usage] : by_evaluator) add_evaluator_usage(by_evaluator_, name, usage);
 }
 
 void JudgeTotals::merge(const JudgeTotals& other) {
   total_.merge(other.total_);
   tokenized_items_ += other.tokenized_items_;
   priced_items_ += other.priced_items_;
-  for (const auto& [name, usage] : other.by_evaluator_) {
-    auto it = std::find_if(by_evaluator_.begin(), by_evaluator_.end(), [&](const auto& e) { return e.first == name; });
-    if (it == by_evaluator_.end()) by_evaluator_.emplace_back(name, usage);
-    else it->second.merge(usage);
-  }
+  for (const auto& [name, usage] : other.by_evaluator_) add_evaluator_usage(by_evaluator_, name, usage);
 }
 
 boost::json::object JudgeTotals::to_json() const {

@@ -88,6 +88,17 @@ BOOST_AUTO_TEST_CASE(an_unclosed_quote_is_a_bad_row_at_the_quote_and_ends_the_st
   BOOST_TEST(resolver.next(record, location, error) == krino::Next::end);
 }
 
+BOOST_AUTO_TEST_CASE(a_doubled_byte_order_mark_is_an_error_naming_the_line) {
+  // Was read as a column named "\uFEFFid": the id became metadata, silently.
+  TempDir dir;
+  const std::string path = dir.write("twice.csv", "\xEF\xBB\xBF\xEF\xBB\xBFid,input\na,q\n");
+  const std::string message = error_of([&] { drain<CsvResolver>(path); });
+  BOOST_TEST(message.find(path + ":1: the header's first column starts with a second byte order mark") == 0, message);
+  // One mark is the usual UTF-8 signature and is dropped.
+  const std::string once = dir.write("once.csv", "\xEF\xBB\xBFid,input\na,q\n");
+  BOOST_TEST(drain<CsvResolver>(once).items.at(0).example.at("id") == "a");
+}
+
 BOOST_AUTO_TEST_CASE(open_errors) {
   TempDir dir;
   DatasetInfo info;

@@ -50,6 +50,7 @@ BufferedFile::BufferedFile(const std::string& path, size_t chunk_size) : path_(p
     throw Error(KRINO_INVALID_ARGUMENT, "cannot open '" + path + "': " + os_reason(EISDIR));
   }
   size_on_open_ = static_cast<uint64_t>(info.st_size);
+  rereadable_ = S_ISREG(info.st_mode);
   // The kernel reads further ahead for a file announced as sequential.
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   capacity_ = 2 * chunk_size_;
@@ -60,6 +61,7 @@ BufferedFile::BufferedFile(BufferedFile&& other) noexcept
     : path_(std::move(other.path_)),
       fd_(std::exchange(other.fd_, -1)),
       size_on_open_(other.size_on_open_),
+      rereadable_(other.rereadable_),
       chunk_size_(other.chunk_size_),
       buffer_(std::move(other.buffer_)),
       capacity_(std::exchange(other.capacity_, 0)),
@@ -73,6 +75,7 @@ BufferedFile& BufferedFile::operator=(BufferedFile&& other) noexcept {
     path_ = std::move(other.path_);
     fd_ = std::exchange(other.fd_, -1);
     size_on_open_ = other.size_on_open_;
+    rereadable_ = other.rereadable_;
     chunk_size_ = other.chunk_size_;
     buffer_ = std::move(other.buffer_);
     capacity_ = std::exchange(other.capacity_, 0);

@@ -30,6 +30,9 @@ class BufferedFile {
   const std::string& path() const { return path_; }
   // Size when opened, for choosing whether a counting pass is cheap.
   uint64_t size_on_open() const { return size_on_open_; }
+  // Whether opening the path again reads the same bytes again: a regular file. A pipe, a FIFO,
+  // /dev/stdin or a socket gives its bytes once, to whoever reads first.
+  bool rereadable() const { return rereadable_; }
 
   // The loaded bytes not consumed yet. Invalidated by read_more() and consume().
   std::string_view window() const { return {buffer_.get() + begin_, end_ - begin_}; }
@@ -47,6 +50,7 @@ class BufferedFile {
   std::string path_;
   int fd_ = -1;
   uint64_t size_on_open_ = 0;
+  bool rereadable_ = false;
   size_t chunk_size_;
   std::unique_ptr<char[]> buffer_;
   size_t capacity_ = 0;

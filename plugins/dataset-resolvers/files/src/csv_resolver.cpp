@@ -1,5 +1,6 @@
 #include "csv_resolver.hpp"
 
+#include "byte_scan.hpp"
 #include "counting_pass.hpp"
 #include "csv_example.hpp"
 #include "csv_fields.hpp"
@@ -49,9 +50,16 @@ CsvResolver::CsvResolver(const std::string& path, const Config& options, Dataset
   } catch (const Error& e) {
     throw invalid_argument(where_.at(header_line) + ": header row: " + e.what());
   }
+  // One byte order mark opens the file and is dropped by the reader; a second one (a tool that
+  // added its own to a file that had one) would glue U+FEFF to the first column's name and turn
+  // `id` or `input` into metadata silently.
+  if (!header.empty() && std::string_view(header.front()).substr(0, kByteOrderMark.size()) == kByteOrderMark)
+    throw invalid_argument(where_.at(header_line) +
+                           ": the header's first column starts with a second byte order mark (U+FEFF); "
+                           "the file begins with two: remove one");
   columns_ = read_csv_columns(header, path);
 
-  if (worth_counting(rows_.file().size_on_open())) {
+  if (worth_counting(rows_.file())) {
     const uint64_t count = count_csv_records(path, delimiter_);
     if (count == 0) throw no_examples_error(path);
     info.size_hint = count;

@@ -18,7 +18,10 @@ JsonResolver::JsonResolver(const std::string& path, const Config& options, Datas
   const DatasetOptions chosen = read_dataset_options(options, {"name", "description", "fields"});
   JsonDatasetFields fields = scanner_.fields();
   const bool header_complete = fields.root_is_array || (fields.name && fields.description);
-  if (worth_counting(scanner_.file().size_on_open()) || !header_complete) {
+  // A header that ends after the examples (name or description below them) needs the whole file
+  // read once before the run: done for a regular file, of any size; a pipe is read once, so its
+  // names come from the options or the file name.
+  if (worth_counting(scanner_.file()) || (!header_complete && scanner_.file().rereadable())) {
     JsonArrayScanner counter{BufferedFile(path)};
     uint64_t count = 0;
     uint64_t line = 0;

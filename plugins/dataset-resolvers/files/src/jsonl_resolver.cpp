@@ -18,7 +18,7 @@ JsonlResolver::JsonlResolver(const std::string& path, const Config& options, Dat
   const DatasetOptions chosen = read_dataset_options(options, {"name", "description", "fields"});
   info.name = chosen.name.value_or(file_stem(path));
   info.description = chosen.description.value_or("");
-  if (worth_counting(lines_.file().size_on_open())) {
+  if (worth_counting(lines_.file())) {
     const uint64_t count = count_jsonl_records(path);
     if (count == 0) throw no_examples_error(path);
     info.size_hint = count;
