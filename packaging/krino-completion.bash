@@ -6,7 +6,7 @@
 
 # The options each command takes, the plugin options of run/eval/extract/plugins included.
 _krino_plugin_options='--plugin-dir --plugins -v --verbose'
-_krino_options_run="--set --no-cache --shard $_krino_plugin_options"
+_krino_options_run="--set --no-cache --shard --resume --retry-errors $_krino_plugin_options"
 _krino_options_eval="-e --evaluator -c --config -j --parallelism --judges --no-cache $_krino_plugin_options"
 _krino_options_extract="-x --extractor --detect --compact $_krino_plugin_options"
 _krino_test_options='--pairing --alpha --seed --permutation-iterations --bootstrap-iterations'

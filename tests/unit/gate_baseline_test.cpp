@@ -75,15 +75,36 @@ BOOST_AUTO_TEST_CASE(a_run_file_is_read_line_by_line_keeping_the_last_experiment
   // Two appended experiments; the last line lacks its line feed (a killed writer): skipped.
   write(path, run_started(0, "old") + "\n" + item_event(0, 0, {{"a", 0.1, false}}) + "\n" + R"({"event":"future","schema":"krino.event/1"})" +
                   "\n" + R"({"event":"item_finished","schema":"krino.event/2","index":9})" + "\n" + run_started(0, "new") + "\n" +
-                  item_event(0, 0, {{"a", 0.9, true}}) + "\n" + item_event(0, 1, {{"a", 0.8, true}}).substr(0, 40));
+                  item_event(0, 0, {{"a", 0.9, true}}) + "\n" + run_finished(0) + "\n" +
+                  item_event(0, 1, {{"a", 0.8, true}}).substr(0, 40));
   const RunProjection run = read_run_projection(path.string());
   BOOST_TEST(run.experiment == "new");
   BOOST_REQUIRE(run.items.size() == 1u);
   BOOST_TEST(*run.items[0].evaluators[0].score == 0.9);
-  write(path, run_started(0) + "\n");
+  write(path, run_started(0) + "\n" + run_finished(0) + "\n");
   BOOST_CHECK_EXCEPTION(read_run_projection(path.string()), KrinoError,
                         [](const KrinoError& e) { return message_has(e, "holds no item_finished events"); });
   BOOST_CHECK_THROW(read_run_projection((dir.path / "missing.jsonl").string()), KrinoError);
+}
+
+BOOST_AUTO_TEST_CASE(a_run_that_did_not_finish_is_refused) {
+  TempDir dir;
+  const auto path = dir.path / "run.jsonl";
+  const std::string items = item_event(0, 0, {{"a", 0.9, true}}) + "\n" + item_event(0, 1, {{"a", 0.8, true}}) + "\n";
+  // Killed: no run_finished at all.
+  write(path, run_started(0) + "\n" + items);
+  BOOST_CHECK_EXCEPTION(read_run_projection(path.string()), KrinoError,
+                        [](const KrinoError& e) { return message_has(e, "incomplete run: run 0"); });
+  // Stopped with Ctrl-C: a cancelled run_finished.
+  write(path, run_started(0) + "\n" + items + run_finished(0, "cancelled") + "\n");
+  BOOST_CHECK_THROW(read_run_projection(path.string()), KrinoError);
+  // The second of two runs missing.
+  write(path, run_started(0) + "\n" + items + run_finished(0) + "\n" + run_started(1) + "\n" +
+                  item_event(1, 0, {{"a", 0.9, true}}) + "\n");
+  BOOST_CHECK_EXCEPTION(read_run_projection(path.string()), KrinoError,
+                        [](const KrinoError& e) { return message_has(e, "run 1"); });
+  write(path, run_started(0) + "\n" + items + run_finished(0) + "\n");
+  BOOST_TEST(read_run_projection(path.string()).items.size() == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(an_item_twice_in_one_run_is_an_error) {

@@ -84,6 +84,12 @@ inline std::string run_started(uint32_t run, const std::string& experiment = "ex
                                       {"experiment", json::object{{"name", experiment}}}});
 }
 
+inline std::string run_finished(uint32_t run, const std::string& status = "completed") {
+  namespace json = boost::json;
+  return json::serialize(json::object{{"event", "run_finished"}, {"schema", "krino.event/1"}, {"run_index", run},
+                                      {"status", status}, {"durationMs", 1.0}, {"summary", json::object{}}});
+}
+
 // A fresh directory under the temp dir, removed at the end of the test.
 struct TempDir {
   std::filesystem::path path;

@@ -70,7 +70,7 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
   std::vector<ComponentUse> reporters = config.reporters;
   if (!config.resume.from.empty()) {
     if (environment_.test_cases != nullptr) throw config_error("resume: test cases given directly cannot be resumed");
-    resume_.emplace(config.resume.from, *fingerprint_, config.resume.retry_errors);
+    resume_.emplace(config.resume.from, *fingerprint_, shard_info(), config.resume.retry_errors);
     redirect_resumed_report(registry, reporters);
   }
   // Checked before the first reporter opens its file: opening one may empty it.

@@ -32,7 +32,8 @@ std::string describe(const krino::event::RunFingerprint& f) {
 
 }  // namespace
 
-ResumeSource::ResumeSource(std::string path, const krino::event::RunFingerprint& expected, bool retry_errors)
+ResumeSource::ResumeSource(std::string path, const krino::event::RunFingerprint& expected,
+                           const std::optional<krino::event::ShardInfo>& shard, bool retry_errors)
     : path_(std::move(path)), retry_errors_(retry_errors) {
   in_.open(path_, std::ios::binary);
   if (!in_) throw config_error("cannot read the report to resume, '" + path_ + "'");
@@ -40,6 +41,7 @@ ResumeSource::ResumeSource(std::string path, const krino::event::RunFingerprint&
   std::streamoff last_start = -1;
   uint64_t last_start_line = 0;
   std::optional<krino::event::RunFingerprint> found;
+  std::optional<krino::event::ShardInfo> found_shard;
   bool missing_fingerprint = false;
   std::streamoff offset = 0;
   uint64_t number = 0;
@@ -66,6 +68,7 @@ ResumeSource::ResumeSource(std::string path, const krino::event::RunFingerprint&
     }
     if (!started.fingerprint) missing_fingerprint = true;
     else found = started.fingerprint;
+    found_shard = started.shard;
   }
   if (last_start < 0)
     throw config_error("'" + path_ + "' holds no run_started event: it is not a krino run's JSON Lines report");
@@ -79,6 +82,14 @@ ResumeSource::ResumeSource(std::string path, const krino::event::RunFingerprint&
     throw config_error("'" + path_ + "' is the report of a different " + (same_settings ? "dataset" : "experiment") +
                        " (" + describe(*found) + "; this run has " + describe(expected) +
                        "); resume with the experiment and dataset that wrote it, or start a new run");
+  const auto shard_text = [](const std::optional<krino::event::ShardInfo>& s) {
+    return s ? "shard " + std::to_string(s->index) + "/" + std::to_string(s->count) : std::string("the whole dataset");
+  };
+  const bool same_shard = found_shard.has_value() == shard.has_value() &&
+                          (!shard || (found_shard->index == shard->index && found_shard->count == shard->count));
+  if (!same_shard)
+    throw config_error("'" + path_ + "' is the report of " + shard_text(found_shard) + ", and this run evaluates " +
+                       shard_text(shard) + "; resume a shard with its own --shard K/N");
   in_.clear();
   in_.seekg(last_start);
   next_line_number_ = last_start_line;

@@ -32,7 +32,6 @@ krino::event::RunFingerprint run_fingerprint(const ExperimentConfig& config) {
       {"defaultJudge", config.default_judge},
       {"prices", config.prices},
   };
-  if (config.shard) settings["shard"] = json::object{{"index", config.shard->index}, {"count", config.shard->count}};
   krino::event::RunFingerprint fingerprint;
   fingerprint.experiment = "sha256:" + sha256_hex(json::serialize(canonical_json(settings)));
   const std::string path = local_dataset_path(config.dataset.uri);

@@ -340,7 +340,8 @@ BOOST_AUTO_TEST_CASE(cancelled_and_interrupted_runs_are_marked_in_every_row) {
   {
     CsvReporter reporter(csv_reporter_options_for(path));
     for (std::size_t i = 0; i < 3; ++i) reporter.on_event(krino::Event(events[i]));
-    BOOST_TEST(r::read_file(path) == "old");
+    // The earlier report was emptied at start, so it never passes for this run's.
+    BOOST_TEST(r::read_file(path).empty());
   }
   items = records(parse_csv(r::read_file(path)));
   BOOST_REQUIRE(items.size() == 2u);

@@ -75,7 +75,8 @@ class EchoScore {
         threshold_(config.get_double("threshold", 0.5)),
         max_sleep_ms_(config.get_int("max_sleep_ms", 0)),
         report_context_(config.get_bool("report_context", false)),
-        misbehave_on_(config.get_int("misbehave_on", -1)),
+        misbehaves_(config.has("misbehave_on")),
+        misbehave_on_(config.get_int("misbehave_on", 0)),
         misbehave_after_ms_(config.get_int("misbehave_after_ms", 0)),
         misbehaviour_(config.get_string("misbehaviour", "segfault")),
         fail_on_env_(config.get_string("fail_on_env", "")) {
@@ -88,7 +89,7 @@ class EchoScore {
       std::mt19937_64 rng(ctx.seed());
       std::this_thread::sleep_for(std::chrono::milliseconds(rng() % static_cast<uint64_t>(max_sleep_ms_ + 1)));
     }
-    if (input == misbehave_on_) misbehave();
+    if (misbehaves_ && input == misbehave_on_) misbehave();
     for (int64_t x : throw_on_) if (x == input) throw std::runtime_error("boom on " + std::to_string(input));
     const bool failing = fail_on_env_.empty() || std::getenv(fail_on_env_.c_str()) != nullptr;
     for (int64_t x : fail_on_) if (failing && x == input) throw krino::Error(KRINO_FAILED_PRECONDITION, "refused " + std::to_string(input));
@@ -118,6 +119,7 @@ class EchoScore {
   double threshold_;
   int64_t max_sleep_ms_;
   bool report_context_;
+  bool misbehaves_;
   int64_t misbehave_on_;
   int64_t misbehave_after_ms_;
   std::string misbehaviour_;

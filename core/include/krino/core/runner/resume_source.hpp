@@ -20,9 +20,11 @@ namespace krino::core {
 class ResumeSource {
  public:
   // Opens `path` and checks that its last experiment was run with `expected`: the same settings
-  // digest and, when both know it, the same dataset size. Throws a configuration error naming the
-  // file and what differs. With `retry_errors`, items that ended in an error are run again.
-  ResumeSource(std::string path, const krino::event::RunFingerprint& expected, bool retry_errors);
+  // digest, the same shard (none, or the same K/N) and, when both know it, the same dataset size.
+  // Throws a configuration error naming the file and what differs. With `retry_errors`, items that
+  // ended in an error are run again.
+  ResumeSource(std::string path, const krino::event::RunFingerprint& expected,
+               const std::optional<krino::event::ShardInfo>& shard, bool retry_errors);
 
   // Starts reading run `run_index`'s items. Runs are started in increasing order.
   void start_run(uint32_t run_index);

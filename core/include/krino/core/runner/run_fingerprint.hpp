@@ -8,8 +8,11 @@
 namespace krino::core {
 
 // Covers the dataset (URI, resolver, options), the task, the evaluators and their options, runs,
-// seed, shard, judges and prices; not the name, description, metadata, reporters, parallelism,
+// seed, judges and prices; not the name, description, metadata, reporters, parallelism,
 // min_pass_rate, gate or judge cache, which change how a run is reported or judged, not its results.
+// Nor the shard: every shard of an experiment, and the file `krino merge` makes of them, carry the
+// unsharded run's fingerprint; the shard is in run_started's own `shard` member, which resuming
+// checks beside it.
 krino::event::RunFingerprint run_fingerprint(const ExperimentConfig& config);
 
 }  // namespace krino::core
