@@ -2,6 +2,7 @@
 // process, reports that would overwrite an input or each other, and gates over unfinished runs.
 #include "json_lines.hpp"
 #include "process.hpp"
+#include "scratch_directory.hpp"
 #include "test_paths.hpp"
 
 #include <boost/json.hpp>
@@ -20,19 +21,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A scratch directory with an experiment file in it, removed at the end.
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    std::string pattern = (fs::temp_directory_path() / "krino-durability-XXXXXX").string();
-    BOOST_REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    dir = pattern;
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string path(const std::string& name) const { return (dir / name).string(); }
+// A scratch directory to run experiments in.
+struct Scratch : ScratchDirectory {
+  using ScratchDirectory::path;
+  std::string path(const std::string& name) const { return file(name); }
   ProcessResult run(const std::string& experiment, std::vector<std::string> extra = {}) const {
     std::vector<std::string> argv = {krino_binary(), "run", experiment, "--plugin-dir", KRINO_TESTKIT_DIR,
                                      "--plugins", "testkit,json,junit,csv,files,text"};
@@ -180,7 +172,7 @@ BOOST_AUTO_TEST_CASE(the_gate_refuses_a_run_that_did_not_finish) {
 
 BOOST_AUTO_TEST_CASE(eval_on_a_directory_is_an_error) {
   Scratch s;
-  const ProcessResult r = run_process({krino_binary(), "eval", "-e", "exact_match", s.dir.string()});
+  const ProcessResult r = run_process({krino_binary(), "eval", "-e", "exact_match", s.path().string()});
   BOOST_TEST(r.exit_code == 2, r.err);
   BOOST_TEST(r.err.find("is a directory") != std::string::npos, r.err);
 }

@@ -1,6 +1,7 @@
 // `krino run --resume`: an interrupted run continued from its own JSON Lines report ends with the
 // report an uninterrupted run writes, and a report from another experiment or dataset is refused.
 #include "process.hpp"
+#include "scratch_directory.hpp"
 #include "resume_support.hpp"
 #include "test_paths.hpp"
 
@@ -17,18 +18,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct ResumeScratch {
-  fs::path dir;
-  ResumeScratch() {
-    std::string pattern = (fs::temp_directory_path() / "krino-resume-XXXXXX").string();
-    BOOST_REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    dir = pattern;
-  }
-  ~ResumeScratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string path(const std::string& name) const { return (dir / name).string(); }
+// A scratch directory to run experiments in.
+struct ResumeScratch : ScratchDirectory {
+  using ScratchDirectory::path;
+  std::string path(const std::string& name) const { return file(name); }
   ProcessResult run(const std::string& experiment, std::vector<std::string> extra = {},
                     ProcessOptions options = {}) const {
     std::vector<std::string> argv = {krino_binary(), "run", experiment, "--plugin-dir", KRINO_TESTKIT_DIR,

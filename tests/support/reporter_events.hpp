@@ -4,6 +4,8 @@
 #ifndef KRINO_TESTS_REPORTER_EVENTS_HPP
 #define KRINO_TESTS_REPORTER_EVENTS_HPP
 
+#include "scratch_directory.hpp"
+
 #include "test_paths.hpp"
 
 #include <krino/json_text.hpp>
@@ -29,30 +31,7 @@
 
 namespace krino::testing::reports {
 
-// A fresh directory under the system's temporary directory, removed afterwards.
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "krino-report-test-XXXXXX").string();
-    BOOST_REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~ScratchDirectory() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-  const std::filesystem::path& path() const { return path_; }
-  // Names of the entries in the directory (to check that no temporary file is left behind).
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(path_)) names.push_back(entry.path().filename().string());
-    return names;
-  }
-
- private:
-  std::filesystem::path path_;
-};
+using ScratchDirectory = ::krino::test::ScratchDirectory;
 
 inline std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,10 +1,10 @@
 #include "jsonl_writer.hpp"
 
 #include <krino/io/errno_status.hpp>
+#include <krino/io/file_sync.hpp>
 #include <krino/plugin.hpp>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -104,17 +104,7 @@ void JsonlWriter::flush() {
 }
 
 void JsonlWriter::sync() {
-  if (!owns_fd_) return;
-  struct stat info {};
-  if (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) return;
-  int result = 0;
-  do {
-    result = ::fsync(fd_);
-  } while (result != 0 && errno == EINTR);
-  if (result != 0) {
-    const int error = errno;
-    throw krino::Error(io::status_from_errno(error), "cannot write to '" + path_ + "': " + io::errno_text(error));
-  }
+  if (owns_fd_) io::sync_regular_file(fd_, "'" + path_ + "'");
 }
 
 }  // namespace krino::jsonl

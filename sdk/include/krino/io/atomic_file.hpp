@@ -25,6 +25,7 @@
 #define KRINO_IO_ATOMIC_FILE_HPP
 
 #include <krino/io/errno_status.hpp>
+#include <krino/io/file_sync.hpp>
 #include <krino/plugin.h>
 #include <krino/plugin/error.hpp>
 
@@ -140,11 +141,7 @@ class AtomicFile {
       committed_ = true;
       return;
     }
-    int result = 0;
-    do {
-      result = ::fsync(fd_);
-    } while (result != 0 && errno == EINTR);
-    if (result != 0) fail(errno, "cannot write");
+    if (const int error = sync_descriptor(fd_); error != 0) fail(error, "cannot write");
     // close can report a deferred write error (NFS); EINTR still closes the descriptor on Linux.
     const int fd = std::exchange(fd_, -1);
     if (::close(fd) != 0 && errno != EINTR) fail(errno, "cannot write");
@@ -185,11 +182,7 @@ class AtomicFile {
     } while (fd < 0 && errno == EINTR);
     int error = fd < 0 ? errno : 0;
     if (fd >= 0) {
-      int result = 0;
-      do {
-        result = ::fsync(fd);
-      } while (result != 0 && errno == EINTR);
-      if (result != 0) error = errno;
+      error = sync_descriptor(fd);
       ::close(fd);
     }
     // Some file systems cannot sync a directory; there is nothing more to do on them.

@@ -15,6 +15,7 @@
 #define KRINO_REPORT_OUTPUT_HPP
 
 #include <krino/io/atomic_file.hpp>
+#include <krino/io/file_sync.hpp>
 #include <krino/plugin.h>
 #include <krino/plugin.hpp>
 
@@ -273,16 +274,7 @@ class ReportFile {
     }
     writer_->flush();
     // Appended to a regular file: on the disk once this returns, as a replaced file is.
-    struct stat info {};
-    if (fd_ < 0 || ::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) return;
-    int result = 0;
-    do {
-      result = ::fsync(fd_);
-    } while (result != 0 && errno == EINTR);
-    if (result != 0) {
-      const int error = errno;
-      throw Error(status_from_errno(error), "cannot write '" + target_ + "': " + errno_text(error));
-    }
+    if (fd_ >= 0) io::sync_regular_file(fd_, "'" + target_ + "'");
   }
 
  private:
