@@ -21,6 +21,14 @@ BOOST_AUTO_TEST_CASE(iso_times_with_any_offset) {
   BOOST_TEST(*iso_time_us("1970-01-01T00:00:01.000001") == 1000001);
   BOOST_TEST(!iso_time_us("yesterday").has_value());
   BOOST_TEST(!iso_time_us("").has_value());
+  BOOST_TEST(*iso_time_us("2024-06-11T10:00:00.123456789Z") == 1718100000123456);
+  BOOST_TEST(*iso_time_us("2024-02-29T00:00:00-01:30") == 1709170200000000);
+  BOOST_TEST(!iso_time_us("2023-02-29T00:00:00Z").has_value());   // no such day
+  BOOST_TEST(!iso_time_us("2024-06-11T24:00:00Z").has_value());
+  BOOST_TEST(!iso_time_us("2024-06-11T10:00:00.Z").has_value());
+  BOOST_TEST(!iso_time_us("2024-06-11T10:00:00Zjunk").has_value());
+  // Found by fuzzing: a long run of digits where the seconds end made Boost's parser overflow.
+  BOOST_TEST(!iso_time_us("2024-06-11T10:00:0000000000000000000000000000000000000000/0000000000").has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_patch_completes_the_run_it_names) {

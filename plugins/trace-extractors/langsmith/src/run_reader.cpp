@@ -2,9 +2,9 @@
 
 #include <krino/support/trace/document_shape.hpp>
 
-#include <boost/date_time/posix_time/posix_time.hpp>
-
 #include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <exception>
 #include <map>
 
@@ -47,30 +47,63 @@ bool is_run(const boost::json::value& value) {
   return object.contains("run_type") && (object.contains("inputs") || object.contains("outputs"));
 }
 
+namespace {
+
+// `count` digits at `at` as a number, or -1 when any is not a digit.
+int digits_at(const std::string& text, std::size_t at, std::size_t count) {
+  if (at + count > text.size()) return -1;
+  int value = 0;
+  for (std::size_t i = at; i < at + count; ++i) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+}  // namespace
+
 std::optional<int64_t> iso_time_us(const std::string& text) {
-  if (text.size() < 19 || text[10] != 'T') return std::nullopt;
-  std::string local = text;
-  int64_t offset_minutes = 0;
-  if (local.back() == 'Z') {
-    local.pop_back();
-  } else if (local.size() >= 25 && (local[local.size() - 6] == '+' || local[local.size() - 6] == '-') &&
-             local[local.size() - 3] == ':') {
-    const int sign = local[local.size() - 6] == '+' ? 1 : -1;
-    try {
-      offset_minutes = sign * (std::stoi(local.substr(local.size() - 5, 2)) * 60 + std::stoi(local.substr(local.size() - 2, 2)));
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-    local.resize(local.size() - 6);
-  }
-  try {
-    const boost::posix_time::ptime time = boost::posix_time::from_iso_extended_string(local);
-    if (time.is_not_a_date_time()) return std::nullopt;
-    const boost::posix_time::ptime epoch(boost::gregorian::date(1970, 1, 1));
-    return static_cast<int64_t>((time - epoch).total_microseconds()) - offset_minutes * 60'000'000;
-  } catch (const std::exception&) {
+  // YYYY-MM-DDTHH:MM:SS[.fraction][Z|+HH:MM|-HH:MM]; read by hand, every field checked, because
+  // Boost's date parser overflows on long digit runs (found by fuzzing).
+  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || (text[10] != 'T' && text[10] != ' ') ||
+      text[13] != ':' || text[16] != ':')
     return std::nullopt;
+  const int year = digits_at(text, 0, 4), month = digits_at(text, 5, 2), day = digits_at(text, 8, 2);
+  const int hour = digits_at(text, 11, 2), minute = digits_at(text, 14, 2), second = digits_at(text, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return std::nullopt;
+  if (hour > 23 || minute > 59 || second > 60) return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+                                         std::chrono::day(static_cast<unsigned>(day))};
+  if (!date.ok()) return std::nullopt;
+  std::size_t at = 19;
+  int64_t micros = 0;
+  if (at < text.size() && text[at] == '.') {
+    ++at;
+    std::size_t fraction_digits = 0;
+    int64_t scale = 100000;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+      if (++fraction_digits > 9) return std::nullopt;
+      micros += (text[at] - '0') * scale;  // digits past the sixth add nothing: scale is 0 by then
+      scale /= 10;
+      ++at;
+    }
+    if (fraction_digits == 0) return std::nullopt;
   }
+  int64_t offset_minutes = 0;
+  if (at < text.size() && text[at] == 'Z') {
+    ++at;
+  } else if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
+    const int sign = text[at] == '+' ? 1 : -1;
+    const int hours = digits_at(text, at + 1, 2), minutes = digits_at(text, at + 4, 2);
+    if (hours < 0 || minutes < 0 || at + 3 >= text.size() || text[at + 3] != ':' || hours > 23 || minutes > 59)
+      return std::nullopt;
+    offset_minutes = sign * (hours * 60 + minutes);
+    at += 6;
+  }
+  if (at != text.size()) return std::nullopt;
+  const int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
+  const int64_t seconds = ((days * 24 + hour) * 60 + minute) * 60 + second - offset_minutes * 60;
+  return seconds * 1'000'000 + micros;
 }
 
 std::optional<std::vector<Run>> read_runs(const boost::json::value& document) {
