@@ -1,6 +1,7 @@
 // The exec task in process: its options (every mistake is a configuration error naming the key),
 // and run() over real programs: outputs, metrics, errors with their cause, worker replacement, and
 // suspension (items waiting on programs hold no TBB thread).
+#include "krino/core/common/thread_sanitizer.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/host/host_services.hpp"
@@ -316,14 +317,19 @@ BOOST_FIXTURE_TEST_CASE(items_waiting_on_programs_hold_no_thread, ExecFixture) {
     std::atomic<int> ok{0};
     const auto started = std::chrono::steady_clock::now();
     tbb::task_arena arena(2);
+    krino::core::happens_before(&t);  // TBB hands the work to its threads (invisibly to ThreadSanitizer)
     arena.execute([&] {
       tbb::parallel_for(0, 32, [&](int i) {
+        krino::core::happens_after(&t);
         if (std::holds_alternative<TaskOutput>(run(*t, R"({"inputs":{}})", static_cast<uint64_t>(i)))) ++ok;
+        krino::core::happens_before(&t);
       });
     });
+    krino::core::happens_after(&t);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     BOOST_TEST(ok.load() == 32, options);
-    BOOST_TEST(seconds < 4.0, options << " took " << seconds << " s");
+    // Under ThreadSanitizer the waits block their thread (await_callback): only the answers count.
+    if (!krino::core::kThreadSanitizer) BOOST_TEST(seconds < 4.0, options << " took " << seconds << " s");
   }
 }
 

@@ -1,6 +1,7 @@
 // Persistent workers: one reply line per request line, and every way a worker can go wrong (it
 // dies, hangs, floods stdout, exits between requests, ignores the end of its input); the pool
 // that starts them lazily, reuses them and replaces the broken ones.
+#include "krino/core/common/thread_sanitizer.hpp"
 #include "krino/core/common/await_callback.hpp"
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/process/worker_pool.hpp"
@@ -201,7 +202,8 @@ BOOST_FIXTURE_TEST_CASE(concurrent_requests_share_at_most_max_workers_without_ho
   BOOST_TEST(answered.load() == 40);
   BOOST_TEST(pids.size() <= 8u);
   BOOST_TEST(pool.started_count() <= 8u);
-  BOOST_TEST(seconds < 3.5);
+  // Under ThreadSanitizer the waits block their thread (await_callback): only the answers count.
+  if (!krino::core::kThreadSanitizer) BOOST_TEST(seconds < 3.5);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_broken_worker_is_replaced, WorkerFixture) {

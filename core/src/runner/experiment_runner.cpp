@@ -1,6 +1,7 @@
 #include "krino/core/runner/experiment_runner.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/thread_sanitizer.hpp"
 #include "krino/core/common/utc_time.hpp"
 #include "krino/core/runner/component_factory.hpp"
 #include "krino/core/runner/dataset_stream.hpp"
@@ -24,6 +25,8 @@
 #include <cstdio>
 #include <cstring>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <set>
 
 namespace krino::core {
@@ -185,9 +188,37 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
     DatasetRecord record;
     std::optional<std::string> reported;  // resuming: the item's line in the report, when kept
     FinishedItem item;  // filled in place: its event's views point into it
+    std::size_t place = 0;  // in the pool below
   };
-  // Shared ownership: when a stage throws, TBB drops the tokens still in flight, and they must not leak.
-  using SlotPtr = std::shared_ptr<Slot>;
+  // The items in flight, owned here and handed from stage to stage as plain pointers: when a stage
+  // throws, TBB drops the tokens still in flight, and the pool still frees their slots. At most
+  // `window_` are in use at once; a slot given back is replaced by a fresh one when taken again.
+  struct SlotPool {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<Slot>> slots;
+    std::vector<std::size_t> free;
+    Slot* take() {
+      const std::lock_guard<std::mutex> lock(mutex);
+      std::size_t place = slots.size();
+      if (free.empty()) {
+        slots.push_back(nullptr);
+      } else {
+        place = free.back();
+        free.pop_back();
+      }
+      slots[place] = std::make_unique<Slot>();
+      slots[place]->place = place;
+      return slots[place].get();
+    }
+    void give_back(Slot* slot) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      free.push_back(slot->place);
+    }
+    // After the last give_back, whichever thread made it.
+    ~SlotPool() { const std::lock_guard<std::mutex> lock(mutex); }
+  };
+  SlotPool pool;
+  using SlotPtr = Slot*;
   uint64_t next_index = 0;
   bool cancelled = false;
 
@@ -207,6 +238,12 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
       window_,
       tbb::make_filter<void, SlotPtr>(tbb::filter_mode::serial_in_order,
                                     [&](tbb::flow_control& fc) -> SlotPtr {
+                                      // A serial stage runs on one thread at a time, not always the same.
+                                      happens_after(&next_index);
+                                      struct Ordered {
+                                        void* stage;
+                                        ~Ordered() { happens_before(stage); }
+                                      } ordered{&next_index};
                                       for (;;) {
                                         // Stopped while resuming, the run still passes on every item
                                         // the report held, so the new report loses none of them.
@@ -221,30 +258,51 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
                                           fc.stop();
                                           return nullptr;
                                         }
-                                        auto slot = std::make_shared<Slot>();
-                                        slot->index = record.index ? *record.index : next_index++;
+                                        std::optional<std::string> reported;
+                                        const uint64_t index = record.index ? *record.index : next_index++;
+                                        if (resume_) reported = resume_->take(index);
+                                        if (draining && !reported) continue;
+                                        Slot* slot = pool.take();
+                                        slot->index = index;
                                         slot->record = std::move(record);
-                                        if (resume_) slot->reported = resume_->take(slot->index);
-                                        if (draining && !slot->reported) continue;
+                                        slot->reported = std::move(reported);
+                                        happens_before(slot);  // TBB passes the token on
                                         return slot;
                                       }
                                     }) &
           tbb::make_filter<SlotPtr, SlotPtr>(tbb::filter_mode::parallel,
                                          [&](SlotPtr slot) {
+                                           happens_after(slot);
                                            if (slot->reported)
                                              processor.replay(slot->index, slot->record, std::move(*slot->reported), slot->item);
                                            else
                                              processor.process(run_index, slot->index, slot->record, slot->item);
                                            slot->record = {};
+                                           happens_before(slot);
                                            return slot;
                                          }) &
           tbb::make_filter<SlotPtr, void>(tbb::filter_mode::serial_in_order, [&](SlotPtr owned) {
+            happens_after(owned);
+            happens_after(&run_stats);
+            struct GiveBack {
+              SlotPool& pool;
+              Slot* slot;
+              void* stage;
+              ~GiveBack() {
+                happens_before(stage);
+                pool.give_back(slot);
+              }
+            } give_back{pool, owned, &run_stats};
             if (owned->item.skipped) return;  // another shard's item
             run_stats.add_item(owned->item.event);
             emit(owned->item.line);
             if (observer_) observer_->on_item(owned->item.event);
           }));
   });
+
+  // The pipeline's end orders every stage before this point (invisibly to ThreadSanitizer).
+  happens_after(&next_index);
+  happens_after(&run_stats);
 
   // Ctrl-C may arrive after the last record was read; the run is complete then.
   std::string finished;

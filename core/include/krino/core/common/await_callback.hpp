@@ -3,6 +3,8 @@
 // HTTP request). Inside the TBB scheduler the calling task is suspended, so its thread goes back to
 // other work while the operation is in flight and a thousand waits park no thread (oneTBB resumable
 // tasks); outside it the calling thread simply waits.
+#include "krino/core/common/thread_sanitizer.hpp"
+
 #include <tbb/task.h>
 #include <tbb/task_arena.h>
 
@@ -16,13 +18,17 @@ namespace krino::core {
 template <class Result, class Start>
 Result await_callback(Start&& start) {
   Result result{};
-  if (tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized) {
+  // Under ThreadSanitizer the thread waits instead: oneTBB switches a suspended task's stack in
+  // code built without the sanitizer, which it cannot follow (it then takes stack reuse for races).
+  if (!kThreadSanitizer && tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized) {
     tbb::task::suspend([&](tbb::task::suspend_point point) {
       start([&result, point](Result r) {
         result = std::move(r);
+        happens_before(&result);  // the resume orders it; ThreadSanitizer cannot see that
         tbb::task::resume(point);
       });
     });
+    happens_after(&result);
     return result;
   }
   std::promise<Result> promise;
