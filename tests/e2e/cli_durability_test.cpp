@@ -165,10 +165,12 @@ BOOST_AUTO_TEST_CASE(the_gate_refuses_a_run_that_did_not_finish) {
   // A baseline from a complete run of the same dataset.
   write_file(exp, "dataset: seq:20\nevaluators: [echo_score]\nreporters: [{json: {path: " + s.path("full.jsonl") + "}}]\n");
   BOOST_TEST(s.run(exp).exit_code == 0);
-  ProcessResult update = run_process({krino_binary(), "gate", "--update", "--baseline", s.path("baseline.json"), s.path("full.jsonl")});
+  ProcessResult update = run_process({krino_binary(), "gate", "--update", "--baseline", s.path("baseline.json"),
+                                      "--verdict-dir", s.path("verdicts"), s.path("full.jsonl")});
   BOOST_TEST(update.exit_code == 0, update.err);
 
-  const ProcessResult r = run_process({krino_binary(), "gate", "--baseline", s.path("baseline.json"), s.path("results.jsonl")});
+  const ProcessResult r = run_process({krino_binary(), "gate", "--baseline", s.path("baseline.json"), "--verdict-dir",
+                                       s.path("verdicts"), s.path("results.jsonl")});
   BOOST_TEST(r.exit_code != 0);
   BOOST_TEST(r.err.find("incomplete run") != std::string::npos, r.err);
 }
