@@ -10,10 +10,9 @@
 
 namespace krino::agent::openjudge {
 
-// The JSON value of `text`, or nullopt when it is not valid JSON. Boost.JSON 1.81 may read a
-// float one unit in the last place off (e.g. 2.5e-300), which would change its Python repr and so
-// the graders' comparisons; every float is therefore read again from its own text, correctly
-// rounded.
+// The JSON value of `text`, or nullopt when it is not valid JSON. Read by krino::json::parse, whose
+// floats are correctly rounded as Python's are (Boost.JSON 1.81's own parse may be one unit in the
+// last place off, e.g. 2.5e-300, which would change a float's Python repr and so the comparisons).
 std::optional<boost::json::value> parse_argument_text(std::string_view text);
 
 }  // namespace krino::agent::openjudge
