@@ -1,5 +1,7 @@
 #include "krino/core/task/example_view.hpp"
 
+#include <krino/json_spans.hpp>
+
 namespace krino::core {
 
 std::optional<ExampleView> ExampleView::from_text(std::string_view text, size_t max_depth) {
@@ -39,6 +41,9 @@ bool ExampleView::is_canonical() const {
     else if (m.key == "trace") bit = kTrace, ok = m.value != "null";
     else if (m.key == "datasetItemId") bit = kDatasetItemId, ok = is_string_span(m.value) && m.value.size() > 2;
     if (!ok || (seen & bit) != 0) return false;
+    // A key twice in a section: not passed on, so the resolver's decode reports it (which of the
+    // two did the author mean?). Deeper objects are the values' own business.
+    if ((bit & (kMaps | kActual)) != 0 && krino::json::has_repeated_key(m.value)) return false;
     seen |= bit;
   }
   return (seen & kMaps) == kMaps;
