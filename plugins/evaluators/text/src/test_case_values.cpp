@@ -1,5 +1,6 @@
 #include "test_case_values.h"
 
+#include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
 
 namespace krino::text {
@@ -20,6 +21,17 @@ std::optional<std::string> find_actual_text(const TestCase& test_case, std::stri
   const boost::json::value* actual = find_actual(test_case, key);
   if (actual == nullptr || actual->is_null()) return std::nullopt;
   return json::string_form(*actual);
+}
+
+std::string exact_text_form(const TestCase& test_case, Section section, std::string_view key,
+                            const boost::json::value& value) {
+  if (!value.is_string()) {
+    const std::optional<std::string_view> raw = test_case.raw_member(section, key);
+    if (raw) {
+      if (std::optional<std::string> exact = json::exact_compact_json(*raw)) return std::move(*exact);
+    }
+  }
+  return json::string_form(value);
 }
 
 std::string no_actual_reason(const TestCase& test_case, std::string_view key) {
