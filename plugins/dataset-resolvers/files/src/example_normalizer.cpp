@@ -48,12 +48,6 @@ std::vector<Member> members_of(std::string_view object) {
   return members;
 }
 
-bool has_key(const std::vector<Member>& members, std::string_view key) {
-  for (const Member& m : members)
-    if (json::key_equals(m.key_token, key)) return true;
-  return false;
-}
-
 void append_member(std::string& out, bool& first, std::string_view key_token, std::string_view value) {
   if (!first) out += ',';
   first = false;
