@@ -119,4 +119,13 @@ BOOST_AUTO_TEST_CASE(checks_name_the_problem) {
   BOOST_CHECK_EQUAL(parser.problem(), "duplicate object key \"b\"");
 }
 
+BOOST_AUTO_TEST_CASE(exact_compact_json_keeps_every_digit_of_an_integer) {
+  BOOST_CHECK_EQUAL(*krino::json::exact_compact_json(" [ 123456789012345678901 , 1E2, -0, 3e+34, {\"a b\" : \"\\u00e9\"} ] "),
+                    "[123456789012345678901,100.0,0,3e+34,{\"a b\":\"\u00e9\"}]");
+  // Otherwise what to_compact_json(parse(text)) writes.
+  const std::string text = R"({"a":[1,-2,2.5,true,null,"x\n"],"b":{"c":18446744073709551615,"d":1.0,"e":{}},"f":[]})";
+  BOOST_CHECK_EQUAL(*krino::json::exact_compact_json(text), krino::json::to_compact_json(krino::json::parse(text)));
+  BOOST_CHECK(!krino::json::exact_compact_json("[1,").has_value());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
