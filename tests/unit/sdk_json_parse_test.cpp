@@ -62,6 +62,25 @@ BOOST_AUTO_TEST_CASE(random_doubles_round_trip_bit_for_bit) {
     BOOST_REQUIRE_EQUAL(bits_of(parsed[i].to_number<double>()), bits_of(expected[i]));
 }
 
+BOOST_AUTO_TEST_CASE(plain_decimals_read_exactly_on_the_fast_path) {
+  // Up to 15 significant digits and no exponent, Boost's own reading is kept: it must be exact.
+  std::mt19937_64 rng(15);
+  for (int i = 0; i < 200000; ++i) {
+    const int digits = 1 + static_cast<int>(rng() % 15);
+    const int point = static_cast<int>(rng() % static_cast<unsigned>(digits + 8));
+    std::string text = (rng() % 2) ? "-" : "";
+    std::string body;
+    for (int k = 0; k < digits; ++k) body += static_cast<char>('0' + rng() % 10);
+    if (point < digits) body.insert(static_cast<std::size_t>(digits - point), ".");
+    else body = "0." + std::string(static_cast<std::size_t>(point - digits), '0') + body;
+    while (body.size() > 1 && body[0] == '0' && body[1] != '.') body.erase(0, 1);
+    if (body.back() == '.') body += '0';
+    text += body;
+    const boost::json::value v = krino::json::parse(text);
+    BOOST_REQUIRE_MESSAGE(bits_of(v.to_number<double>()) == bits_of(from_text(text)), text);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(edges) {
   BOOST_CHECK_EQUAL(krino::json::parse("-0").get_int64(), 0);
   BOOST_CHECK_EQUAL(bits_of(krino::json::parse("-0.0").get_double()), bits_of(-0.0));

@@ -43,7 +43,9 @@ boost::json::object parse_json_record(std::string_view record) {
   boost::json::parse_options options;
   options.max_depth = kMaxRecordDepth;
   // Numbers read exactly; a key twice in one object is an error (which value would the row mean?).
-  json::ExactParser parser(arena, options, json::ParseChecks{true, false});
+  // The parser's working stack starts in this buffer; the value lives in the arena.
+  unsigned char stack[4096];
+  json::ExactParser parser(arena, options, json::ParseChecks{true, false}, stack, sizeof stack);
   boost::system::error_code ec;
   const size_t used = parser.write_some(record.data(), record.size(), ec);
   if (ec && !parser.problem().empty()) throw invalid_argument(parser.problem() + " at " + position_of(record, used));
