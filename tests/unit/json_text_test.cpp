@@ -53,6 +53,8 @@ BOOST_AUTO_TEST_CASE(doubles_are_written_shortest_and_read_back_bit_for_bit) {
   };
   BOOST_TEST(written(-104250770357852536832.0) == "-1.0425077035785254e+20");  // not -104250770357852536832.0
   BOOST_TEST(written(100.0) == "100.0");
+  BOOST_TEST(written(10000.0) == "10000.0");
+  BOOST_TEST(written(123456789012345680000.0) == "1.2345678901234568e+20");
   BOOST_TEST(written(1e16) == "1e+16");
   BOOST_TEST(written(123456789012345.0) == "123456789012345.0");
   BOOST_TEST(written(-0.0) == "-0.0");
