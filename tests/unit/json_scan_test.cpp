@@ -89,4 +89,17 @@ BOOST_AUTO_TEST_CASE(a_rebased_view_reads_the_copy) {
   BOOST_TEST(*rebased.id_token() == R"("x")");
 }
 
+BOOST_AUTO_TEST_CASE(a_key_twice_in_a_member_object_is_found_in_the_same_pass) {
+  bool repeated = true;
+  BOOST_TEST(is_json_object(R"({"inputs":{"q":1,"r":{"q":2}},"metadata":{"q":1}})", 512, &repeated));
+  BOOST_TEST(!repeated);
+  BOOST_TEST(is_json_object(R"({"inputs":{"q":1,"r":2},"metadata":{"a":1,"b":[{"x":1}],"a":2}})", 512, &repeated));
+  BOOST_TEST(repeated);
+  BOOST_TEST(is_json_object(R"({"inputs":{"q\u0031":1,"q1":2}})", 512, &repeated));
+  BOOST_TEST(repeated);  // the same key, however it is spelt
+  // Keys of the root and of deeper objects are not this check's business.
+  BOOST_TEST(is_json_object(R"({"a":1,"a":2,"s":{"t":{"x":1,"x":2}}})", 512, &repeated));
+  BOOST_TEST(!repeated);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

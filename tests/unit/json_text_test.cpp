@@ -5,6 +5,10 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <random>
 
 namespace json = boost::json;
@@ -39,6 +43,35 @@ BOOST_AUTO_TEST_CASE(documents_round_trip_and_doubles_read_well) {
   BOOST_TEST(json::parse(text) == v);
   BOOST_TEST(text.find("1.0}") != std::string::npos);
   BOOST_TEST(text.find("E0") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(doubles_are_written_shortest_and_read_back_bit_for_bit) {
+  const auto written = [](double d) {
+    std::string out;
+    krino::json::append_double(out, d);
+    return out;
+  };
+  BOOST_TEST(written(-104250770357852536832.0) == "-1.0425077035785254e+20");  // not -104250770357852536832.0
+  BOOST_TEST(written(100.0) == "100.0");
+  BOOST_TEST(written(10000.0) == "10000.0");
+  BOOST_TEST(written(123456789012345680000.0) == "1.2345678901234568e+20");
+  BOOST_TEST(written(1e16) == "1e+16");
+  BOOST_TEST(written(123456789012345.0) == "123456789012345.0");
+  BOOST_TEST(written(-0.0) == "-0.0");
+  BOOST_TEST(written(3e34) == "3e+34");
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t bits = rng();
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    if (!std::isfinite(d)) continue;
+    const std::string text = written(d);
+    double back = 0;
+    std::from_chars(text.data(), text.data() + text.size(), back);
+    std::uint64_t back_bits;
+    std::memcpy(&back_bits, &back, sizeof back);
+    BOOST_REQUIRE_MESSAGE(back_bits == bits, text);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

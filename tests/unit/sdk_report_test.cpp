@@ -107,6 +107,15 @@ BOOST_AUTO_TEST_CASE(section_text_is_the_main_value_or_the_whole_section) {
   BOOST_TEST(section_text("null", "output") == "");
 }
 
+BOOST_AUTO_TEST_CASE(section_text_shows_numbers_as_written) {
+  // Parsed and written again, each of these would change (a double, a shorter form, an exponent).
+  BOOST_TEST(section_text(R"({"output": 123456789012345678901234567890})", "output") == "123456789012345678901234567890");
+  BOOST_TEST(section_text(R"({"output": [3e+34, 0.1000000000000000055511, -0, 1E2]})", "output") ==
+             "[3e+34,0.1000000000000000055511,-0,1E2]");
+  BOOST_TEST(section_text(R"({"output": "a \"b\" \u00e9"})", "output") == "a \"b\" \u00e9");
+  BOOST_TEST(section_text(R"({"x": {"s": "a b", "n": 1}})", "output") == R"({"x":{"s":"a b","n":1}})");
+}
+
 BOOST_AUTO_TEST_CASE(numbers_read_as_people_expect) {
   BOOST_TEST(fixed(0.1251, 2) == "0.13");
   BOOST_TEST(fixed(-0.0001, 2) == "0.00");

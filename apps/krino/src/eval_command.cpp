@@ -13,6 +13,7 @@
 #include "krino/core/runner/experiment_runner.hpp"
 #include "krino/core/runner/result_line_writer.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <tbb/global_control.h>
 
@@ -27,7 +28,7 @@ namespace json = boost::json;
 
 int eval_command(const EvalArguments& args) {
   json::error_code ec;
-  json::value options = json::parse(args.config, ec);
+  json::value options = krino::json::parse(args.config, ec);
   if (ec || !options.is_object()) throw core::usage_error("--config must be a JSON object, e.g. '{\"ignore_case\":true}'");
 
   std::unique_ptr<tbb::global_control> threads;

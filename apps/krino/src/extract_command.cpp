@@ -10,6 +10,7 @@
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/trace/extractor_choice.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
@@ -67,7 +68,7 @@ int extract_command(const ExtractArguments& args) {
     return kEvaluationFailed;
   }
   boost::system::error_code ec;
-  const boost::json::value trace = boost::json::parse(std::get<std::string>(extracted), ec);
+  const boost::json::value trace = krino::json::parse(std::get<std::string>(extracted), ec);
   if (ec) {
     std::fprintf(stderr, "krino: error: %s wrote a trace that is not JSON: %s\n", extractor.name().c_str(),
                  ec.message().c_str());

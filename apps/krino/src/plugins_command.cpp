@@ -6,6 +6,7 @@
 #include "krino/core/plugin/plugin_discovery.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 #include <fmt/core.h>
@@ -51,7 +52,7 @@ std::string type_text(const json::object& property) {
 
 void print_options(const std::string& schema_text) {
   json::error_code ec;
-  json::value schema = json::parse(schema_text, ec);
+  json::value schema = krino::json::parse(schema_text, ec);
   if (ec || !schema.is_object()) return;
   const auto& root = schema.get_object();
   auto properties = root.find("properties");

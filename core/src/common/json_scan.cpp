@@ -21,6 +21,8 @@ struct ValidatingHandler {
   static constexpr std::size_t max_string_size = std::size_t(-1);
   bool root_seen = false;
   bool root_is_object = false;
+  bool track_member_keys = false;
+  bool repeated_member_key = false;
 
   void value_start(bool object) {
     if (!root_seen) {
@@ -30,12 +32,26 @@ struct ValidatingHandler {
   }
   bool on_document_begin(error_code&) { return true; }
   bool on_document_end(error_code&) { return true; }
-  bool on_object_begin(error_code&) { value_start(true); return true; }
-  bool on_object_end(std::size_t, error_code&) { return true; }
-  bool on_array_begin(error_code&) { value_start(false); return true; }
-  bool on_array_end(std::size_t, error_code&) { return true; }
-  bool on_key_part(string_view, std::size_t, error_code&) { return true; }
-  bool on_key(string_view, std::size_t, error_code&) { return true; }
+  bool on_object_begin(error_code&) {
+    value_start(true);
+    // A member object of the root: its keys are collected afresh (the buffers keep their memory).
+    if (++depth_ == 2 && track_member_keys) keys_used_ = 0;
+    return true;
+  }
+  bool on_object_end(std::size_t, error_code&) {
+    --depth_;
+    return true;
+  }
+  bool on_array_begin(error_code&) { value_start(false); ++depth_; return true; }
+  bool on_array_end(std::size_t, error_code&) { --depth_; return true; }
+  bool on_key_part(string_view s, std::size_t, error_code&) {
+    if (depth_ == 2 && track_member_keys) pending_key_.append(s.data(), s.size());
+    return true;
+  }
+  bool on_key(string_view s, std::size_t, error_code&) {
+    if (depth_ == 2 && track_member_keys) note_key(s);
+    return true;
+  }
   bool on_string_part(string_view, std::size_t, error_code&) { return true; }
   bool on_string(string_view, std::size_t, error_code&) { value_start(false); return true; }
   bool on_number_part(string_view, error_code&) { return true; }
@@ -46,18 +62,34 @@ struct ValidatingHandler {
   bool on_null(error_code&) { value_start(false); return true; }
   bool on_comment_part(string_view, error_code&) { return true; }
   bool on_comment(string_view, error_code&) { return true; }
+
+ private:
+  void note_key(string_view last_part) {
+    pending_key_.append(last_part.data(), last_part.size());
+    for (std::size_t i = 0; i < keys_used_ && !repeated_member_key; ++i) repeated_member_key = keys_[i] == pending_key_;
+    if (keys_used_ == keys_.size()) keys_.emplace_back();
+    keys_[keys_used_++].swap(pending_key_);
+    pending_key_.clear();
+  }
+
+  int depth_ = 0;
+  std::vector<std::string> keys_;  // the keys of the current member object, the first keys_used_
+  std::size_t keys_used_ = 0;
+  std::string pending_key_;
 };
 
 bool is_space(char c) { return krino::json::detail::is_space(c); }
 
 }  // namespace
 
-bool is_json_object(std::string_view text, size_t max_depth) {
+bool is_json_object(std::string_view text, size_t max_depth, bool* repeated_member_key) {
   boost::json::parse_options options;
   options.max_depth = max_depth;
   boost::json::basic_parser<ValidatingHandler> parser(options);
+  parser.handler().track_member_keys = repeated_member_key != nullptr;
   error_code ec;
   const size_t used = parser.write_some(false, text.data(), text.size(), ec);
+  if (repeated_member_key != nullptr) *repeated_member_key = parser.handler().repeated_member_key;
   if (ec || !parser.done() || !parser.handler().root_is_object) return false;
   for (size_t i = used; i < text.size(); ++i) {
     if (!is_space(text[i])) return false;

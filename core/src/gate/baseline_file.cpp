@@ -7,6 +7,7 @@
 #include "krino/core/statistics/run_statistics.hpp"
 #include "krino/core/version.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
@@ -109,7 +110,7 @@ Baseline read_baseline(const std::filesystem::path& path) {
   const std::string where = "baseline " + path.string();
   json::value parsed;
   try {
-    parsed = json::parse(text.str());
+    parsed = krino::json::parse(text.str());
   } catch (const std::exception& e) {
     throw config_error(where + ": not valid JSON (" + e.what() + ")");
   }

@@ -2,6 +2,7 @@
 
 #include "krino/core/common/error.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <fstream>
@@ -16,7 +17,7 @@ bool looks_like_event_file(const std::string& path) {
   std::string first;
   std::getline(in, first);
   boost::system::error_code ec;
-  const boost::json::value v = boost::json::parse(first, ec);
+  const boost::json::value v = krino::json::parse(first, ec);
   return !ec && v.is_object() && v.get_object().contains("event") && v.get_object().contains("schema");
 }
 

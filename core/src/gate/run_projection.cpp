@@ -2,6 +2,7 @@
 
 #include "krino/core/common/error.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/event/event_head.hpp>
 #include <krino/json_text.hpp>
@@ -68,7 +69,7 @@ bool RunProjection::every_item_has_id() const {
 std::string input_anchor(std::string_view inputs_json) {
   json::value inputs;
   try {
-    inputs = json::parse(inputs_json);
+    inputs = krino::json::parse(inputs_json);
   } catch (const std::exception&) {
     return collapse_and_cut(inputs_json, 80);
   }

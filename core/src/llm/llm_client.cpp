@@ -20,6 +20,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json.hpp>
+#include <krino/json_parse.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -141,7 +142,7 @@ std::string tool_calls_json(const std::vector<ProviderToolCall>& calls) {
   json::array out;
   for (const auto& call : calls) {
     boost::system::error_code ec;
-    json::value arguments = json::parse(call.arguments, ec);
+    json::value arguments = krino::json::parse(call.arguments, ec);
     if (ec || !arguments.is_object()) arguments = json::string(call.arguments);
     out.push_back(json::object{{"id", call.id}, {"name", call.name}, {"arguments", std::move(arguments)}});
   }
@@ -169,7 +170,7 @@ std::string response_document(const ReplyDocument& reply) {
                         {"costUsd", reply.cost ? json::value(*reply.cost) : json::value(nullptr)},
                         {"cached", reply.cached},
                         {"attempts", reply.attempts}};
-  if (!reply.tool_calls.empty()) response["toolCalls"] = json::parse(reply.tool_calls);
+  if (!reply.tool_calls.empty()) response["toolCalls"] = krino::json::parse(reply.tool_calls);
   if (!reply.stop_reason.empty()) response["stopReason"] = reply.stop_reason;
   return ::krino::json::to_compact_json(response);
 }
@@ -442,7 +443,7 @@ LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed, con
   Impl& s = *impl_;
   s.count([](LlmClientStats& st) { ++st.calls; });
   boost::system::error_code ec;
-  json::value parsed = json::parse(request_json, ec);
+  json::value parsed = krino::json::parse(request_json, ec);
   if (ec || !parsed.is_object()) return {KRINO_INVALID_ARGUMENT, "the judge request is not a JSON object", {}};
   json::object request = std::move(parsed.get_object());
 

@@ -4,6 +4,7 @@
 #include "krino/core/llm/judge_request.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_parse.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -15,7 +16,7 @@ namespace krino::core::provider_json {
 
 inline std::optional<boost::json::value> parse(std::string_view body) {
   boost::system::error_code error;
-  auto value = boost::json::parse(body, error);
+  auto value = krino::json::parse(body, error);
   if (error) return std::nullopt;
   return value;
 }

@@ -6,6 +6,7 @@
 #include "krino/core/common/utc_time.hpp"
 
 #include <boost/json/parse.hpp>
+#include <krino/json_parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <sys/stat.h>
@@ -144,7 +145,7 @@ std::optional<ReplyCacheEntry> ReplyCache::lookup(const ReplyCacheKey& key) cons
     auto text = read_file(entry_path(key));
     if (!text) return std::nullopt;
     boost::system::error_code ec;
-    json::value doc = json::parse(*text, ec);
+    json::value doc = krino::json::parse(*text, ec);
     if (ec || !doc.is_object()) return std::nullopt;
     const json::object& o = doc.get_object();
     // The key inside the file must match: a file copied or renamed by hand is not this call's reply.
@@ -191,7 +192,7 @@ std::optional<std::string> ReplyCache::store(const ReplyCacheKey& key, const Rep
     o["model"] = entry.model;
     o["tokensIn"] = entry.tokens_in ? json::value(*entry.tokens_in) : json::value(nullptr);
     o["tokensOut"] = entry.tokens_out ? json::value(*entry.tokens_out) : json::value(nullptr);
-    if (!entry.tool_calls.empty()) o["toolCalls"] = json::parse(entry.tool_calls);
+    if (!entry.tool_calls.empty()) o["toolCalls"] = krino::json::parse(entry.tool_calls);
     if (!entry.stop_reason.empty()) o["stopReason"] = entry.stop_reason;
     o["createdAt"] = format_utc_timestamp(now);
 

@@ -1,5 +1,6 @@
 #include "krino/core/plugin/config_validator.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <valijson/adapters/boost_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -18,7 +19,7 @@ struct ConfigValidator::Impl {
 
 ConfigValidator::ConfigValidator(const std::string& schema_text) : impl_(std::make_unique<Impl>()) {
   boost::system::error_code ec;
-  impl_->schema_document = boost::json::parse(schema_text, ec);
+  impl_->schema_document = krino::json::parse(schema_text, ec);
   if (ec) throw std::invalid_argument("config schema is not valid JSON: " + ec.message());
   if (!impl_->schema_document.is_object()) throw std::invalid_argument("config schema must be a JSON object");
   try {

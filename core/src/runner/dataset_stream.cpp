@@ -5,6 +5,7 @@
 #include "krino/core/plugin/plugin_registry.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
 
 #include <algorithm>
@@ -92,7 +93,7 @@ DatasetStream::DatasetStream(const Component& resolver, const krino_host* host, 
     throw runtime_error("cannot open dataset " + uri + ": " + (error.text().empty() ? "no reason given" : error.message()));
   }
   boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(info.text(), ec);
+  boost::json::value parsed = krino::json::parse(info.text(), ec);
   if (!ec && parsed.is_object()) {
     const auto& o = parsed.get_object();
     if (auto it = o.find("name"); it != o.end() && it->value().is_string()) info_.name = it->value().get_string();

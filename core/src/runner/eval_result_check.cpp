@@ -1,6 +1,7 @@
 #include "krino/core/runner/eval_result_check.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_parse.hpp>
 #include <boost/json/basic_parser_impl.hpp>
 #include <krino/json_text.hpp>
 #include <krino/utf8.hpp>
@@ -66,10 +67,20 @@ class ResultFields {
     if (depth_ == 1) top(Seen::string);
     return true;
   }
-  bool on_number_part(string_view, error_code&) { return true; }
-  bool on_int64(std::int64_t v, string_view, error_code&) { return number(static_cast<double>(v)); }
-  bool on_uint64(std::uint64_t v, string_view, error_code&) { return number(static_cast<double>(v)); }
-  bool on_double(double v, string_view, error_code&) { return number(v); }
+  bool on_number_part(string_view s, error_code&) {
+    number_text_.append(s.data(), s.size());
+    return true;
+  }
+  bool on_int64(std::int64_t v, string_view, error_code&) { return whole_number(static_cast<double>(v)); }
+  bool on_uint64(std::uint64_t v, string_view, error_code&) { return whole_number(static_cast<double>(v)); }
+  // Boost's own double may be one unit in the last place off; the score is read again from its
+  // text, as krino::json::parse reads every number.
+  bool on_double(double v, string_view s, error_code&) {
+    number_text_.append(s.data(), s.size());
+    const double exact = krino::json::exact_double(number_text_, v);
+    number_text_.clear();
+    return number(exact);
+  }
   bool on_bool(bool v, error_code&) {
     if (depth_ == 1 && key_ == "success") success_value = v;
     if (depth_ == 2 && in_metadata_ && inner_key_ == "skipped") skipped_value = v;
@@ -96,6 +107,10 @@ class ResultFields {
     else if (depth_ == 2) inner_key_.clear();
     return true;
   }
+  bool whole_number(double v) {
+    number_text_.clear();
+    return number(v);
+  }
   bool number(double v) {
     if (depth_ == 1 && key_ == "score") score_value = v;
     if (depth_ == 1 && key_ == "threshold") threshold_value = v;
@@ -113,6 +128,7 @@ class ResultFields {
     key_.clear();
   }
   int depth_ = 0;
+  std::string number_text_;  // the parts of a number split across writes
   std::string key_;
   bool in_metadata_ = false;  // inside the top-level "metadata" object
   std::string inner_key_;     // the current key of a metadata member
@@ -164,7 +180,7 @@ StatusOr<CheckedResult> check_eval_result(std::string_view text, const std::stri
     checked.json.assign(document);
   } else {
     // The configured name is the aggregation key; a plugin that wrote another one is renamed.
-    boost::json::object object = boost::json::parse(text).as_object();
+    boost::json::object object = krino::json::parse(text).as_object();
     object["name"] = name;
     checked.json = krino::json::to_compact_json(object);
   }

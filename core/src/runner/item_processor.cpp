@@ -5,6 +5,7 @@
 #include "krino/core/usage/judge_usage.hpp"
 
 #include <boost/json.hpp>
+#include <krino/json_parse.hpp>
 #include <krino/event/item_finished.hpp>
 #include <krino/json_spans.hpp>
 
@@ -24,7 +25,7 @@ std::optional<std::string> test_case_problem(std::string_view text, ExampleView&
   auto read = ExampleView::from_text(text, json::parse_options().max_depth);
   if (!read) {
     boost::system::error_code ec;
-    const json::value parsed = json::parse(text, ec);
+    const json::value parsed = krino::json::parse(text, ec);
     if (ec) return "not valid JSON: " + ec.message();
     return std::string("a test case must be a JSON object");
   }
@@ -43,8 +44,8 @@ bool same_section(std::string_view reported, std::string_view read) {
   auto absent = [](std::string_view s) { return s.empty() || s == "null"; };
   if (reported == read || (absent(reported) && absent(read))) return true;
   boost::system::error_code reported_error, read_error;
-  const json::value a = json::parse(reported, reported_error);
-  const json::value b = json::parse(read, read_error);
+  const json::value a = krino::json::parse(reported, reported_error);
+  const json::value b = krino::json::parse(read, read_error);
   return !reported_error && !read_error && a == b;
 }
 
@@ -97,7 +98,7 @@ std::optional<ItemError> ItemProcessor::read_example(const DatasetRecord& record
         // Resolvers may pass records through without parsing them; this validation is the one
         // that counts, so it says what is wrong with the record.
         boost::system::error_code ec;
-        const json::value parsed = json::parse(example_text, ec);
+        const json::value parsed = krino::json::parse(example_text, ec);
         error = ItemError{"dataset", "", KRINO_INVALID_ARGUMENT,
                           ec ? "the record is not valid JSON: " + ec.message() : "the record is not a JSON object"};
       }

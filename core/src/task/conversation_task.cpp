@@ -4,6 +4,7 @@
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/task/task_options.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
@@ -24,7 +25,7 @@ SimulatedUser make_user(const json::object& options) {
 std::optional<std::string> string_input(const ExampleView& example, std::string_view key) {
   auto inputs = example.raw("inputs");
   if (!inputs) return std::nullopt;
-  json::value parsed = json::parse(*inputs);
+  json::value parsed = krino::json::parse(*inputs);
   const json::value* value = parsed.is_object() ? parsed.get_object().if_contains(key) : nullptr;
   if (value == nullptr || !value->is_string()) return std::nullopt;
   return std::string(value->get_string());
@@ -34,11 +35,11 @@ std::optional<std::string> string_input(const ExampleView& example, std::string_
 // far as inputs.messages (and never the expected outputs).
 std::string turn_example(const ExampleView& example, const json::array& messages) {
   json::object document;
-  if (auto id = example.raw("id")) document["id"] = json::parse(*id);
-  json::value inputs = json::parse(example.section("inputs"));
+  if (auto id = example.raw("id")) document["id"] = krino::json::parse(*id);
+  json::value inputs = krino::json::parse(example.section("inputs"));
   inputs.as_object()["messages"] = messages;
   document["inputs"] = std::move(inputs);
-  document["metadata"] = json::parse(example.section("metadata"));
+  document["metadata"] = krino::json::parse(example.section("metadata"));
   return ::krino::json::to_compact_json(document);
 }
 
@@ -163,7 +164,7 @@ TaskResult ConversationTask::run(const ExampleView& example, const krino_call_co
       return *error;
     }
     TaskOutput& output = std::get<TaskOutput>(answered);
-    json::value outputs = json::parse(output.actual_outputs);
+    json::value outputs = krino::json::parse(output.actual_outputs);
     json::object assistant{{"role", "assistant"}};
     const json::value* content = outputs.is_object() ? outputs.get_object().if_contains("output") : nullptr;
     assistant["content"] = content != nullptr && (content->is_string() || content->is_null())

@@ -3,8 +3,10 @@
 namespace krino::core {
 
 std::optional<ExampleView> ExampleView::from_text(std::string_view text, size_t max_depth) {
-  if (!is_json_object(text, max_depth)) return std::nullopt;
+  bool repeated_section_key = false;
+  if (!is_json_object(text, max_depth, &repeated_section_key)) return std::nullopt;
   ExampleView view;
+  view.repeated_section_key_ = repeated_section_key;
   view.members_ = top_level_members(text);
   return view;
 }
@@ -13,6 +15,7 @@ ExampleView ExampleView::empty() { return ExampleView(); }
 
 ExampleView ExampleView::rebased(std::string_view from, std::string_view to) const {
   ExampleView view;
+  view.repeated_section_key_ = repeated_section_key_;
   view.members_.reserve(members_.size());
   for (const JsonMember& m : members_)
     view.members_.push_back(JsonMember{m.key, to.substr(static_cast<std::size_t>(m.value.data() - from.data()), m.value.size())});
@@ -27,6 +30,9 @@ std::string_view ExampleView::section(std::string_view key) const {
 bool ExampleView::is_canonical() const {
   constexpr unsigned kId = 1, kInputs = 2, kExpected = 4, kMetadata = 8, kActual = 16, kTrace = 32, kDatasetItemId = 64;
   constexpr unsigned kMaps = kInputs | kExpected | kMetadata;
+  // A key twice in a section: not passed on, so the resolver's decode reports it (which of the two
+  // did the author mean?).
+  if (repeated_section_key_) return false;
   unsigned seen = 0;
   for (const JsonMember& m : members_) {
     unsigned bit = 0;

@@ -9,6 +9,7 @@
 #include "krino/core/task/reply_metrics.hpp"
 #include "krino/core/task/task_options.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 #include <krino/utf8.hpp>
@@ -235,7 +236,7 @@ TaskResult HttpTask::read_reply(const HttpResponse& response, double latency_ms)
     return output;
   }
   boost::system::error_code ec;
-  json::value reply = json::parse(response.body, ec);
+  json::value reply = krino::json::parse(response.body, ec);
   if (ec) {
     return ItemError{"task", "http", KRINO_INVALID_ARGUMENT,
                      "the reply is not JSON (" + ec.message() + "): " + excerpt(response.body) +

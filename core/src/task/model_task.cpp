@@ -8,6 +8,7 @@
 #include "krino/core/llm/reply_cache.hpp"
 #include "krino/core/task/task_options.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
@@ -23,7 +24,7 @@ namespace {
 json::value parse_member(const ExampleView& example, std::string_view key) {
   auto raw = example.raw(key);
   if (!raw) return nullptr;
-  return json::parse(*raw);
+  return krino::json::parse(*raw);
 }
 
 // One message of an example's own message list, as the judge request wants it. Tool messages and
@@ -188,7 +189,7 @@ TaskResult ModelTask::run(const ExampleView& example, const krino_call_context& 
   const double latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   if (outcome.status != KRINO_OK) return ItemError{"task", kind_, outcome.status, outcome.text};
 
-  const json::object reply = json::parse(outcome.text).as_object();
+  const json::object reply = krino::json::parse(outcome.text).as_object();
   json::object outputs;
   const std::string content(reply.at("content").as_string());
   json::array calls;

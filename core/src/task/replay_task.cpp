@@ -2,6 +2,7 @@
 
 #include "krino/core/common/error.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 namespace krino::core {
@@ -27,7 +28,7 @@ TaskResult ReplayTask::run(const ExampleView& example, const krino_call_context&
 
 std::optional<CallMetrics> ReplayTask::recorded_metrics(const ExampleView& example) {
   if (auto metrics = example.raw("metrics"); metrics && is_object_span(*metrics))
-    return call_metrics_from_json(boost::json::parse(*metrics).as_object());
+    return call_metrics_from_json(krino::json::parse(*metrics).as_object());
   return std::nullopt;
 }
 
@@ -39,7 +40,7 @@ TaskResult ReplayTask::run_trace(const ExampleView& example) {
                      "dataset's fields option)"};
   }
   TaskOutput out;
-  if (is_string_span(*trace)) out.actual_outputs = std::string(boost::json::parse(*trace).as_string());
+  if (is_string_span(*trace)) out.actual_outputs = std::string(krino::json::parse(*trace).as_string());
   else out.actual_outputs.assign(*trace);
   out.metrics = recorded_metrics(example);
   return out;

@@ -2,6 +2,7 @@
 
 #include "krino/core/common/error.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
@@ -73,10 +74,10 @@ const json::value* TemplateContext::lookup(const std::vector<std::string>& path)
       // task that sends them along would leak into the answer being graded.
       json::object document;
       for (std::string_view key : {"id", "inputs", "metadata"})
-        if (auto raw = example_.raw(key)) document[key] = json::parse(*raw);
+        if (auto raw = example_.raw(key)) document[key] = krino::json::parse(*raw);
       value = std::move(document);
     } else if (auto raw = example_.raw(root)) {
-      value = json::parse(*raw);
+      value = krino::json::parse(*raw);
     } else {
       return nullptr;
     }

@@ -5,6 +5,7 @@
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/task/task_options.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
@@ -154,7 +155,7 @@ StatusOr<SimulatedUserReply, ItemError> SimulatedUser::next(const HostServices& 
   const krino_status status = api->judge(api, &ctx, request.data(), request.size(), response.sink(), error.sink());
   if (status != KRINO_OK)
     return ItemError{"task", "conversation", status, "the simulated user's judge failed: " + error.message()};
-  std::string text = trim(std::string(json::parse(response.text()).at("content").as_string()));
+  std::string text = trim(std::string(krino::json::parse(response.text()).at("content").as_string()));
   SimulatedUserReply reply;
   if (!stop_token_.empty()) {
     if (const std::size_t at = text.find(stop_token_); at != std::string::npos) {

@@ -1,5 +1,6 @@
 #include "krino/core/trace/canonical_trace.hpp"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 #include <krino/json_text.hpp>
 
@@ -63,7 +64,7 @@ void check_calls(const json::value& calls, const std::string& where) {
 
 CanonicalTrace::CanonicalTrace(std::string_view text) {
   json::error_code ec;
-  json::value parsed = json::parse(text, ec);
+  json::value parsed = krino::json::parse(text, ec);
   if (ec) throw std::invalid_argument("the trace is not valid JSON: " + ec.message());
   if (!parsed.is_object()) throw std::invalid_argument("the trace is not a JSON object");
   document_ = std::move(parsed.get_object());
@@ -80,7 +81,7 @@ std::string CanonicalTrace::actual_outputs(std::string_view recorded) const {
   json::object outputs;
   if (!recorded.empty()) {
     json::error_code ec;
-    json::value parsed = json::parse(recorded, ec);
+    json::value parsed = krino::json::parse(recorded, ec);
     if (!ec && parsed.is_object()) outputs = std::move(parsed.get_object());
   }
   const json::value* output = document_.if_contains("output");

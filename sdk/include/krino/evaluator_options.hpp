@@ -6,6 +6,7 @@
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <array>
@@ -64,7 +65,7 @@ inline CommonOptions read_common_options(const Config& config, std::string_view 
 // misspelt option would simply be ignored).
 // Returns `config`, so constructors can check before their member initializers read anything.
 inline const Config& check_option_names(const Config& config, std::string_view config_schema) {
-  const boost::json::value schema = boost::json::parse(config_schema);
+  const boost::json::value schema = krino::json::parse(config_schema);
   const boost::json::object& properties = schema.at("properties").as_object();
   for (const auto& option : config.json()) {
     if (properties.contains(option.key())) continue;

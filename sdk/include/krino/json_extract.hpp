@@ -5,6 +5,7 @@
 #ifndef KRINO_JSON_EXTRACT_HPP
 #define KRINO_JSON_EXTRACT_HPP
 
+#include <krino/json_parse.hpp>
 #include <krino/utf8.hpp>
 
 #include <boost/json.hpp>
@@ -96,7 +97,7 @@ inline std::optional<boost::json::value> parse_lenient(std::string_view text, bo
   options.allow_comments = true;
   options.allow_trailing_commas = true;
   boost::system::error_code ec;
-  boost::json::value v = boost::json::parse(text, ec, {}, options);
+  boost::json::value v = krino::json::parse(text, ec, {}, options);
   if (ec) {
     if (error) *error = ec;
     return std::nullopt;

@@ -7,6 +7,7 @@
 #ifndef KRINO_JSON_SPANS_HPP
 #define KRINO_JSON_SPANS_HPP
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace krino::json {
 
@@ -96,19 +98,63 @@ void for_each_member(std::string_view t, Visit&& visit) {
   }
 }
 
-// The key a raw string token spells, escapes decoded.
-inline std::string key_text(std::string_view key_token) {
-  if (key_token.size() < 2) return {};
-  if (key_token.find('\\') == std::string_view::npos) return std::string(key_token.substr(1, key_token.size() - 2));
+// The text a raw string token spells (a key or a value, quotes included), escapes decoded.
+inline std::string string_token_text(std::string_view token) {
+  if (token.size() < 2) return {};
+  if (token.find('\\') == std::string_view::npos) return std::string(token.substr(1, token.size() - 2));
   boost::system::error_code ec;
-  const boost::json::value decoded = boost::json::parse(key_token, ec);
+  const boost::json::value decoded = krino::json::parse(token, ec);
   return !ec && decoded.is_string() ? std::string(decoded.get_string()) : std::string();
+}
+
+// The key a raw string token spells, escapes decoded.
+inline std::string key_text(std::string_view key_token) { return string_token_text(key_token); }
+
+// The JSON text `value` (valid JSON) without the white space between its tokens: every number
+// and string exactly as written, so a value shown this way is the value the dataset holds
+// (parsing and writing it again would turn a 30-digit integer into a double).
+inline std::string compact_text(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  std::size_t i = 0;
+  while (i < value.size()) {
+    const char c = value[i];
+    if (c == '"') {
+      const std::size_t end = detail::skip_string(value, i);
+      out.append(value.substr(i, end - i));
+      i = end;
+    } else {
+      if (!detail::is_space(c)) out += c;
+      ++i;
+    }
+  }
+  return out;
 }
 
 inline bool key_equals(std::string_view key_token, std::string_view key) {
   if (key_token.find('\\') == std::string_view::npos)
     return key_token.size() == key.size() + 2 && key_token.substr(1, key.size()) == key;
   return key_text(key_token) == key;
+}
+
+// Whether some key of the object in `object_text` (its top level only) is written twice, spelt
+// the same way. For the checks that refuse {"a": 1, "a": 2} without parsing: quadratic in the
+// number of keys, which is small in the objects it is used on (an example's sections).
+inline bool has_repeated_key(std::string_view object_text) {
+  constexpr std::size_t kOnStack = 32;
+  std::string_view on_stack[kOnStack];
+  std::vector<std::string_view> more;
+  std::size_t count = 0;
+  bool repeated = false;
+  for_each_member(object_text, [&](std::string_view key_token, std::string_view) {
+    for (std::size_t i = 0; i < count && !repeated; ++i)
+      repeated = (i < kOnStack ? on_stack[i] : more[i - kOnStack]) == key_token;
+    if (count < kOnStack) on_stack[count] = key_token;
+    else more.push_back(key_token);
+    ++count;
+    return !repeated;
+  });
+  return repeated;
 }
 
 // The bytes of member `key` of the object in `object_text`: the last one when the key repeats, as

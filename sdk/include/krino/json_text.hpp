@@ -19,13 +19,26 @@
 namespace krino::json {
 
 // Appends a double in its shortest round-trip form, with ".0" added when that form would read
-// as an integer. Non-finite values (which JSON cannot hold) come out as "inf", "-inf" or "nan".
+// as an integer. An integer form of more than 17 digits (-104250770357852536832) spells digits no
+// double holds, so such a value is written in the exponent form (-1.0425077035785254e+20), which is
+// also shorter. Reading the text back (correctly rounded, as krino::json::parse does) gives the
+// same double, bit for bit. Non-finite values (which JSON cannot hold) come out as "inf", "-inf" or
+// "nan".
 inline void append_double(std::string& out, double d) {
   char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), d);
-  const std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
+  auto result = std::to_chars(buffer, buffer + sizeof(buffer), d);
+  std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
+  if (text.find_first_of(".eEin") != std::string_view::npos) {
+    out += text;
+    return;
+  }
+  if (text.size() - (d < 0 ? 1 : 0) > 17) {
+    result = std::to_chars(buffer, buffer + sizeof(buffer), d, std::chars_format::scientific);
+    out.append(buffer, static_cast<std::size_t>(result.ptr - buffer));
+    return;
+  }
   out += text;
-  if (text.find_first_of(".eEin") == std::string_view::npos) out += ".0";
+  out += ".0";
 }
 
 namespace detail {

@@ -13,6 +13,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace krino {
@@ -87,7 +88,10 @@ Drained drain(const std::string& uri, const std::string& options_json = "{}") {
       item.error = error;
     } else {
       try {
-        item.example = resolver.decode(record);
+        if constexpr (std::is_convertible_v<decltype(resolver.decode(record)), std::string_view>)
+          item.example = boost::json::parse(resolver.decode(record)).as_object();
+        else
+          item.example = resolver.decode(record);
         item.ok = true;
       } catch (const Error& e) {
         item.error = e.what();

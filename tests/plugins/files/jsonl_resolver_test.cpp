@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(decode_is_safe_to_call_from_many_threads) {
   for (int t = 0; t < 4; ++t) {
     workers.emplace_back([&, t] {
       for (size_t i = static_cast<size_t>(t); i < records.size(); i += 4)
-        ids[i] = std::string(resolver.decode(records[i]).at("id").as_string());
+        ids[i] = std::string(boost::json::parse(resolver.decode(records[i])).at("id").as_string());
     });
   }
   for (auto& w : workers) w.join();

@@ -31,6 +31,8 @@ bool is_canonical_record(std::string_view record) {
     else if (json::key_equals(key, "actualOutputs")) bit = kActual, ok = first == '{';
     else if (json::key_equals(key, "id")) bit = kId, ok = first == '"' && value.size() > 2;
     else if (json::key_equals(key, "trace")) bit = kTrace, ok = !value.empty() && value != "null";
+    // A key twice in a section is decode()'s to report, as a duplicate top-level key is.
+    if (ok && (bit & (kInputs | kExpected | kMetadata | kActual)) != 0 && json::has_repeated_key(value)) ok = false;
     if (!ok || (seen & bit) != 0) {
       canonical = false;
       return false;

@@ -1,140 +1,130 @@
 #include "example_normalizer.hpp"
 
+#include <krino/json_spans.hpp>
 #include <krino/plugin.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace krino::files {
 namespace {
 
-const char* kind_name(const boost::json::value& value) {
-  switch (value.kind()) {
-    case boost::json::kind::object: return "an object";
-    case boost::json::kind::array: return "an array";
-    case boost::json::kind::string: return "a string";
-    case boost::json::kind::bool_: return "a boolean";
-    case boost::json::kind::double_: return "a floating-point number";
-    case boost::json::kind::null: return "null";
-    default: return "an integer";
+// What the bytes of a valid JSON value are, by their first byte (and, for a number, its form).
+const char* kind_of_value(std::string_view value) {
+  switch (value.empty() ? '\0' : value.front()) {
+    case '{': return "an object";
+    case '[': return "an array";
+    case '"': return "a string";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    default: return value.find_first_of(".eE") == std::string_view::npos ? "an integer" : "a floating-point number";
   }
 }
 
-bool is_nonempty_string(const boost::json::value& value) {
-  return value.is_string() && !value.get_string().empty();
+bool is_integer_token(std::string_view value) {
+  return !value.empty() && (value.front() == '-' || (value.front() >= '0' && value.front() <= '9')) &&
+         value.find_first_of(".eE") == std::string_view::npos;
 }
 
-// A row that needs no rebuilding: only canonical keys, with the three maps present.
-bool is_canonical(const boost::json::object& row) {
-  int maps = 0;
-  for (const auto& field : row) {
-    const std::string_view key = field.key();
-    const boost::json::value& value = field.value();
-    if (key == "inputs" || key == "expectedOutputs" || key == "metadata") {
-      if (!value.is_object()) return false;
-      ++maps;
-    } else if (key == "actualOutputs") {
-      if (!value.is_object()) return false;
-    } else if (key == "id") {
-      if (!is_nonempty_string(value)) return false;
-    } else if (key == "trace") {
-      if (value.is_null()) return false;
-    } else {
-      return false;
-    }
+// A member's bytes; absent and null read the same.
+using Span = std::optional<std::string_view>;
+
+bool present(const Span& value) { return value && *value != "null"; }
+
+struct Member {
+  std::string_view key_token;  // quotes included, as written
+  std::string_view value;
+};
+
+std::vector<Member> members_of(std::string_view object) {
+  std::vector<Member> members;
+  json::for_each_member(object, [&](std::string_view key, std::string_view value) {
+    members.push_back({key, value});
+    return true;
+  });
+  return members;
+}
+
+void append_member(std::string& out, bool& first, std::string_view key_token, std::string_view value) {
+  if (!first) out += ',';
+  first = false;
+  out += key_token;
+  out += ':';
+  out += value;
+}
+
+// Writes "name":{...} from the plural map (its members as written), then the extra members that
+// the map does not already have.
+void write_map(std::string& out, const char* name, const Span& map, const std::vector<Member>& extras) {
+  std::vector<Member> members;
+  if (present(map)) {
+    if (map->front() != '{')
+      throw invalid_argument(std::string("'") + name + "' must be an object, not " + kind_of_value(*map));
+    members = members_of(*map);
   }
-  return maps == 3;
-}
-
-// The plural map of `row` (moved out), or an empty one; null counts as absent.
-boost::json::object take_map(boost::json::value* value, const char* key, const boost::json::storage_ptr& storage) {
-  if (value == nullptr || value->is_null()) return boost::json::object(storage);
-  if (!value->is_object())
-    throw invalid_argument(std::string("'") + key + "' must be an object, not " + kind_name(*value));
-  return std::move(value->get_object());
-}
-
-// Adds the singular shortcut under `entry` unless the plural map already has it.
-void merge_shortcut(boost::json::object& map, std::string_view entry, boost::json::value* shortcut) {
-  if (shortcut == nullptr || shortcut->is_null()) return;
-  if (map.contains(entry)) return;
-  map.emplace(entry, std::move(*shortcut));
-}
-
-void write_id(boost::json::object& out, const boost::json::value& id) {
-  switch (id.kind()) {
-    case boost::json::kind::null: return;
-    case boost::json::kind::string:
-      if (!id.get_string().empty()) out.emplace("id", id.get_string());
-      return;
-    case boost::json::kind::int64: out.emplace("id", std::to_string(id.get_int64())); return;
-    case boost::json::kind::uint64: out.emplace("id", std::to_string(id.get_uint64())); return;
-    default: throw invalid_argument(std::string("'id' must be a string or an integer, not ") + kind_name(id));
+  out += ",\"";
+  out += name;
+  out += "\":{";
+  bool first = true;
+  for (const Member& m : members) append_member(out, first, m.key_token, m.value);
+  const std::size_t own = members.size();
+  for (const Member& extra : extras) {
+    bool taken = false;
+    for (std::size_t i = 0; i < own && !taken; ++i) taken = json::key_text(members[i].key_token) == json::key_text(extra.key_token);
+    if (!taken) append_member(out, first, extra.key_token, extra.value);
   }
+  out += '}';
 }
 
 }  // namespace
 
-boost::json::object normalize_example(boost::json::object row) {
-  if (is_canonical(row)) return row;
+std::string normalize_example(std::string_view row) {
+  Span id, input, inputs, expected, expected_map, actual, actual_map, metadata, trace;
+  std::vector<Member> extra_keys;
+  json::for_each_member(row, [&](std::string_view key, std::string_view value) {
+    if (json::key_equals(key, "id")) id = value;
+    else if (json::key_equals(key, "input")) input = value;
+    else if (json::key_equals(key, "inputs")) inputs = value;
+    else if (json::key_equals(key, "expectedOutput")) expected = value;
+    else if (json::key_equals(key, "expectedOutputs")) expected_map = value;
+    else if (json::key_equals(key, "actualOutput")) actual = value;
+    else if (json::key_equals(key, "actualOutputs")) actual_map = value;
+    else if (json::key_equals(key, "metadata")) metadata = value;
+    else if (json::key_equals(key, "trace")) trace = value;
+    else extra_keys.push_back({key, value});
+    return true;
+  });
 
-  boost::json::value* id = nullptr;
-  boost::json::value* input = nullptr;
-  boost::json::value* inputs = nullptr;
-  boost::json::value* expected = nullptr;
-  boost::json::value* expected_map = nullptr;
-  boost::json::value* actual = nullptr;
-  boost::json::value* actual_map = nullptr;
-  boost::json::value* metadata = nullptr;
-  boost::json::value* trace = nullptr;
-  size_t extra_keys = 0;
-  for (auto& field : row) {
-    const std::string_view key = field.key();
-    boost::json::value* value = &field.value();
-    if (key == "id") id = value;
-    else if (key == "input") input = value;
-    else if (key == "inputs") inputs = value;
-    else if (key == "expectedOutput") expected = value;
-    else if (key == "expectedOutputs") expected_map = value;
-    else if (key == "actualOutput") actual = value;
-    else if (key == "actualOutputs") actual_map = value;
-    else if (key == "metadata") metadata = value;
-    else if (key == "trace") trace = value;
-    else ++extra_keys;
-  }
-
-  const boost::json::storage_ptr& storage = row.storage();
-  boost::json::object out(storage);
-  out.reserve(6);
-  if (id != nullptr) write_id(out, *id);
-
-  boost::json::object inputs_out = take_map(inputs, "inputs", storage);
-  merge_shortcut(inputs_out, "input", input);
-  out.emplace("inputs", std::move(inputs_out));
-
-  boost::json::object expected_out = take_map(expected_map, "expectedOutputs", storage);
-  merge_shortcut(expected_out, "output", expected);
-  out.emplace("expectedOutputs", std::move(expected_out));
-
-  boost::json::object metadata_out = take_map(metadata, "metadata", storage);
-  if (extra_keys > 0) {
-    for (auto& field : row) {
-      boost::json::value& value = field.value();
-      if (&value == id || &value == input || &value == inputs || &value == expected || &value == expected_map ||
-          &value == actual || &value == actual_map || &value == metadata || &value == trace)
-        continue;
-      if (!metadata_out.contains(field.key())) metadata_out.emplace(field.key(), std::move(value));
+  std::string out;
+  out.reserve(row.size() + 64);
+  out += '{';
+  if (present(id)) {
+    if (id->front() == '"') {
+      if (id->size() > 2) out.append("\"id\":").append(*id).append(",");
+    } else if (is_integer_token(*id)) {
+      // Written as its digits, however many: an id is a name, not a quantity.
+      out.append("\"id\":\"").append(*id).append("\",");
+    } else {
+      throw invalid_argument(std::string("'id' must be a string or an integer, not ") + kind_of_value(*id));
     }
   }
-  out.emplace("metadata", std::move(metadata_out));
-
-  const bool has_actual = (actual_map != nullptr && !actual_map->is_null()) || (actual != nullptr && !actual->is_null());
-  if (has_actual) {
-    boost::json::object actual_out = take_map(actual_map, "actualOutputs", storage);
-    merge_shortcut(actual_out, "output", actual);
-    out.emplace("actualOutputs", std::move(actual_out));
-  }
-  if (trace != nullptr && !trace->is_null()) out.emplace("trace", std::move(*trace));
+  // Each shortcut is a one-member extra of its map: "input" under inputs, "output" under the others.
+  auto shortcut = [](std::string_view key_token, const Span& value) {
+    std::vector<Member> extra;
+    if (present(value)) extra.push_back({key_token, *value});
+    return extra;
+  };
+  std::string body;
+  write_map(body, "inputs", inputs, shortcut("\"input\"", input));
+  write_map(body, "expectedOutputs", expected_map, shortcut("\"output\"", expected));
+  write_map(body, "metadata", metadata, extra_keys);
+  if (present(actual_map) || present(actual)) write_map(body, "actualOutputs", actual_map, shortcut("\"output\"", actual));
+  if (present(trace)) body.append(",\"trace\":").append(*trace);
+  out.append(body, 1, std::string::npos);  // body starts with the separator the first member does not need
+  out += '}';
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <krino/plugin.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <optional>
@@ -29,7 +30,7 @@ std::string describe(int c) {
 std::optional<std::string> unescape(std::string_view token) {
   if (token.find('\\') == std::string_view::npos) return std::string(token.substr(1, token.size() - 2));
   boost::system::error_code ec;
-  boost::json::value value = boost::json::parse(token, ec);
+  boost::json::value value = krino::json::parse(token, ec);
   if (ec || !value.is_string()) return std::nullopt;
   return std::string(value.get_string());
 }

@@ -1,5 +1,6 @@
 #include "json_record_parser.hpp"
 
+#include <krino/json_parse.hpp>
 #include <krino/plugin.hpp>
 
 #include <algorithm>
@@ -41,12 +42,13 @@ boost::json::object parse_json_record(std::string_view record) {
       boost::json::make_shared_resource<boost::json::monotonic_resource>(record.size() * 2 + 256);
   boost::json::parse_options options;
   options.max_depth = kMaxRecordDepth;
+  // Numbers read exactly; a key twice in one object is an error (which value would the row mean?).
   // The parser's working stack starts in this buffer; the value lives in the arena.
   unsigned char stack[4096];
-  boost::json::parser parser(boost::json::storage_ptr(), options, stack, sizeof stack);
-  parser.reset(arena);
+  json::ExactParser parser(arena, options, json::ParseChecks{true, false}, stack, sizeof stack);
   boost::system::error_code ec;
   const size_t used = parser.write_some(record.data(), record.size(), ec);
+  if (ec && !parser.problem().empty()) throw invalid_argument(parser.problem() + " at " + position_of(record, used));
   if (ec) throw invalid_argument("invalid JSON at " + position_of(record, used) + ": " + ec.message());
   if (!only_whitespace(record.substr(used)))
     throw invalid_argument("unexpected text after the JSON value at " + position_of(record, used));

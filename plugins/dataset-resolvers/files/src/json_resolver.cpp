@@ -8,6 +8,8 @@
 #include "file_uri.hpp"
 #include "json_record_parser.hpp"
 
+#include <krino/json_text.hpp>
+
 namespace krino::files {
 
 JsonResolver::JsonResolver(const krino_host*, std::string uri, const Config& options, DatasetInfo& info)
@@ -47,9 +49,11 @@ Next JsonResolver::next(std::string& record, std::string& location, std::string&
 
 bool JsonResolver::record_is_example(std::string_view record) const { return !fields_ && is_canonical_record(record); }
 
-boost::json::object JsonResolver::decode(std::string_view record) const {
-  if (fields_) return fields_->apply(boost::json::value(parse_json_record(record)));
-  return normalize_example(parse_json_record(record));
+std::string JsonResolver::decode(std::string_view record) const {
+  if (fields_) return json::to_compact_json(fields_->apply(boost::json::value(parse_json_record(record))));
+  // Parsed to check it (syntax, an object, no key twice); the example is built from its bytes.
+  parse_json_record(record);
+  return normalize_example(record);
 }
 
 }  // namespace krino::files

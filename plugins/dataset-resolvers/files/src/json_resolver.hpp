@@ -28,7 +28,7 @@ class JsonResolver {
   Next next(std::string& record, std::string& location, std::string& error);
 
   // [thread-safe] One example's bytes into a canonical example (see example_normalizer.hpp).
-  boost::json::object decode(std::string_view record) const;
+  std::string decode(std::string_view record) const;
   // A record already in canonical shape goes to the host as it is (see canonical_record.hpp),
   // unless a field mapping builds every example.
   bool record_is_example(std::string_view record) const;

@@ -8,6 +8,8 @@
 #include "file_uri.hpp"
 #include "json_record_parser.hpp"
 
+#include <krino/json_text.hpp>
+
 namespace krino::files {
 
 JsonlResolver::JsonlResolver(const krino_host*, std::string uri, const Config& options, DatasetInfo& info)
@@ -36,9 +38,11 @@ Next JsonlResolver::next(std::string& record, std::string& location, std::string
 
 bool JsonlResolver::record_is_example(std::string_view record) const { return !fields_ && is_canonical_record(record); }
 
-boost::json::object JsonlResolver::decode(std::string_view record) const {
-  if (fields_) return fields_->apply(boost::json::value(parse_json_record(record)));
-  return normalize_example(parse_json_record(record));
+std::string JsonlResolver::decode(std::string_view record) const {
+  if (fields_) return json::to_compact_json(fields_->apply(boost::json::value(parse_json_record(record))));
+  // Parsed to check it (syntax, an object, no key twice); the example is built from its bytes.
+  parse_json_record(record);
+  return normalize_example(record);
 }
 
 }  // namespace krino::files

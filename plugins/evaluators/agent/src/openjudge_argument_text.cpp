@@ -1,6 +1,7 @@
 #include "openjudge_argument_text.h"
 
-#include <charconv>
+#include <krino/json_parse.hpp>
+
 #include <limits>
 #include <string>
 #include <vector>
@@ -72,9 +73,10 @@ double constant_value(std::string_view token) {
   return token == kInfinity ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
 }
 
-// Walks `value` in document order, re-reading each double from the next number token. Returns
-// false when the tokens and the numbers do not line up (duplicate keys), leaving the rest alone.
-bool reread_doubles(boost::json::value& value, const std::vector<std::string_view>& tokens, std::size_t& next) {
+// Walks `value` in document order alongside the number tokens of the original text and puts each
+// Python constant back where its placeholder 0.0 was read. Returns false when the tokens and the
+// numbers do not line up (duplicate keys).
+bool restore_constants(boost::json::value& value, const std::vector<std::string_view>& tokens, std::size_t& next) {
   switch (value.kind()) {
     case boost::json::kind::int64:
     case boost::json::kind::uint64:
@@ -82,23 +84,16 @@ bool reread_doubles(boost::json::value& value, const std::vector<std::string_vie
     case boost::json::kind::double_: {
       if (next >= tokens.size()) return false;
       const std::string_view token = tokens[next++];
-      if (python_constant(token)) {
-        value = constant_value(token);
-        return true;
-      }
-      double exact = 0.0;
-      const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), exact);
-      // Out of range (1e400) stays as Boost read it: infinity, as Python reads it.
-      if (ec == std::errc() && end == token.data() + token.size()) value = exact;
+      if (python_constant(token)) value = constant_value(token);
       return true;
     }
     case boost::json::kind::array:
       for (auto& item : value.get_array())
-        if (!reread_doubles(item, tokens, next)) return false;
+        if (!restore_constants(item, tokens, next)) return false;
       return true;
     case boost::json::kind::object:
       for (auto& member : value.get_object())
-        if (!reread_doubles(member.value(), tokens, next)) return false;
+        if (!restore_constants(member.value(), tokens, next)) return false;
       return true;
     default:
       return true;
@@ -116,15 +111,14 @@ bool has_python_constant(const std::vector<std::string_view>& tokens) {
 std::optional<boost::json::value> parse_argument_text(std::string_view text) {
   const NumberTokens numbers = number_tokens(text);
   boost::system::error_code ec;
-  boost::json::value value = boost::json::parse(numbers.text.empty() ? text : std::string_view(numbers.text), ec);
+  boost::json::value value = krino::json::parse(numbers.text.empty() ? text : std::string_view(numbers.text), ec);
   if (ec) return std::nullopt;
+  if (!has_python_constant(numbers.tokens)) return value;
   std::size_t next = 0;
-  boost::json::value reread = value;
-  if (reread_doubles(reread, numbers.tokens, next) && next == numbers.tokens.size()) return reread;
+  if (restore_constants(value, numbers.tokens, next) && next == numbers.tokens.size()) return value;
   // Tokens and values out of step (duplicate keys): the placeholders cannot be told apart, so a
   // text with constants is refused rather than read with a 0.0 where Python has NaN.
-  if (has_python_constant(numbers.tokens)) return std::nullopt;
-  return value;
+  return std::nullopt;
 }
 
 }  // namespace krino::agent::openjudge

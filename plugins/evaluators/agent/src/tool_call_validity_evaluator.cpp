@@ -8,6 +8,7 @@
 #include <krino/agent/tool_call.hpp>
 #include <krino/agent/tool_definition.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <cstddef>
@@ -114,7 +115,7 @@ std::shared_ptr<const OfferedTools> offered_tools(const TestCase& test_case, con
     for (const Entry& entry : recent)
       if (entry.text == cache_key) return entry.tools;
     boost::system::error_code ec;
-    const boost::json::value list = boost::json::parse(*raw, ec);
+    const boost::json::value list = krino::json::parse(*raw, ec);
     if (ec) throw invalid_argument("metadata['" + key + "'] is not valid JSON: " + ec.message());
     auto tools = std::make_shared<const OfferedTools>(compile_offered_tools(list, key, reading));
     if (recent.size() < kEntries) {

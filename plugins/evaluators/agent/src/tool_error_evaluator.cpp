@@ -4,6 +4,7 @@
 
 #include "blank_text.h"
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -88,7 +89,7 @@ std::optional<ToolCallFailure> ToolErrorEvaluator::failure(const ToolCall& call)
   if (is_blank_text(result)) return ToolCallFailure{"blank_result", {}};
 
   boost::system::error_code ec;
-  const boost::json::value parsed = boost::json::parse(result, ec);
+  const boost::json::value parsed = krino::json::parse(result, ec);
   const bool is_json = !ec;
   if (is_json && parsed.is_object()) {
     if (const boost::json::value* error = parsed.get_object().if_contains("error"); error != nullptr && signals_error(*error))

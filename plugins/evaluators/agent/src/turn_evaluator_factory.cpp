@@ -15,6 +15,7 @@
 #include <exception>
 #include <utility>
 #include <vector>
+#include <krino/json_parse.hpp>
 
 namespace krino::agent {
 
@@ -66,7 +67,7 @@ constexpr std::string_view kDecidedOptions[] = {"tool_calls_key", "tools_key"};
 // reports a chain from the outermost keyword inwards, and the innermost message per path is the
 // one that helps.
 std::vector<std::string> schema_problems(const char* schema_text, const boost::json::object& options) {
-  const boost::json::value schema_document = boost::json::parse(schema_text);
+  const boost::json::value schema_document = krino::json::parse(schema_text);
   valijson::Schema schema;
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
   const valijson::adapters::BoostJsonAdapter schema_adapter(schema_document);

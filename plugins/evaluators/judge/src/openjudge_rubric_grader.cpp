@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <krino/json_parse.hpp>
 
 namespace krino::judge::openjudge {
 namespace {
@@ -113,7 +114,7 @@ std::string make_schema(const RubricDescriptor& d) {
   properties["judge"] =
       property("string", "Name of a judge configured in the experiment file; the default judge when absent.");
   // votes and vote_aggregation, exactly as every other judge evaluator declares them.
-  const boost::json::object voting = boost::json::parse("{" KRINO_JUDGE_VOTING_PROPERTIES R"("end": {}})").as_object();
+  const boost::json::object voting = krino::json::parse("{" KRINO_JUDGE_VOTING_PROPERTIES R"("end": {}})").as_object();
   for (std::string_view option : {"votes", "vote_aggregation"}) properties[option] = voting.at(option);
   properties["prompt"] = property("string", "A prompt template replacing the built-in prompts/" + d.prompt_name() +
                                                  ".txt; it must ask for {\"score\", \"reason\"}.");

@@ -5,6 +5,7 @@
 #include <krino/json_text.hpp>
 
 #include <deque>
+#include <krino/json_parse.hpp>
 
 namespace krino::judge::openjudge {
 namespace {
@@ -42,7 +43,7 @@ boost::json::value read_arguments(const boost::json::value* arguments) {
   if (!arguments->is_string()) return *arguments;
   const std::string_view text = arguments->get_string();
   boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(text, ec);
+  boost::json::value parsed = krino::json::parse(text, ec);
   if (ec) return boost::json::value(text);
   return parsed;
 }

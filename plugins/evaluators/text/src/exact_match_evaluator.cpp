@@ -41,12 +41,14 @@ EvalResult ExactMatchEvaluator::evaluate(const TestCase& test_case, CallContext&
   if (actual == nullptr) return EvalResult::scored(common_.name, 0.0, common_.threshold, no_actual_reason(test_case, output_key_));
 
   bool match = false;
+  std::string expected_text;
+  std::string actual_text;
   if (expected.is_null() || actual->is_null()) {
     // null stands for "no value"; its text "null" must not equal the string "null".
     match = expected.is_null() && actual->is_null();
   } else {
-    const std::string expected_text = json::string_form(expected);
-    const std::string actual_text = json::string_form(*actual);
+    expected_text = exact_text_form(test_case, Section::expected_outputs, output_key_, expected);
+    actual_text = exact_text_form(test_case, Section::actual_outputs, output_key_, *actual);
     std::string_view e = expected_text;
     std::string_view a = actual_text;
     if (trim_whitespace_) {
@@ -60,7 +62,12 @@ EvalResult ExactMatchEvaluator::evaluate(const TestCase& test_case, CallContext&
   if (match) {
     reason = "the actual output equals the expected output";
   } else {
-    reason = "expected " + shown(expected) + ", got " + shown(*actual);
+    // Shown as compared: a number with every digit it was written with.
+    const auto show = [](const boost::json::value& value, const std::string& text) {
+      if (text.empty() || value.is_string()) return shown(value);
+      return shown_json(text);
+    };
+    reason = "expected " + show(expected, expected_text) + ", got " + show(*actual, actual_text);
   }
   if (trim_whitespace_ || ignore_case_) {
     reason += trim_whitespace_ && ignore_case_ ? " (ignoring case and surrounding white space)"

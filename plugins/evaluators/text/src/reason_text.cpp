@@ -38,8 +38,11 @@ std::string quoted(std::string_view text, std::size_t limit) {
 
 std::string shown(const boost::json::value& value, std::size_t limit) {
   if (value.is_string()) return quoted(value.get_string(), limit);
-  const std::string json = json::to_compact_json(value);
-  const auto [kept, omitted] = cut_after(json, limit);
+  return shown_json(json::to_compact_json(value), limit);
+}
+
+std::string shown_json(std::string_view compact_json, std::size_t limit) {
+  const auto [kept, omitted] = cut_after(compact_json, limit);
   return std::string(kept) + omitted_marker(omitted);
 }
 

@@ -22,6 +22,9 @@ std::string quoted(std::string_view text, std::size_t limit = kQuotedTextLimit);
 // the same way.
 std::string shown(const boost::json::value& value, std::size_t limit = kQuotedTextLimit);
 
+// JSON text already in its compact form (exact_text_form's), cut as shown cuts it.
+std::string shown_json(std::string_view compact_json, std::size_t limit = kQuotedTextLimit);
+
 // "a, b, c" — or "a, b, ... and 7 more" when `items` holds more than `limit` entries.
 std::string listed(const std::vector<std::string>& items, std::size_t limit);
 

@@ -10,7 +10,7 @@ namespace krino::text {
 
 namespace {
 
-// The test case itself came through boost::json::parse, which turns 1e400 into infinity.
+// The test case itself came through krino::json::parse, which turns 1e400 into infinity.
 bool has_non_finite_number(const boost::json::value& value) {
   switch (value.kind()) {
     case boost::json::kind::double_:

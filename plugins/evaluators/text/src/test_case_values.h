@@ -22,6 +22,12 @@ const boost::json::value& require_expected(const TestCase& test_case, std::strin
 // (see krino/json_text.hpp), or nullopt when the key is absent or null.
 std::optional<std::string> find_actual_text(const TestCase& test_case, std::string_view key);
 
+// The text exact_match compares for `value`, which is member `key` of `section`: its string form
+// (see krino/json_text.hpp), except that integers keep every digit (read from the member's bytes
+// when the test case has them), so two 20-digit integers that share a nearest double still differ.
+std::string exact_text_form(const TestCase& test_case, Section section, std::string_view key,
+                            const boost::json::value& value);
+
 // "actualOutputs has no 'output'" / "actualOutputs['output'] is null".
 std::string no_actual_reason(const TestCase& test_case, std::string_view key);
 

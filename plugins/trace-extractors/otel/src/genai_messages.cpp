@@ -6,6 +6,7 @@
 #include <krino/support/trace/tool_arguments.hpp>
 
 #include <vector>
+#include <krino/json_parse.hpp>
 
 namespace krino::otel {
 namespace {
@@ -112,7 +113,7 @@ std::optional<boost::json::value> json_attribute(const boost::json::object& attr
   if (value == nullptr || value->is_null()) return std::nullopt;
   if (!value->is_string()) return *value;
   boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(value->get_string(), ec);
+  boost::json::value parsed = krino::json::parse(value->get_string(), ec);
   if (ec) {
     builder.note(where + ": " + std::string(key) + " is not valid JSON (" + ec.message() + ") and was left out");
     return std::nullopt;

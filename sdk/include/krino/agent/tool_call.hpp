@@ -14,6 +14,7 @@
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <cstddef>
@@ -48,7 +49,7 @@ inline boost::json::object read_arguments(const boost::json::value* value, const
     // Some providers send "" for a call without arguments.
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return boost::json::object(storage);
     boost::system::error_code ec;
-    boost::json::value parsed = boost::json::parse(text, ec, storage);
+    boost::json::value parsed = krino::json::parse(text, ec, storage);
     if (ec) throw invalid_argument(where + ": 'arguments' is a string that is not valid JSON: " + ec.message());
     if (!parsed.is_object()) throw invalid_argument(where + ": 'arguments' is a JSON string that does not hold an object");
     return std::move(parsed.get_object());

@@ -11,6 +11,7 @@
 #include <krino/json_spans.hpp>
 #include <krino/json_text.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
@@ -50,7 +51,7 @@ inline bool is_null(std::string_view token) { return token.empty() || token == "
 // a number read back here is the double the runner held).
 inline boost::json::value scalar(std::string_view token, std::string_view member, const char* expected) {
   boost::system::error_code ec;
-  boost::json::value v = boost::json::parse(token, ec);
+  boost::json::value v = krino::json::parse(token, ec);
   if (ec) wrong_type(member, expected);
   return v;
 }
@@ -105,7 +106,7 @@ inline std::optional<std::string> read_string(std::string_view token, std::strin
 inline boost::json::value read_document(std::string_view token, std::string_view member) {
   if (detail::is_null(token)) return nullptr;
   boost::system::error_code ec;
-  boost::json::value v = boost::json::parse(token, ec);
+  boost::json::value v = krino::json::parse(token, ec);
   if (ec) throw DecodeError("\"" + std::string(member) + "\" is not valid JSON: " + ec.message());
   return v;
 }

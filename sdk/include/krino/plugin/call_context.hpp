@@ -13,6 +13,7 @@
 #include <krino/plugin/error.hpp>
 #include <krino/plugin/sink.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -57,7 +58,7 @@ inline boost::json::value CallContext::judge(const boost::json::value& request) 
   krino_status status = host_->judge(host_, ctx_, body.data(), body.size(), &response.sink, &error.sink);
   if (status != KRINO_OK) throw Error(status, error.text.empty() ? "judge call failed" : error.text);
   boost::system::error_code ec;
-  boost::json::value reply = boost::json::parse(response.text, ec);
+  boost::json::value reply = krino::json::parse(response.text, ec);
   if (ec) throw Error(KRINO_INTERNAL, "judge reply is not valid JSON: " + ec.message());
   return reply;
 }

@@ -12,6 +12,7 @@
 #include <krino/plugin/error.hpp>
 #include <krino/plugin/schema_defaults.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -30,7 +31,7 @@ namespace detail {
 // The host's JSON object text (configuration, options) as an object; INVALID_ARGUMENT otherwise.
 inline boost::json::object parse_object(const char* data, size_t size, const char* what) {
   boost::system::error_code ec;
-  boost::json::value value = boost::json::parse(std::string_view(data, size), ec);
+  boost::json::value value = krino::json::parse(std::string_view(data, size), ec);
   if (ec) throw invalid_argument(std::string(what) + " is not valid JSON: " + ec.message());
   if (!value.is_object()) throw invalid_argument(std::string(what) + " must be a JSON object");
   return std::move(value.as_object());

@@ -6,6 +6,7 @@
 //     Lines(const krino_host*, std::string uri, const krino::Config&, krino::DatasetInfo&);  // [main-thread]
 //     krino::Next next(std::string& record, std::string& location, std::string& error);       // [serial]
 //     boost::json::object decode(std::string_view record) const;            // optional, [thread-safe]
+//       (or std::string decode(...): the example's JSON text, passed on as it is)
 //     bool record_is_example(std::string_view record) const;                 // optional, [thread-safe]
 //   };
 //   KRINO_DATASET_RESOLVER(Lines, "com.acme.lines", "lines", "1.0.0", "One example per line",
@@ -116,7 +117,10 @@ struct ResolverTrampolines {
             return KRINO_OK;
           }
         }
-        write_json(example, self->decode(record));
+        if constexpr (std::is_convertible_v<decltype(self->decode(record)), std::string_view>)
+          write(example, self->decode(record));  // already the example's JSON text
+        else
+          write_json(example, self->decode(record));
       }
       return KRINO_OK;
     });
@@ -136,7 +140,10 @@ struct ResolverTrampolines {
 // Registers class T as a dataset resolver. T needs
 // T(const krino_host*, std::string uri, const krino::Config&, krino::DatasetInfo&),
 // krino::Next next(std::string& record, std::string& location, std::string& error_message), and
-// optionally boost::json::object decode(std::string_view record) const, which must be thread-safe,
+// optionally boost::json::object decode(std::string_view record) const, which must be thread-safe
+// (or std::string decode(...) returning the example as JSON text: values copied from the record's
+// bytes then reach the host exactly as written, which a parsed and rewritten value cannot promise
+// for an integer beyond 64 bits),
 // and optionally bool record_is_example(std::string_view record) const (thread-safe too): true when
 // the record already is a canonical krino.example/1 document, which is then passed on unchanged.
 #define KRINO_DATASET_RESOLVER(T, id, name, version, description, schemes, extensions, schema)             \

@@ -11,6 +11,7 @@
 #include <krino/plugin.h>
 #include <krino/plugin/error.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 
@@ -69,7 +70,7 @@ struct EvalResult {
   boost::json::object to_json() const {
     std::string text;
     append_json(text);
-    return boost::json::parse(text).as_object();
+    return krino::json::parse(text).as_object();
   }
 };
 

@@ -20,6 +20,7 @@
 #include <krino/plugin/error.hpp>
 #include <krino/plugin/registry.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
@@ -38,7 +39,7 @@ class Event {
   const boost::json::object& json() const {
     if (!parsed_) {
       boost::system::error_code ec;
-      value_ = boost::json::parse(raw_, ec, &arena_);
+      value_ = krino::json::parse(raw_, ec, &arena_);
       if (ec || !value_.is_object()) throw invalid_argument("event is not a JSON object");
       parsed_ = true;
     }

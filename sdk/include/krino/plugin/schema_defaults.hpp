@@ -7,6 +7,7 @@
 #ifndef KRINO_PLUGIN_SCHEMA_DEFAULTS_HPP
 #define KRINO_PLUGIN_SCHEMA_DEFAULTS_HPP
 
+#include <krino/json_parse.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -37,7 +38,7 @@ inline boost::json::object schema_defaults(const boost::json::value& schema) {
 // rejects such a schema when it loads the plugin).
 inline boost::json::object schema_defaults(std::string_view schema_text) {
   boost::system::error_code ec;
-  const boost::json::value schema = boost::json::parse(schema_text, ec);
+  const boost::json::value schema = krino::json::parse(schema_text, ec);
   if (ec) return {};
   return schema_defaults(schema);
 }

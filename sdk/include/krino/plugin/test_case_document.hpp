@@ -15,6 +15,7 @@
 #include <krino/plugin.h>
 #include <krino/plugin/error.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
@@ -158,7 +159,7 @@ struct TestCaseDocument {
       const std::optional<std::string_view> bytes = raw(section);
       if (!bytes) return empty;
       boost::system::error_code ec;
-      parsed.emplace(boost::json::parse(*bytes, ec, &*arena));
+      parsed.emplace(krino::json::parse(*bytes, ec, &*arena));
       if (ec) throw invalid_argument(std::string("test case '") + section_key(section) + "' is not valid JSON: " + ec.message());
     }
     return parsed->is_object() ? parsed->get_object() : empty;
@@ -187,7 +188,7 @@ struct TestCaseDocument {
     const std::optional<std::string_view> value = json::find_member(*bytes, key);
     if (!value) return nullptr;
     boost::system::error_code ec;
-    slot.value.emplace(boost::json::parse(*value, ec, &*arena));
+    slot.value.emplace(krino::json::parse(*value, ec, &*arena));
     if (ec) {
       slot.value.reset();
       throw invalid_argument(std::string("test case '") + section_key(which) + "." + std::string(key) +
@@ -199,7 +200,7 @@ struct TestCaseDocument {
   const boost::json::object& document() {
     if (!whole) {
       boost::system::error_code ec;
-      whole.emplace(boost::json::parse(text, ec, &*arena));
+      whole.emplace(krino::json::parse(text, ec, &*arena));
       if (ec) throw invalid_argument("test case is not valid JSON: " + ec.message());
       if (!whole->is_object()) throw invalid_argument("test case must be a JSON object");
     }

@@ -20,6 +20,7 @@
 #include <krino/plugin/sink.hpp>
 #include <krino/utf8.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <boost/json/value.hpp>
@@ -37,7 +38,7 @@ namespace detail {
 inline boost::json::value parse_raw_trace(const char* data, size_t size, boost::system::error_code& ec) {
   boost::json::parse_options options;
   options.max_depth = 512;
-  return boost::json::parse(std::string_view(data, size), ec, {}, options);
+  return krino::json::parse(std::string_view(data, size), ec, {}, options);
 }
 
 template <class T>

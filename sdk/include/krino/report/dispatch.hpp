@@ -6,6 +6,7 @@
 #include <krino/plugin.hpp>
 #include <krino/report/events.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json/parse.hpp>
 
 #include <cstdio>
@@ -30,7 +31,7 @@ void dispatch_event(const krino::Event& event, Handler& handler,
     const krino::event::EventHead head = krino::event::read_event_head(raw);
     if (head.name.empty()) {
       boost::system::error_code ec;
-      const boost::json::value parsed = boost::json::parse(raw, ec);
+      const boost::json::value parsed = krino::json::parse(raw, ec);
       if (ec || !parsed.is_object()) throw invalid_argument("event is not a JSON object");
       return;
     }

@@ -9,8 +9,7 @@
 #include <krino/json_text.hpp>
 #include <krino/utf8.hpp>
 
-#include <boost/json/parse.hpp>
-#include <boost/json/value.hpp>
+#include <krino/json_spans.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -125,23 +124,26 @@ inline std::string one_line(std::string_view text) { return short_line(text, 0);
 // The text a report shows for one section of an example (`inputs`, `expectedOutputs`,
 // `actualOutputs`): the string form of its main member (`input` or `output`, then `query` for
 // inputs) when it has one, else the compact JSON of the whole section; "" for a missing, null or
-// empty section.
+// empty section. A string shows its text; any other value its JSON as written, white space between
+// tokens removed, so every number reads exactly as the example holds it.
 inline std::string section_text(std::string_view section_json, std::string_view main_key) {
-  if (section_json.empty() || section_json == "null") return {};
-  boost::system::error_code ec;
-  const boost::json::value parsed = boost::json::parse(section_json, ec);
-  if (ec) return std::string(section_json);
-  const boost::json::value* section = &parsed;
-  if (section->is_null()) return {};
-  if (!section->is_object()) return krino::json::string_form(*section);
-  const boost::json::object& object = section->get_object();
-  if (object.empty()) return {};
+  const auto shown = [](std::string_view value) {
+    return !value.empty() && value.front() == '"' ? krino::json::string_token_text(value) : krino::json::compact_text(value);
+  };
+  const std::size_t begin = section_json.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  const std::string_view section = section_json.substr(begin, section_json.find_last_not_of(" \t\r\n") + 1 - begin);
+  if (section == "null") return {};
+  if (section.front() != '{') return shown(section);
+  bool empty = true;
+  krino::json::for_each_member(section, [&](std::string_view, std::string_view) { return empty = false; });
+  if (empty) return {};
   for (std::string_view key : {main_key, std::string_view(main_key == "input" ? "query" : "")}) {
     if (key.empty()) continue;
-    const auto it = object.find(key);
-    if (it != object.end() && !it->value().is_null()) return krino::json::string_form(it->value());
+    const auto value = krino::json::find_member(section, key);
+    if (value && *value != "null") return shown(*value);
   }
-  return krino::json::to_compact_json(object);
+  return krino::json::compact_text(section);
 }
 
 // `value` with a fixed number of decimals ("0.75"); "-" for a value that is not finite.

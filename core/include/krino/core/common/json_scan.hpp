@@ -10,8 +10,10 @@
 namespace krino::core {
 
 // True when `text` is exactly one valid JSON value (surrounding white space allowed) and that value
-// is an object. Nesting deeper than `max_depth` is refused.
-bool is_json_object(std::string_view text, size_t max_depth = 512);
+// is an object. Nesting deeper than `max_depth` is refused. When `repeated_member_key` is given, it
+// is set to whether an object that is a member of that object (an example's section) has a key
+// twice: found in the same pass, for the caller to refuse without a second scan.
+bool is_json_object(std::string_view text, size_t max_depth = 512, bool* repeated_member_key = nullptr);
 
 // One top-level member of an object: its key (unescaped) and the exact bytes of its value.
 struct JsonMember {

@@ -30,8 +30,9 @@ class ExampleView {
 
   // Whether the document already has the canonical krino.example/1 shape: keys only id and
   // datasetItemId (non-empty strings), inputs, expectedOutputs, metadata (objects, all three present),
-  // actualOutputs (an object) and trace (not null), each at most once. Such a record from a
-  // resolver that declares KRINO_CAP_PASSES_EXAMPLES needs no decoding.
+  // actualOutputs (an object) and trace (not null), each at most once, and no key twice in a
+  // section. Such a record from a resolver that declares KRINO_CAP_PASSES_EXAMPLES needs no
+  // decoding (a record that is not one is decoded, and the resolver reports what is wrong).
   bool is_canonical() const;
 
   // The "id" as a JSON string token (with its quotes), if the example has a string id.
@@ -39,6 +40,7 @@ class ExampleView {
 
  private:
   std::vector<JsonMember> members_;
+  bool repeated_section_key_ = false;  // a section (a member object) has a key twice
 };
 
 }  // namespace krino::core

@@ -14,6 +14,7 @@
 #include <krino/support/trace/trace_builder.hpp>
 #include <krino/support/trace/usage.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <cstddef>
@@ -87,7 +88,7 @@ class Recording {
         body = text;
     if (body->is_string()) {
       boost::system::error_code ec;
-      boost::json::value parsed = boost::json::parse(body->get_string(), ec);
+      boost::json::value parsed = krino::json::parse(body->get_string(), ec);
       if (ec || !parsed.is_object()) return nullptr;
       parsed_.push_back(std::move(parsed));
       return &parsed_.back().get_object();

@@ -11,6 +11,7 @@
 #include <krino/agent/tool_call.hpp>
 #include <krino/json_text.hpp>
 
+#include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
 #include <string>
@@ -39,7 +40,7 @@ inline void set_arguments(agent::ToolCall& call, const boost::json::value* value
   const std::string_view text = value->get_string();
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return;  // "" means none
   boost::system::error_code ec;
-  boost::json::value parsed = boost::json::parse(text, ec);
+  boost::json::value parsed = krino::json::parse(text, ec);
   if (ec) {
     keep(*value, "the arguments string is not valid JSON: " + ec.message());
     return;
