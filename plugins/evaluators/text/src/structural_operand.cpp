@@ -1,5 +1,7 @@
 #include "structural_operand.h"
 
+#include "test_case_values.h"
+
 #include <krino/plugin.hpp>
 #include <krino/strict_json.hpp>
 
@@ -12,20 +14,7 @@ namespace {
 
 // The test case itself came through krino::json::parse, which turns 1e400 into infinity.
 bool has_non_finite_number(const boost::json::value& value) {
-  switch (value.kind()) {
-    case boost::json::kind::double_:
-      return !std::isfinite(value.get_double());
-    case boost::json::kind::array:
-      for (const auto& item : value.get_array())
-        if (has_non_finite_number(item)) return true;
-      return false;
-    case boost::json::kind::object:
-      for (const auto& member : value.get_object())
-        if (has_non_finite_number(member.value())) return true;
-      return false;
-    default:
-      return false;
-  }
+  return any_double(value, [](double d) { return !std::isfinite(d); });
 }
 
 }  // namespace

@@ -31,22 +31,7 @@ namespace {
 // number at least 2^63 in magnitude. Only then is the member's text read again (most values hold
 // none, and a second parse of every output would cost more than the comparison).
 bool may_hold_wide_integer(const boost::json::value& value) {
-  switch (value.kind()) {
-    case boost::json::kind::double_: {
-      const double d = value.get_double();
-      return std::fabs(d) >= 9223372036854775808.0 && std::isfinite(d) && std::floor(d) == d;
-    }
-    case boost::json::kind::array:
-      for (const boost::json::value& item : value.get_array())
-        if (may_hold_wide_integer(item)) return true;
-      return false;
-    case boost::json::kind::object:
-      for (const auto& member : value.get_object())
-        if (may_hold_wide_integer(member.value())) return true;
-      return false;
-    default:
-      return false;
-  }
+  return any_double(value, [](double d) { return std::fabs(d) >= 9223372036854775808.0 && std::isfinite(d) && std::floor(d) == d; });
 }
 
 }  // namespace

@@ -28,6 +28,25 @@ std::optional<std::string> find_actual_text(const TestCase& test_case, std::stri
 std::string exact_text_form(const TestCase& test_case, Section section, std::string_view key,
                             const boost::json::value& value);
 
+// Whether any double in `value`, at any depth, satisfies `predicate`.
+template <typename Predicate>
+bool any_double(const boost::json::value& value, const Predicate& predicate) {
+  switch (value.kind()) {
+    case boost::json::kind::double_:
+      return predicate(value.get_double());
+    case boost::json::kind::array:
+      for (const boost::json::value& item : value.get_array())
+        if (any_double(item, predicate)) return true;
+      return false;
+    case boost::json::kind::object:
+      for (const auto& member : value.get_object())
+        if (any_double(member.value(), predicate)) return true;
+      return false;
+    default:
+      return false;
+  }
+}
+
 // "actualOutputs has no 'output'" / "actualOutputs['output'] is null".
 std::string no_actual_reason(const TestCase& test_case, std::string_view key);
 
