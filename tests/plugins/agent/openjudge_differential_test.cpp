@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(krino_scores_what_openjudge_scores) {
                               << both_refused[grader] << " refused by both, " << only_reference_refused[grader]
                               << " only by OpenJudge (tolerances), " << only_krino_refused[grader] << " only by krino");
   }
-  BOOST_TEST(total >= 1500);  // the file is the one described above, not a stub
+  BOOST_TEST(total >= 1500);  // the whole vector file was read, not a truncated copy
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,8 @@
 #ifndef KRINO_TESTS_FILES_TEST_SUPPORT_HPP
 #define KRINO_TESTS_FILES_TEST_SUPPORT_HPP
 
+#include "../../support/scratch_directory.hpp"
+
 #include <krino/plugin.hpp>
 
 #include <boost/json.hpp>
@@ -25,33 +27,18 @@ inline std::ostream& boost_test_print_type(std::ostream& out, Next next) {
 
 namespace krino::files::testing {
 
-// A fresh directory under the system temp directory, removed with everything in it.
-class TempDir {
+// The tests' scratch directory (tests/support/scratch_directory.hpp), with files written byte for byte.
+class TempDir : public krino::test::ScratchDirectory {
  public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "krino-files-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    root_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(root_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
   // Writes `content` byte for byte to `name` and returns its path.
   std::string write(const std::string& name, const std::string& content) const {
-    const std::string path = (root_ / name).string();
-    std::ofstream out(path, std::ios::binary);
+    const std::string written = file(name);
+    std::ofstream out(written, std::ios::binary);
     out << content;
-    if (!out) throw std::runtime_error("cannot write " + path);
-    return path;
+    if (!out) throw std::runtime_error("cannot write " + written);
+    return written;
   }
-  std::string path(const std::string& name) const { return (root_ / name).string(); }
-
- private:
-  std::filesystem::path root_;
+  std::string path(const std::string& name) const { return file(name); }
 };
 
 // One record as the host would see it: an example, or the reason it is an item error.
