@@ -109,8 +109,14 @@ bool has_python_constant(const std::vector<std::string_view>& tokens) {
 }  // namespace
 
 std::optional<boost::json::value> parse_argument_text(std::string_view text) {
-  const NumberTokens numbers = number_tokens(text);
   boost::system::error_code ec;
+  // Without an N or an I there is no NaN or Infinity to put back: one parse, no token scan.
+  if (text.find_first_of("NI") == std::string_view::npos) {
+    boost::json::value value = krino::json::parse(text, ec);
+    if (ec) return std::nullopt;
+    return value;
+  }
+  const NumberTokens numbers = number_tokens(text);
   boost::json::value value = krino::json::parse(numbers.text.empty() ? text : std::string_view(numbers.text), ec);
   if (ec) return std::nullopt;
   if (!has_python_constant(numbers.tokens)) return value;
