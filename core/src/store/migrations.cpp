@@ -1,0 +1,204 @@
+#include "krino/core/store/migrations.hpp"
+
+#include <array>
+
+namespace krino::core::store {
+
+namespace {
+
+// 1: projects, experiments, runs and their items. An item keeps its whole document as the client
+// sent it (exact numbers and text), and the columns a list, a total or a comparison needs beside it.
+// `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq).
+constexpr std::string_view kResultsSqlite = R"sql(
+CREATE TABLE projects (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  tenant_id TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE experiments (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  tenant_id TEXT,
+  created_at TEXT NOT NULL,
+  UNIQUE (project_id, name)
+);
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY,
+  experiment_id TEXT NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  tenant_id TEXT,
+  status TEXT NOT NULL,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  dataset_version TEXT,
+  git_branch TEXT,
+  started_at TEXT NOT NULL,
+  completed_at TEXT,
+  next_seq INTEGER NOT NULL DEFAULT 0,
+  total_items INTEGER,
+  passed_items INTEGER,
+  tokens_in INTEGER,
+  tokens_out INTEGER,
+  cost_usd REAL,
+  latency_ms_sum REAL
+);
+CREATE INDEX runs_by_experiment ON runs (experiment_id, started_at DESC, id DESC);
+CREATE INDEX runs_by_status ON runs (status);
+CREATE TABLE items (
+  id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  dataset_item_id TEXT,
+  success INTEGER NOT NULL,
+  tokens_in INTEGER,
+  tokens_out INTEGER,
+  cost_usd REAL,
+  latency_ms REAL,
+  document TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (run_id, seq)
+);
+CREATE INDEX items_by_dataset_item ON items (run_id, dataset_item_id);
+CREATE TABLE eval_results (
+  item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+  run_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  score REAL,
+  threshold REAL,
+  success INTEGER NOT NULL,
+  PRIMARY KEY (item_id, position)
+);
+CREATE INDEX eval_results_by_run ON eval_results (run_id, name);
+CREATE TABLE ingest_batches (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idempotency_key TEXT NOT NULL,
+  item_count INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, idempotency_key)
+);
+)sql";
+
+constexpr std::string_view kResultsPostgres = R"sql(
+CREATE TABLE projects (
+  id uuid PRIMARY KEY,
+  name text NOT NULL UNIQUE,
+  tenant_id text,
+  created_at timestamptz NOT NULL
+);
+CREATE TABLE experiments (
+  id uuid PRIMARY KEY,
+  project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  tenant_id text,
+  created_at timestamptz NOT NULL,
+  UNIQUE (project_id, name)
+);
+CREATE TABLE runs (
+  id uuid PRIMARY KEY,
+  experiment_id uuid NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  tenant_id text,
+  status text NOT NULL,
+  metadata text NOT NULL DEFAULT '{}',
+  dataset_version text,
+  git_branch text,
+  started_at timestamptz NOT NULL,
+  completed_at timestamptz,
+  next_seq bigint NOT NULL DEFAULT 0,
+  total_items bigint,
+  passed_items bigint,
+  tokens_in bigint,
+  tokens_out bigint,
+  cost_usd double precision,
+  latency_ms_sum double precision
+);
+CREATE INDEX runs_by_experiment ON runs (experiment_id, started_at DESC, id DESC);
+CREATE INDEX runs_by_status ON runs (status);
+CREATE TABLE items (
+  id uuid PRIMARY KEY,
+  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq bigint NOT NULL,
+  dataset_item_id text,
+  success boolean NOT NULL,
+  tokens_in bigint,
+  tokens_out bigint,
+  cost_usd double precision,
+  latency_ms double precision,
+  document text NOT NULL,
+  created_at timestamptz NOT NULL,
+  UNIQUE (run_id, seq)
+);
+CREATE INDEX items_by_dataset_item ON items (run_id, dataset_item_id);
+CREATE TABLE eval_results (
+  item_id uuid NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+  run_id uuid NOT NULL,
+  position integer NOT NULL,
+  name text NOT NULL,
+  score double precision,
+  threshold double precision,
+  success boolean NOT NULL,
+  PRIMARY KEY (item_id, position)
+);
+CREATE INDEX eval_results_by_run ON eval_results (run_id, name);
+CREATE TABLE ingest_batches (
+  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idempotency_key text NOT NULL,
+  item_count integer NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (run_id, idempotency_key)
+);
+)sql";
+
+// 2: API keys (only a hash of each key is kept) and the audit log of writes.
+constexpr std::string_view kKeysSqlite = R"sql(
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL,
+  tenant_id TEXT,
+  key_hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  disabled_at TEXT
+);
+CREATE TABLE audit_log (
+  id TEXT PRIMARY KEY,
+  at TEXT NOT NULL,
+  key_id TEXT,
+  tenant_id TEXT,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  status INTEGER NOT NULL
+);
+)sql";
+
+constexpr std::string_view kKeysPostgres = R"sql(
+CREATE TABLE api_keys (
+  id uuid PRIMARY KEY,
+  name text NOT NULL,
+  role text NOT NULL,
+  tenant_id text,
+  key_hash text NOT NULL UNIQUE,
+  created_at timestamptz NOT NULL,
+  disabled_at timestamptz
+);
+CREATE TABLE audit_log (
+  id uuid PRIMARY KEY,
+  at timestamptz NOT NULL,
+  key_id uuid,
+  tenant_id text,
+  method text NOT NULL,
+  path text NOT NULL,
+  status integer NOT NULL
+);
+)sql";
+
+constexpr std::array kMigrations = {
+    Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
+    Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
+};
+
+}  // namespace
+
+std::span<const Migration> migrations() { return kMigrations; }
+
+}  // namespace krino::core::store
