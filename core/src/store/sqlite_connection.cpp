@@ -86,4 +86,32 @@ std::string_view SqliteStatement::text(int column) const {
   return data == nullptr ? std::string_view() : std::string_view(data, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column)));
 }
 
+std::optional<std::string> SqliteStatement::optional_text(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return std::string(text(column));
+}
+
+std::optional<std::int64_t> SqliteStatement::optional_integer(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return integer(column);
+}
+
+std::optional<double> SqliteStatement::optional_real(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return real(column);
+}
+
+SqliteTransaction::SqliteTransaction(SqliteConnection& connection) : connection_(connection) {
+  connection_.execute("BEGIN IMMEDIATE");
+}
+
+SqliteTransaction::~SqliteTransaction() {
+  if (open_) sqlite3_exec(connection_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void SqliteTransaction::commit() {
+  connection_.execute("COMMIT");
+  open_ = false;
+}
+
 }  // namespace krino::core::store

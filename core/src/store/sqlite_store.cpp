@@ -49,22 +49,211 @@ void SqliteStore::apply_migrations() {
     if (migration.version <= applied) continue;
     // IMMEDIATE: take the write lock first, so two servers starting together apply each
     // migration once (the second finds it recorded).
-    connection_.execute("BEGIN IMMEDIATE");
-    try {
-      if (highest_applied(connection_) >= migration.version) {
-        connection_.execute("COMMIT");
-        continue;
-      }
+    SqliteTransaction transaction(connection_);
+    if (highest_applied(connection_) < migration.version) {
       connection_.execute(migration.sqlite_sql);
       SqliteStatement record = connection_.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)");
       record.bind(1, static_cast<std::int64_t>(migration.version)).bind(2, migration.name).bind(3, utc_timestamp_now());
       record.step();
-      connection_.execute("COMMIT");
-    } catch (...) {
-      sqlite3_exec(connection_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-      throw;
+    }
+    transaction.commit();
+  }
+}
+
+}  // namespace krino::core::store
+
+namespace krino::core::store {
+
+namespace {
+
+std::string not_found_run(const std::string& run_id) { return "no run " + run_id; }
+
+}  // namespace
+
+std::string SqliteStore::project_id(const NewRun& run) {
+  SqliteStatement insert = connection_.prepare(
+      "INSERT INTO projects (id, name, tenant_id, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name) DO NOTHING");
+  insert.bind(1, to_text(ids_.next())).bind(2, run.project).bind(3, run.tenant).bind(4, utc_timestamp_now());
+  insert.step();
+  SqliteStatement query = connection_.prepare("SELECT id FROM projects WHERE name = ?1");
+  query.bind(1, run.project);
+  query.step();
+  return std::string(query.text(0));
+}
+
+std::string SqliteStore::experiment_id(const std::string& project_id, const NewRun& run) {
+  SqliteStatement insert = connection_.prepare(
+      "INSERT INTO experiments (id, project_id, name, tenant_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+      "ON CONFLICT (project_id, name) DO NOTHING");
+  insert.bind(1, to_text(ids_.next())).bind(2, project_id).bind(3, run.experiment).bind(4, run.tenant).bind(5, utc_timestamp_now());
+  insert.step();
+  SqliteStatement query = connection_.prepare("SELECT id FROM experiments WHERE project_id = ?1 AND name = ?2");
+  query.bind(1, project_id).bind(2, run.experiment);
+  query.step();
+  return std::string(query.text(0));
+}
+
+CreatedRun SqliteStore::create_run(const NewRun& run) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteTransaction transaction(connection_);
+  CreatedRun created;
+  created.project_id = project_id(run);
+  created.experiment_id = experiment_id(created.project_id, run);
+  created.run_id = to_text(ids_.next());
+  SqliteStatement insert = connection_.prepare(
+      "INSERT INTO runs (id, experiment_id, tenant_id, status, metadata, dataset_version, git_branch, started_at) "
+      "VALUES (?1, ?2, ?3, 'RUNNING', ?4, ?5, ?6, ?7)");
+  insert.bind(1, created.run_id).bind(2, created.experiment_id).bind(3, run.tenant).bind(4, run.metadata);
+  insert.bind(5, run.dataset_version).bind(6, run.git_branch).bind(7, utc_timestamp_now());
+  insert.step();
+  transaction.commit();
+  return created;
+}
+
+RunStatus SqliteStore::status_of(const std::string& run_id) {
+  SqliteStatement query = connection_.prepare("SELECT status FROM runs WHERE id = ?1");
+  query.bind(1, run_id);
+  if (!query.step()) throw StoreError(StoreError::Kind::not_found, not_found_run(run_id));
+  return parse_status(query.text(0)).value_or(RunStatus::running);
+}
+
+IngestOutcome SqliteStore::add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+                                     std::span<const NewItem> items) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteTransaction transaction(connection_);
+  if (idempotency_key) {
+    // Checked before the run's status: a retry of the last batch may arrive after the run ended.
+    SqliteStatement seen = connection_.prepare("SELECT 1 FROM ingest_batches WHERE run_id = ?1 AND idempotency_key = ?2");
+    seen.bind(1, run_id).bind(2, *idempotency_key);
+    if (seen.step()) return IngestOutcome::already_stored;
+  }
+  if (is_terminal(status_of(run_id)))
+    throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
+
+  SqliteStatement next = connection_.prepare("SELECT next_seq FROM runs WHERE id = ?1");
+  next.bind(1, run_id);
+  next.step();
+  std::int64_t seq = next.integer(0);
+
+  SqliteStatement insert_item = connection_.prepare(
+      "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  SqliteStatement insert_result = connection_.prepare(
+      "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  const std::string now = utc_timestamp_now();
+  for (const NewItem& item : items) {
+    const std::string item_id = to_text(ids_.next());
+    insert_item.bind(1, item_id).bind(2, run_id).bind(3, seq++).bind(4, item.dataset_item_id);
+    insert_item.bind(5, static_cast<std::int64_t>(item.success)).bind(6, item.metrics.tokens_in).bind(7, item.metrics.tokens_out);
+    insert_item.bind(8, item.metrics.cost_usd).bind(9, item.metrics.latency_ms).bind(10, item.document).bind(11, now);
+    insert_item.step();
+    insert_item.reset();
+    std::int64_t position = 0;
+    for (const NewResult& result : item.results) {
+      insert_result.bind(1, item_id).bind(2, run_id).bind(3, position++).bind(4, result.name);
+      insert_result.bind(5, result.score).bind(6, result.threshold).bind(7, static_cast<std::int64_t>(result.success));
+      insert_result.step();
+      insert_result.reset();
     }
   }
+  SqliteStatement advance = connection_.prepare("UPDATE runs SET next_seq = ?2 WHERE id = ?1");
+  advance.bind(1, run_id).bind(2, seq);
+  advance.step();
+  if (idempotency_key) {
+    SqliteStatement record = connection_.prepare(
+        "INSERT INTO ingest_batches (run_id, idempotency_key, item_count, created_at) VALUES (?1, ?2, ?3, ?4)");
+    record.bind(1, run_id).bind(2, *idempotency_key).bind(3, static_cast<std::int64_t>(items.size())).bind(4, now);
+    record.step();
+  }
+  transaction.commit();
+  return IngestOutcome::stored;
+}
+
+void SqliteStore::set_run_status(const std::string& run_id, RunStatus status) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteTransaction transaction(connection_);
+  const RunStatus current = status_of(run_id);
+  if (current == status) return;  // a client repeating itself
+  if (is_terminal(current))
+    throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
+                                                     "; it cannot become " + std::string(status_name(status)));
+  if (!is_terminal(status)) return;
+  // Totals are read from these columns from now on; SUM over no rows is NULL, which stays "not measured".
+  SqliteStatement finish = connection_.prepare(
+      "UPDATE runs SET status = ?2, completed_at = ?3, "
+      "total_items = (SELECT COUNT(*) FROM items WHERE run_id = ?1), "
+      "passed_items = (SELECT COUNT(*) FROM items WHERE run_id = ?1 AND success = 1), "
+      "tokens_in = (SELECT SUM(tokens_in) FROM items WHERE run_id = ?1), "
+      "tokens_out = (SELECT SUM(tokens_out) FROM items WHERE run_id = ?1), "
+      "cost_usd = (SELECT SUM(cost_usd) FROM items WHERE run_id = ?1), "
+      "latency_ms_sum = (SELECT SUM(latency_ms) FROM items WHERE run_id = ?1) "
+      "WHERE id = ?1");
+  finish.bind(1, run_id).bind(2, status_name(status)).bind(3, utc_timestamp_now());
+  finish.step();
+  transaction.commit();
+}
+
+std::optional<RunDetails> SqliteStore::run(const std::string& run_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare(
+      "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
+      "r.total_items, r.passed_items, r.tokens_in, r.tokens_out, r.cost_usd "
+      "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1");
+  query.bind(1, run_id);
+  if (!query.step()) return std::nullopt;
+  RunDetails details;
+  details.id = query.text(0);
+  details.experiment_id = query.text(1);
+  details.experiment_name = query.text(2);
+  details.project_name = query.text(3);
+  details.tenant = query.optional_text(4);
+  details.status = parse_status(query.text(5)).value_or(RunStatus::running);
+  details.metadata = query.text(6);
+  details.started_at = query.text(7);
+  details.completed_at = query.optional_text(8);
+  if (is_terminal(details.status)) {
+    details.total_items = query.integer(9);
+    details.passed_items = query.integer(10);
+    details.tokens_in = query.optional_integer(11);
+    details.tokens_out = query.optional_integer(12);
+    details.cost_usd = query.optional_real(13);
+  } else {
+    // A run in progress: its totals as they stand.
+    SqliteStatement live = connection_.prepare(
+        "SELECT COUNT(*), COALESCE(SUM(success), 0), SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = ?1");
+    live.bind(1, run_id);
+    live.step();
+    details.total_items = live.integer(0);
+    details.passed_items = live.integer(1);
+    details.tokens_in = live.optional_integer(2);
+    details.tokens_out = live.optional_integer(3);
+    details.cost_usd = live.optional_real(4);
+  }
+  // Coverage is counted when asked, in progress or not (it has no column).
+  SqliteStatement coverage = connection_.prepare(
+      "SELECT COUNT(cost_usd), COUNT(CASE WHEN tokens_in IS NOT NULL OR tokens_out IS NOT NULL THEN 1 END) FROM items WHERE run_id = ?1");
+  coverage.bind(1, run_id);
+  coverage.step();
+  details.priced_items = coverage.integer(0);
+  details.tokenized_items = coverage.integer(1);
+  return details;
+}
+
+ItemPage SqliteStore::items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare(
+      "SELECT id, seq, success, document FROM items WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3");
+  // One more than asked: whether there is a next page, without a COUNT.
+  query.bind(1, run_id).bind(2, after_seq).bind(3, static_cast<std::int64_t>(limit) + 1);
+  ItemPage page;
+  while (query.step()) {
+    if (page.items.size() == limit) {
+      page.next_after = page.items.back().seq;
+      break;
+    }
+    page.items.push_back(StoredItem{std::string(query.text(0)), query.integer(1), query.integer(2) != 0, std::string(query.text(3))});
+  }
+  return page;
 }
 
 }  // namespace krino::core::store

@@ -48,6 +48,12 @@ class SqliteStatement {
   SqliteStatement& bind(int index, std::int64_t value);
   SqliteStatement& bind(int index, double value);
   SqliteStatement& bind_null(int index);
+  // An empty optional binds NULL.
+  template <typename T>
+  SqliteStatement& bind(int index, const std::optional<T>& value) {
+    return value ? bind(index, *value) : bind_null(index);
+  }
+  SqliteStatement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
 
   // Advances to the next row: true while there is one.
   bool step();
@@ -58,10 +64,28 @@ class SqliteStatement {
   double real(int column) const { return sqlite3_column_double(statement_, column); }
   bool is_null(int column) const { return sqlite3_column_type(statement_, column) == SQLITE_NULL; }
   std::string_view text(int column) const;
+  std::optional<std::string> optional_text(int column) const;
+  std::optional<std::int64_t> optional_integer(int column) const;
+  std::optional<double> optional_real(int column) const;
 
  private:
   SqliteConnection* connection_;
   sqlite3_stmt* statement_;
+};
+
+// BEGIN IMMEDIATE (the write lock up front, so a transaction never fails half-way on a lock it
+// could not upgrade) ... COMMIT; rolled back when left without commit(), an exception included.
+class SqliteTransaction {
+ public:
+  explicit SqliteTransaction(SqliteConnection& connection);
+  ~SqliteTransaction();
+  SqliteTransaction(const SqliteTransaction&) = delete;
+  SqliteTransaction& operator=(const SqliteTransaction&) = delete;
+  void commit();
+
+ private:
+  SqliteConnection& connection_;
+  bool open_ = true;
 };
 
 }  // namespace krino::core::store

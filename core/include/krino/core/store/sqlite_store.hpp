@@ -5,6 +5,7 @@
 // file); foreign keys on, so deleting a run deletes its items.
 #include "krino/core/store/sqlite_connection.hpp"
 #include "krino/core/store/store.hpp"
+#include "krino/core/store/uuid_v7.hpp"
 
 #include <filesystem>
 #include <mutex>
@@ -19,12 +20,24 @@ class SqliteStore final : public Store {
 
   std::string backend() const override { return "sqlite"; }
   int schema_version() override;
+  CreatedRun create_run(const NewRun& run) override;
+  IngestOutcome add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+                          std::span<const NewItem> items) override;
+  void set_run_status(const std::string& run_id, RunStatus status) override;
+  std::optional<RunDetails> run(const std::string& run_id) override;
+  ItemPage items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) override;
 
  private:
   void apply_migrations();
+  // The id of the row named `name` (under `parent_id`, for an experiment), inserted when missing.
+  std::string project_id(const NewRun& run);
+  std::string experiment_id(const std::string& project_id, const NewRun& run);
+  // The run's status, or StoreError(not_found).
+  RunStatus status_of(const std::string& run_id);
 
   std::mutex mutex_;  // one connection, one user at a time
   SqliteConnection connection_;
+  UuidV7Generator ids_;
 };
 
 }  // namespace krino::core::store

@@ -2,7 +2,12 @@
 // Where the results server keeps projects, experiments, runs and their items: one interface, a
 // backend per database (SQLite by default, PostgreSQL for a team). Everything above it (API
 // handlers, gate, diff, alerts) talks to a Store and never to SQL.
+#include "krino/core/store/store_types.hpp"
+
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace krino::core::store {
 
@@ -14,6 +19,27 @@ class Store {
   virtual std::string backend() const = 0;
   // The highest migration applied.
   virtual int schema_version() = 0;
+
+  // Starts a run of `run.experiment` in `run.project`, creating both when they do not exist yet.
+  virtual CreatedRun create_run(const NewRun& run) = 0;
+
+  // Adds a batch of items to a run that has not ended, in order, after the items it already has;
+  // all of them or none. A batch sent again with the same `idempotency_key` (a client retrying
+  // after a lost answer) changes nothing and says so. Throws StoreError: not_found for an unknown
+  // run, conflict for a run that has ended.
+  virtual IngestOutcome add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+                                  std::span<const NewItem> items) = 0;
+
+  // Moves a run to `status`. Reaching a terminal status (SUCCESS, FAILED, CANCELLED) stamps the
+  // completion time and materialises the run's totals; a terminal run cannot change again
+  // (conflict). Throws not_found for an unknown run.
+  virtual void set_run_status(const std::string& run_id, RunStatus status) = 0;
+
+  // The run's header and totals, or nullopt when there is no such run.
+  virtual std::optional<RunDetails> run(const std::string& run_id) = 0;
+
+  // Up to `limit` items of the run after position `after_seq` (-1: from the start), in order.
+  virtual ItemPage items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) = 0;
 };
 
 }  // namespace krino::core::store

@@ -1,0 +1,96 @@
+#pragma once
+// What goes into the results store and what comes back out, whatever the backend.
+#include <krino/event/call_metrics.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace krino::core::store {
+
+// RUNNING until the client (or the server, for a run it gives up on) ends it.
+enum class RunStatus { running, success, failed, cancelled };
+
+std::string_view status_name(RunStatus status);      // "RUNNING", "SUCCESS", ...
+std::optional<RunStatus> parse_status(std::string_view name);
+inline bool is_terminal(RunStatus status) { return status != RunStatus::running; }
+
+struct NewRun {
+  std::string project;
+  std::string experiment;
+  std::string metadata = "{}";  // a JSON object, stored as sent
+  std::optional<std::string> tenant = std::nullopt;
+  std::optional<std::string> dataset_version = std::nullopt;
+  std::optional<std::string> git_branch = std::nullopt;
+};
+
+struct CreatedRun {
+  std::string run_id;
+  std::string experiment_id;
+  std::string project_id;
+};
+
+// One evaluator's verdict on an item, as far as totals and comparisons need it.
+struct NewResult {
+  std::string name;
+  std::optional<double> score = std::nullopt;  // empty: the evaluator computed none
+  std::optional<double> threshold = std::nullopt;
+  bool success = false;
+};
+
+struct NewItem {
+  std::string document;  // the item as the client sent it: one JSON object, kept byte for byte
+  bool success = false;
+  std::optional<std::string> dataset_item_id = std::nullopt;
+  krino::event::CallMetrics metrics;
+  std::vector<NewResult> results;
+};
+
+enum class IngestOutcome { stored, already_stored };
+
+struct RunDetails {
+  std::string id;
+  std::string experiment_id;
+  std::string experiment_name;
+  std::string project_name;
+  std::optional<std::string> tenant = std::nullopt;
+  RunStatus status = RunStatus::running;
+  std::string metadata;
+  std::string started_at;
+  std::optional<std::string> completed_at = std::nullopt;
+  std::int64_t total_items = 0;
+  std::int64_t passed_items = 0;
+  std::optional<std::int64_t> tokens_in = std::nullopt;
+  std::optional<std::int64_t> tokens_out = std::nullopt;
+  std::optional<double> cost_usd = std::nullopt;
+  std::int64_t priced_items = 0;     // items with a cost
+  std::int64_t tokenized_items = 0;  // items with token counts
+};
+
+struct StoredItem {
+  std::string id;
+  std::int64_t seq = 0;
+  bool success = false;
+  std::string document;
+};
+
+struct ItemPage {
+  std::vector<StoredItem> items;
+  std::optional<std::int64_t> next_after = std::nullopt;  // the seq to pass for the next page; empty: this was the last
+};
+
+// A request the store cannot carry out, in terms the API turns into a status code.
+class StoreError : public std::runtime_error {
+ public:
+  enum class Kind { not_found, conflict };
+  StoreError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  Kind kind() const noexcept { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+}  // namespace krino::core::store
