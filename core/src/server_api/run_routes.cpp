@@ -1,0 +1,252 @@
+#include "krino/core/server_api/run_routes.hpp"
+
+#include "krino/core/common/json_scan.hpp"
+#include "krino/core/server_api/item_batch.hpp"
+#include "krino/core/store/uuid_v7.hpp"
+
+#include <krino/event/values.hpp>
+#include <krino/json_spans.hpp>
+#include <krino/json_text.hpp>
+
+#include <boost/beast/http/verb.hpp>
+
+#include <charconv>
+
+namespace krino::core::server_api {
+
+namespace {
+
+using http_server::Request;
+using http_server::Response;
+using http_server::Status;
+using krino::event::append_key;
+using krino::event::append_optional;
+
+constexpr std::size_t kDefaultPageSize = 50;
+constexpr std::size_t kMaxPageSize = 1000;
+
+Response invalid_field(std::string_view field, std::string_view message) {
+  std::string text(field);
+  text.append(" ").append(message);
+  return http_server::error_response(Status::bad_request, "invalid_request", text);
+}
+
+Response store_failure(const store::StoreError& error) {
+  if (error.kind() == store::StoreError::Kind::not_found) return http_server::error_response(Status::not_found, "not_found", error.what());
+  return http_server::error_response(Status::conflict, "conflict", error.what());
+}
+
+// The body as a JSON object's top-level members, or nullopt (the response then says why).
+std::optional<std::vector<JsonMember>> object_body(const Request& request, std::optional<Response>& refusal) {
+  const std::string& body = request.message.body();
+  if (!is_json_object(body, 64)) {
+    refusal = invalid_field("body", "must be one JSON object");
+    return std::nullopt;
+  }
+  if (krino::json::has_repeated_key(body)) {
+    refusal = invalid_field("body", "has a key twice");
+    return std::nullopt;
+  }
+  return top_level_members(body);
+}
+
+// A run id from the path: ids are UUIDs, so anything else is a 404 without a database query.
+std::optional<std::string> run_id_of(const Request& request) {
+  const auto id = store::parse_uuid(request.param("runId"));
+  if (!id) return std::nullopt;
+  return store::to_text(*id);
+}
+
+Response no_run(const Request& request) {
+  return http_server::error_response(Status::not_found, "not_found", "no run " + request.param("runId"));
+}
+
+std::optional<std::size_t> whole_query(const Request& request, const std::string& name, std::size_t fallback, std::optional<Response>& refusal) {
+  const auto text = request.query_value(name);
+  if (!text) return fallback;
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || end != text->data() + text->size()) {
+    refusal = invalid_field(name, "must be a whole number");
+    return std::nullopt;
+  }
+  return value;
+}
+
+Response create_run(store::Store& store, const Request& request) {
+  std::optional<Response> refusal;
+  const auto members = object_body(request, refusal);
+  if (!members) return *refusal;
+  store::NewRun run;
+  run.project = request.param("projectName");
+  if (run.project.empty()) return invalid_field("projectName", "must not be empty");
+  const auto experiment = member(*members, "experimentName");
+  if (!experiment || !is_string_span(*experiment)) return invalid_field("experimentName", "is required and must be a string");
+  run.experiment = krino::json::string_token_text(*experiment);
+  if (run.experiment.find_first_not_of(" \t\r\n") == std::string::npos) return invalid_field("experimentName", "must not be blank");
+  if (const auto metadata = member(*members, "metadata"); metadata && *metadata != "null") {
+    if (!is_object_span(*metadata)) return invalid_field("metadata", "must be an object");
+    run.metadata = krino::json::compact_text(*metadata);
+  }
+  for (auto [key, target] : {std::pair{"datasetVersion", &run.dataset_version}, std::pair{"gitBranch", &run.git_branch}}) {
+    const auto value = member(*members, key);
+    if (!value || *value == "null") continue;
+    if (!is_string_span(*value)) return invalid_field(key, "must be a string");
+    *target = krino::json::string_token_text(*value);
+  }
+  const store::CreatedRun created = store.create_run(run);
+  std::string body = "{\"runId\":";
+  krino::json::append_json_string(body, created.run_id);
+  append_key(body, "experimentId");
+  krino::json::append_json_string(body, created.experiment_id);
+  body += '}';
+  Response response = http_server::json_response(Status::created, std::move(body));
+  response.set(boost::beast::http::field::location, "/api/v1/runs/" + created.run_id);
+  return response;
+}
+
+Response add_items(store::Store& store, const Request& request) {
+  const auto run_id = run_id_of(request);
+  if (!run_id) return no_run(request);
+  auto batch = read_item_batch(request.message.body());
+  if (const auto* problem = std::get_if<BatchProblem>(&batch)) return invalid_field(problem->field, problem->message);
+  std::optional<std::string_view> key = request.header("Idempotency-Key");
+  if (key && key->empty()) key.reset();
+  try {
+    const auto outcome = store.add_items(*run_id, key, std::get<std::vector<store::NewItem>>(batch));
+    if (outcome == store::IngestOutcome::already_stored)
+      return http_server::json_response(Status::ok, R"({"status":"ok","alreadyStored":true})");
+    return http_server::json_response(Status::created, R"({"status":"ok"})");
+  } catch (const store::StoreError& error) {
+    return store_failure(error);
+  }
+}
+
+Response update_run(store::Store& store, const Request& request) {
+  const auto run_id = run_id_of(request);
+  if (!run_id) return no_run(request);
+  std::optional<Response> refusal;
+  const auto members = object_body(request, refusal);
+  if (!members) return *refusal;
+  const auto status_token = member(*members, "status");
+  if (!status_token || !is_string_span(*status_token)) return invalid_field("status", "is required and must be a string");
+  const auto status = store::parse_status(krino::json::string_token_text(*status_token));
+  if (!status) return invalid_field("status", "must be one of RUNNING, SUCCESS, FAILED, CANCELLED");
+  try {
+    store.set_run_status(*run_id, *status);
+  } catch (const store::StoreError& error) {
+    return store_failure(error);
+  }
+  return http_server::json_response(Status::ok, R"({"status":"updated"})");
+}
+
+void append_optional_text(std::string& out, const std::optional<std::string>& text) {
+  if (text) krino::json::append_json_string(out, *text);
+  else out += "null";
+}
+
+// An item as the Dokimos server lists it: its id, then the members the client sent.
+void append_item(std::string& out, const store::StoredItem& item) {
+  out += "{\"id\":";
+  krino::json::append_json_string(out, item.id);
+  append_key(out, "index");
+  krino::event::append_integer(out, item.seq);
+  krino::json::for_each_member(item.document, [&](std::string_view key, std::string_view value) {
+    if (krino::json::key_equals(key, "id") || krino::json::key_equals(key, "index")) return true;
+    out += ',';
+    out += key;
+    out += ':';
+    out += value;
+    return true;
+  });
+  out += '}';
+}
+
+Response get_run(store::Store& store, const Request& request) {
+  const auto run_id = run_id_of(request);
+  if (!run_id) return no_run(request);
+  std::optional<Response> refusal;
+  const auto page = whole_query(request, "page", 0, refusal);
+  if (!page) return *refusal;
+  const auto size = whole_query(request, "size", kDefaultPageSize, refusal);
+  if (!size) return *refusal;
+  if (*size == 0 || *size > kMaxPageSize) return invalid_field("size", "must be between 1 and 1000");
+  const auto run = store.run(*run_id);
+  if (!run) return no_run(request);
+  // Items are numbered 0, 1, 2 ... in their run, so page N starts after number N * size - 1: a
+  // keyset seek, as fast on the last page of a million items as on the first.
+  const std::int64_t after = static_cast<std::int64_t>(*page) * static_cast<std::int64_t>(*size) - 1;
+  const store::ItemPage items = store.items(*run_id, after, *size);
+
+  std::string body = "{\"id\":";
+  krino::json::append_json_string(body, run->id);
+  append_key(body, "experimentId");
+  krino::json::append_json_string(body, run->experiment_id);
+  append_key(body, "experimentName");
+  krino::json::append_json_string(body, run->experiment_name);
+  append_key(body, "projectName");
+  krino::json::append_json_string(body, run->project_name);
+  append_key(body, "status");
+  krino::json::append_json_string(body, store::status_name(run->status));
+  append_key(body, "config");
+  body += run->metadata;
+  append_key(body, "totalItems");
+  krino::event::append_integer(body, run->total_items);
+  append_key(body, "passedItems");
+  krino::event::append_integer(body, run->passed_items);
+  append_key(body, "passRate");
+  if (run->total_items > 0) krino::json::append_double(body, static_cast<double>(run->passed_items) / static_cast<double>(run->total_items));
+  else body += "null";
+  append_key(body, "startedAt");
+  krino::json::append_json_string(body, run->started_at);
+  append_key(body, "completedAt");
+  append_optional_text(body, run->completed_at);
+  append_key(body, "tokensIn");
+  append_optional(body, run->tokens_in);
+  append_key(body, "tokensOut");
+  append_optional(body, run->tokens_out);
+  append_key(body, "costUsd");
+  append_optional(body, run->cost_usd);
+  append_key(body, "pricedItemCount");
+  krino::event::append_integer(body, run->priced_items);
+  append_key(body, "tokenizedItemCount");
+  krino::event::append_integer(body, run->tokenized_items);
+  // The page in the shape of a Spring Data page, which the Dokimos UI and clients read.
+  const std::int64_t total_pages = (run->total_items + static_cast<std::int64_t>(*size) - 1) / static_cast<std::int64_t>(*size);
+  body += ",\"items\":{\"content\":[";
+  for (std::size_t i = 0; i < items.items.size(); ++i) {
+    if (i > 0) body += ',';
+    append_item(body, items.items[i]);
+  }
+  body += ']';
+  append_key(body, "number");
+  krino::event::append_integer(body, *page);
+  append_key(body, "size");
+  krino::event::append_integer(body, *size);
+  append_key(body, "totalElements");
+  krino::event::append_integer(body, run->total_items);
+  append_key(body, "totalPages");
+  krino::event::append_integer(body, total_pages);
+  append_key(body, "numberOfElements");
+  krino::event::append_integer(body, items.items.size());
+  append_key(body, "first");
+  krino::event::append_bool(body, *page == 0);
+  append_key(body, "last");
+  krino::event::append_bool(body, !items.next_after.has_value());
+  append_key(body, "empty");
+  krino::event::append_bool(body, items.items.empty());
+  body += "}}";
+  return http_server::json_response(Status::ok, std::move(body));
+}
+
+}  // namespace
+
+void add_run_routes(http_server::Router& router, store::Store& store) {
+  using boost::beast::http::verb;
+  router.add(verb::post, "/api/v1/projects/{projectName}/runs", [&store](const Request& r) { return create_run(store, r); });
+  router.add(verb::post, "/api/v1/runs/{runId}/items", [&store](const Request& r) { return add_items(store, r); });
+  router.add(verb::patch, "/api/v1/runs/{runId}", [&store](const Request& r) { return update_run(store, r); });
+  router.add(verb::get, "/api/v1/runs/{runId}", [&store](const Request& r) { return get_run(store, r); });
+}
+
+}  // namespace krino::core::server_api
