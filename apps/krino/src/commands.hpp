@@ -4,6 +4,7 @@
 
 #include "krino/core/gate/gate_config.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -80,7 +81,16 @@ struct CompareArguments {
   GateArguments options;
 };
 
+// krino serve: the results server (docs/server.md).
+struct ServeArguments {
+  std::string listen = "127.0.0.1:8080";  // HOST:PORT
+  std::string data_dir;                   // default: $XDG_DATA_HOME/krino, else ~/.local/share/krino
+  std::string database;                   // default: krino.db in the data directory
+  std::uint64_t max_body_bytes = 64ull * 1024 * 1024;
+};
+
 int gate_command(const GateArguments& args);
+int serve_command(const ServeArguments& args);
 int compare_command(const CompareArguments& args);
 int run_command(const RunArguments& args);
 int merge_command(const MergeArguments& args);

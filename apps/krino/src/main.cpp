@@ -94,6 +94,13 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("-o,--output", merge.output, "The merged file (- for standard output)")->required()->type_name("FILE");
   merge_cmd->add_flag("--allow-missing", merge.allow_missing, "Merge even when some shards' files are absent (marked in the output)");
 
+  ServeArguments serve;
+  auto* serve_cmd = app.add_subcommand("serve", "Run the results server: REST API and storage for runs (docs/server.md)");
+  serve_cmd->add_option("--listen", serve.listen, "Address and port to listen on (default 127.0.0.1:8080)")->type_name("HOST:PORT");
+  serve_cmd->add_option("--data-dir", serve.data_dir, "Where the server keeps its files (default $XDG_DATA_HOME/krino)")->type_name("DIR");
+  serve_cmd->add_option("--database", serve.database, "The SQLite database file (default krino.db in the data directory)")->type_name("FILE");
+  serve_cmd->add_option("--max-body-bytes", serve.max_body_bytes, "Largest request body accepted (default 64 MiB)")->type_name("N");
+
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
   plugins_cmd->require_subcommand(1);
   PluginsArguments list;
@@ -121,6 +128,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return run_command(run);
     if (*eval_cmd) return eval_command(eval);
     if (*merge_cmd) return merge_command(merge);
+    if (*serve_cmd) return serve_command(serve);
     if (*extract_cmd) return extract_command(extract);
     if (*gate_cmd) return gate_command(gate);
     if (*compare_cmd) return compare_command(compare);

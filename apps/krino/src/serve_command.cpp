@@ -1,0 +1,79 @@
+// krino serve: parses the options, starts the results server and waits for SIGTERM or Ctrl-C,
+// then stops it gracefully (requests in progress finish; nothing is cut off mid-write).
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "signal_watcher.hpp"
+
+#include "krino/core/common/cancellation.hpp"
+#include "krino/core/common/error.hpp"
+#include "krino/core/server/results_server.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+#include <thread>
+
+namespace krino::cli {
+
+namespace {
+
+constexpr auto kGrace = std::chrono::seconds(30);
+constexpr auto kPoll = std::chrono::milliseconds(100);
+
+// "127.0.0.1:8080", "[::1]:8080", ":8080" (all IPv4 interfaces).
+void parse_listen(const std::string& text, core::http_server::HttpServerOptions& http) {
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string::npos) throw core::usage_error("--listen " + text + ": expected HOST:PORT, e.g. 127.0.0.1:8080");
+  std::string host = text.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const std::string port_text = text.substr(colon + 1);
+  unsigned port = 0;
+  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535)
+    throw core::usage_error("--listen " + text + ": the port must be a number from 0 to 65535");
+  http.host = host.empty() ? "0.0.0.0" : host;
+  http.port = static_cast<unsigned short>(port);
+}
+
+std::filesystem::path default_data_dir() {
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg != nullptr && *xdg == '/') return std::filesystem::path(xdg) / "krino";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return std::filesystem::path(home) / ".local/share/krino";
+  throw core::usage_error("no data directory: set --data-dir (neither XDG_DATA_HOME nor HOME is set)");
+}
+
+}  // namespace
+
+int serve_command(const ServeArguments& args) {
+  core::server::ResultsServerOptions options;
+  parse_listen(args.listen, options.http);
+  options.http.max_body_bytes = args.max_body_bytes;
+  if (args.database.rfind("postgres://", 0) == 0 || args.database.rfind("postgresql://", 0) == 0)
+    throw core::usage_error("--database " + args.database + ": this build stores results in SQLite only; give a file path");
+  const std::filesystem::path data_dir = args.data_dir.empty() ? default_data_dir() : std::filesystem::path(args.data_dir);
+  options.database = args.database.empty() ? data_dir / "krino.db" : std::filesystem::path(args.database);
+  if (args.database.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(data_dir, ec);
+    if (ec) throw core::runtime_error("cannot create the data directory " + data_dir.string() + ": " + ec.message());
+  }
+
+  core::Cancellation stop;
+  SignalWatcher watcher(stop, "\nkrino serve: stopping; requests in progress finish first (signal again to stop at once)\n");
+  core::server::ResultsServer server(options);
+  server.start();
+  std::fprintf(stderr, "krino serve: listening on http://%s:%u, database %s\n", options.http.host.c_str(), server.port(),
+               options.database.c_str());
+  while (!stop.requested()) std::this_thread::sleep_for(kPoll);
+  if (!server.stop(kGrace)) {
+    std::fprintf(stderr, "krino serve: requests still running after %lld s; exiting anyway\n",
+                 static_cast<long long>(kGrace.count()));
+    return kRuntimeError;
+  }
+  std::fprintf(stderr, "krino serve: stopped\n");
+  return kSuccess;
+}
+
+}  // namespace krino::cli
