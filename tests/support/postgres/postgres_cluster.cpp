@@ -36,32 +36,6 @@ constexpr auto server_start_timeout = std::chrono::seconds(30);
 constexpr auto server_stop_timeout = std::chrono::seconds(10);
 constexpr int port_attempts = 5;
 
-// Debian installs each major version's server under /usr/lib/postgresql/<version>/bin; the highest
-// one present is the one `postgresql` depends on.
-fs::path postgres_bin_dir() {
-  const fs::path root = "/usr/lib/postgresql";
-  fs::path best;
-  long best_version = -1;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(root, ec)) {
-    const std::string name = entry.path().filename().string();
-    char* end = nullptr;
-    const long version = std::strtol(name.c_str(), &end, 10);
-    if (end == name.c_str() || *end != '\0') continue;
-    const fs::path bin = entry.path() / "bin";
-    if (version > best_version && fs::exists(bin / "initdb") && fs::exists(bin / "postgres")) {
-      best_version = version;
-      best = bin;
-    }
-  }
-  if (best.empty()) {
-    throw std::runtime_error(
-        "PostgreSQL cluster: no server binaries (initdb, postgres) under /usr/lib/postgresql/<version>/bin; "
-        "install the postgresql package (bash packaging/install-deps.sh --with-test-tools)");
-  }
-  return best;
-}
-
 bool process_alive(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
 // Removes the directories of clusters whose test process is gone (it crashed or was killed). Their
@@ -171,6 +145,29 @@ bool wait_for_exit(pid_t pid, Clock::duration timeout) {
 }
 
 }  // namespace
+
+fs::path postgres_bin_dir(const fs::path& root) {
+  fs::path best;
+  long best_version = -1;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    const std::string name = entry.path().filename().string();
+    char* end = nullptr;
+    const long version = std::strtol(name.c_str(), &end, 10);
+    if (end == name.c_str() || *end != '\0') continue;
+    const fs::path bin = entry.path() / "bin";
+    if (version > best_version && fs::exists(bin / "initdb") && fs::exists(bin / "postgres")) {
+      best_version = version;
+      best = bin;
+    }
+  }
+  if (best.empty()) {
+    throw std::runtime_error(
+        "PostgreSQL cluster: no server binaries (initdb, postgres) under " + root.string() +
+        "/<version>/bin; install the postgresql package (bash packaging/install-deps.sh --with-test-tools)");
+  }
+  return best;
+}
 
 PostgresCluster::PostgresCluster() {
   const fs::path bin_dir = postgres_bin_dir();

@@ -22,6 +22,11 @@
 
 namespace krino::test {
 
+// The server binaries: Debian installs each major version under <root>/<version>/bin, and the highest
+// one holding initdb and postgres is used (the one the `postgresql` package depends on). Throws
+// std::runtime_error saying which package to install when there is none.
+std::filesystem::path postgres_bin_dir(const std::filesystem::path& root = "/usr/lib/postgresql");
+
 class PostgresCluster {
  public:
   static constexpr const char* user_name = "krino";        // the cluster's superuser

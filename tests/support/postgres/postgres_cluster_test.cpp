@@ -1,6 +1,7 @@
 // The throwaway PostgreSQL cluster of the server tests: it starts, takes SQL over libpq with
 // durability off, and leaves neither a server nor a directory behind, even when its test process dies.
 #include "postgres_cluster.hpp"
+#include "scratch_directory.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <libpq-fe.h>
@@ -15,6 +16,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -169,6 +171,22 @@ BOOST_AUTO_TEST_CASE(a_killed_test_process_leaves_no_server_and_its_directory_go
 
   PostgresCluster next;
   BOOST_TEST(!std::filesystem::exists(directory));
+}
+
+BOOST_AUTO_TEST_CASE(uses_the_highest_installed_version_and_says_what_to_install_without_one) {
+  krino::test::ScratchDirectory root;
+  BOOST_CHECK_EXCEPTION(krino::test::postgres_bin_dir(root.path()), std::runtime_error, [](const std::runtime_error& e) {
+    return std::string(e.what()).find("install the postgresql package") != std::string::npos;
+  });
+  const auto install = [&](const std::string& version, std::initializer_list<const char*> programs) {
+    std::filesystem::create_directories(root / version / "bin");
+    for (const char* program : programs) std::ofstream(root / version / "bin" / program) << "";
+  };
+  install("13", {"initdb", "postgres"});
+  install("15", {"initdb", "postgres"});
+  install("16", {"initdb"});  // a client-only install: no server
+  install("notes", {"initdb", "postgres"});
+  BOOST_TEST(krino::test::postgres_bin_dir(root.path()) == root / "15" / "bin");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
