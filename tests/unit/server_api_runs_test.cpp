@@ -4,10 +4,14 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server_api/run_routes.hpp"
+#include "krino/core/store/postgres_store.hpp"
 #include "krino/core/store/sqlite_store.hpp"
 
 #include "../support/scratch_directory.hpp"
+#include "postgres_cluster.hpp"
 #include "test_http_client.hpp"
+
+#include <boost/mpl/list.hpp>
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -21,9 +25,25 @@ using krino::fake_llm::test::TestHttpClient;
 
 namespace {
 
+// One cluster for the whole executable, started on first use on the test's main thread.
+krino::test::PostgresCluster& cluster() {
+  static krino::test::PostgresCluster instance;
+  return instance;
+}
+
+struct OnSqlite {
+  krino::test::ScratchDirectory scratch;
+  std::unique_ptr<store::Store> open() { return std::make_unique<store::SqliteStore>(scratch / "krino.db"); }
+};
+struct OnPostgres {
+  std::unique_ptr<store::Store> open() { return std::make_unique<store::PostgresStore>(cluster().new_database()); }
+};
+using Backends = boost::mpl::list<OnSqlite, OnPostgres>;
+
+template <class Backend>
 struct ServerFixture {
-  ServerFixture() : store(scratch / "krino.db") {
-    server_api::add_run_routes(router, store);
+  ServerFixture() : store(backend.open()) {
+    server_api::add_run_routes(router, *store);
     http_server::HttpServerOptions options;
     options.port = 0;
     server = std::make_unique<http_server::HttpServer>(io.context(), options, router);
@@ -42,13 +62,13 @@ struct ServerFixture {
   }
 
   std::string new_run() {
-    const HttpResult created = call("POST", "/api/v1/projects/shop/runs", R"({"experimentName":"qa","metadata":{"model":"m1"}})");
+    const HttpResult created = this->call("POST", "/api/v1/projects/shop/runs", R"({"experimentName":"qa","metadata":{"model":"m1"}})");
     BOOST_REQUIRE_EQUAL(created.status(), 201u);
     return std::string(krino::json::parse(created.body()).at("runId").as_string());
   }
 
-  krino::test::ScratchDirectory scratch;
-  store::SqliteStore store;
+  Backend backend;
+  std::unique_ptr<store::Store> store;
   http_server::Router router;
   IoService io{1};
   std::unique_ptr<http_server::HttpServer> server;
@@ -65,17 +85,17 @@ const char* const kBatch = R"({"items":[
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(server_api_runs, ServerFixture)
+BOOST_AUTO_TEST_SUITE(server_api_runs)
 
-BOOST_AUTO_TEST_CASE(a_reported_run_reads_back_with_its_totals_and_items_as_sent) {
-  const std::string run = new_run();
-  BOOST_TEST(call("POST", "/api/v1/runs/" + run + "/items", kBatch, {{"Idempotency-Key", "k-1"}}).status() == 201u);
-  const HttpResult retried = call("POST", "/api/v1/runs/" + run + "/items", kBatch, {{"Idempotency-Key", "k-1"}});
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_reported_run_reads_back_with_its_totals_and_items_as_sent, Backend, Backends, ServerFixture<Backend>) {
+  const std::string run = this->new_run();
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + run + "/items", kBatch, {{"Idempotency-Key", "k-1"}}).status() == 201u);
+  const HttpResult retried = this->call("POST", "/api/v1/runs/" + run + "/items", kBatch, {{"Idempotency-Key", "k-1"}});
   BOOST_TEST(retried.status() == 200u);
   BOOST_TEST(retried.body().find("alreadyStored") != std::string::npos);
-  BOOST_TEST(call("PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})").status() == 200u);
+  BOOST_TEST(this->call("PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})").status() == 200u);
 
-  const HttpResult read = call("GET", "/api/v1/runs/" + run + "?page=0&size=1");
+  const HttpResult read = this->call("GET", "/api/v1/runs/" + run + "?page=0&size=1");
   BOOST_REQUIRE_EQUAL(read.status(), 200u);
   const boost::json::object details = krino::json::parse(read.body()).as_object();
   BOOST_TEST(details.at("status").as_string() == "SUCCESS");
@@ -92,18 +112,18 @@ BOOST_AUTO_TEST_CASE(a_reported_run_reads_back_with_its_totals_and_items_as_sent
   BOOST_TEST(page.at("last").as_bool() == false);
   BOOST_TEST(page.at("content").as_array().size() == 1u);
 
-  const HttpResult second = call("GET", "/api/v1/runs/" + run + "?page=1&size=1");
+  const HttpResult second = this->call("GET", "/api/v1/runs/" + run + "?page=1&size=1");
   // The 30-digit integer and the subnormal score come back as written.
   BOOST_TEST(second.body().find("\"big\":123456789012345678901234567890") != std::string::npos, second.body());
   BOOST_TEST(second.body().find("\"score\":2.5e-300") != std::string::npos, second.body());
   BOOST_TEST(second.body().find("\"index\":1") != std::string::npos, second.body());
 }
 
-BOOST_AUTO_TEST_CASE(bad_batches_are_400s_naming_the_field_and_store_nothing) {
-  const std::string run = new_run();
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(bad_batches_are_400s_naming_the_field_and_store_nothing, Backend, Backends, ServerFixture<Backend>) {
+  const std::string run = this->new_run();
   const std::string items = "/api/v1/runs/" + run + "/items";
   const auto refused = [&](const std::string& body, const std::string& field) {
-    const HttpResult result = call("POST", items, body);
+    const HttpResult result = this->call("POST", items, body);
     BOOST_TEST(result.status() == 400u, body);
     BOOST_TEST(result.body().find(field) != std::string::npos, result.body());
   };
@@ -115,27 +135,27 @@ BOOST_AUTO_TEST_CASE(bad_batches_are_400s_naming_the_field_and_store_nothing) {
   refused(R"({"items":[{"success":true,"costUsd":1e400}]})", "items[0].costUsd");
   refused(R"({"items":[{"success":true,"tokensIn":-3}]})", "items[0].tokensIn");
   refused(R"({"items":[{"success":true,"inputs":"q"}]})", "items[0].inputs");
-  const HttpResult read = call("GET", "/api/v1/runs/" + run);
+  const HttpResult read = this->call("GET", "/api/v1/runs/" + run);
   BOOST_TEST(krino::json::parse(read.body()).at("totalItems").as_int64() == 0);
 }
 
-BOOST_AUTO_TEST_CASE(unknown_and_ended_runs_and_bad_requests_get_their_status) {
-  BOOST_TEST(call("GET", "/api/v1/runs/not-a-uuid").status() == 404u);
-  BOOST_TEST(call("GET", "/api/v1/runs/0190a0b0-c0d0-7000-8000-000000000000").status() == 404u);
-  BOOST_TEST(call("POST", "/api/v1/runs/0190a0b0-c0d0-7000-8000-000000000000/items", kBatch).status() == 404u);
-  BOOST_TEST(call("POST", "/api/v1/projects/shop/runs", R"({"experimentName":"  "})").status() == 400u);
-  BOOST_TEST(call("POST", "/api/v1/projects/shop/runs", R"({"metadata":{}})").status() == 400u);
-  const std::string run = new_run();
-  BOOST_TEST(call("PATCH", "/api/v1/runs/" + run, R"({"status":"DONE"})").status() == 400u);
-  BOOST_TEST(call("PATCH", "/api/v1/runs/" + run, R"({"status":"FAILED"})").status() == 200u);
-  BOOST_TEST(call("PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})").status() == 409u);
-  BOOST_TEST(call("POST", "/api/v1/runs/" + run + "/items", kBatch).status() == 409u);
-  BOOST_TEST(call("GET", "/api/v1/runs/" + run + "?size=0").status() == 400u);
-  BOOST_TEST(call("GET", "/api/v1/runs/" + run + "?page=x").status() == 400u);
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(unknown_and_ended_runs_and_bad_requests_get_their_status, Backend, Backends, ServerFixture<Backend>) {
+  BOOST_TEST(this->call("GET", "/api/v1/runs/not-a-uuid").status() == 404u);
+  BOOST_TEST(this->call("GET", "/api/v1/runs/0190a0b0-c0d0-7000-8000-000000000000").status() == 404u);
+  BOOST_TEST(this->call("POST", "/api/v1/runs/0190a0b0-c0d0-7000-8000-000000000000/items", kBatch).status() == 404u);
+  BOOST_TEST(this->call("POST", "/api/v1/projects/shop/runs", R"({"experimentName":"  "})").status() == 400u);
+  BOOST_TEST(this->call("POST", "/api/v1/projects/shop/runs", R"({"metadata":{}})").status() == 400u);
+  const std::string run = this->new_run();
+  BOOST_TEST(this->call("PATCH", "/api/v1/runs/" + run, R"({"status":"DONE"})").status() == 400u);
+  BOOST_TEST(this->call("PATCH", "/api/v1/runs/" + run, R"({"status":"FAILED"})").status() == 200u);
+  BOOST_TEST(this->call("PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})").status() == 409u);
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + run + "/items", kBatch).status() == 409u);
+  BOOST_TEST(this->call("GET", "/api/v1/runs/" + run + "?size=0").status() == 400u);
+  BOOST_TEST(this->call("GET", "/api/v1/runs/" + run + "?page=x").status() == 400u);
   // SQL metacharacters are data: the project is created with that name and nothing else happens.
-  const HttpResult odd = call("POST", "/api/v1/projects/x'%3B%20DROP%20TABLE%20runs%3B--/runs", R"({"experimentName":"q\"'; --"})");
+  const HttpResult odd = this->call("POST", "/api/v1/projects/x'%3B%20DROP%20TABLE%20runs%3B--/runs", R"({"experimentName":"q\"'; --"})");
   BOOST_TEST(odd.status() == 201u);
-  BOOST_TEST(call("GET", "/api/v1/runs/" + run).status() == 200u);
+  BOOST_TEST(this->call("GET", "/api/v1/runs/" + run).status() == 200u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -246,18 +246,28 @@ void PostgresCluster::start_server(const fs::path& bin_dir) {
                            server_log());
 }
 
-void PostgresCluster::create_database() {
+void PostgresCluster::create_database() { create_database_named(database_name); }
+
+void PostgresCluster::create_database_named(const std::string& name) const {
   PGconn* connection = PQconnectdb(keyword_conninfo(port_, "postgres").c_str());
   std::string error;
   if (PQstatus(connection) != CONNECTION_OK) {
     error = PQerrorMessage(connection);
   } else {
-    PGresult* result = PQexec(connection, (std::string("CREATE DATABASE ") + database_name).c_str());
+    PGresult* result = PQexec(connection, ("CREATE DATABASE " + name).c_str());
     if (PQresultStatus(result) != PGRES_COMMAND_OK) error = PQresultErrorMessage(result);
     PQclear(result);
   }
   PQfinish(connection);
-  if (!error.empty()) throw std::runtime_error("PostgreSQL cluster: cannot create the database: " + error);
+  if (!error.empty()) throw std::runtime_error("PostgreSQL cluster: cannot create the database " + name + ": " + error);
+}
+
+std::string PostgresCluster::new_database() {
+  const std::string name = std::string(database_name) + "_" + std::to_string(++databases_made_);
+  create_database_named(name);
+  std::string uri = "postgresql://";
+  uri.append(user_name).append("@127.0.0.1:").append(std::to_string(port_)).append("/").append(name);
+  return uri;
 }
 
 void PostgresCluster::stop_and_remove() noexcept {

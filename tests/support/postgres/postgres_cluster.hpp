@@ -43,6 +43,9 @@ class PostgresCluster {
   // A libpq URI for the database over TCP: postgresql://krino@127.0.0.1:<port>/krino_test
   std::string conninfo() const;
   int port() const { return port_; }
+  // Creates another empty database (a fresh one per test is much cheaper than a cluster) and
+  // returns its URI.
+  std::string new_database();
   // The cluster's temporary directory (data directory, Unix socket, server log).
   const std::filesystem::path& directory() const { return directory_; }
   // The server's log so far (for a failing test's message).
@@ -52,6 +55,7 @@ class PostgresCluster {
   void initialise_data_directory(const std::filesystem::path& bin_dir);
   void start_server(const std::filesystem::path& bin_dir);
   void create_database();
+  void create_database_named(const std::string& name) const;
   // Stops the server if it runs and removes the directory; safe to call twice.
   void stop_and_remove() noexcept;
 
@@ -59,6 +63,7 @@ class PostgresCluster {
   std::optional<RunAs> run_as_;
   int port_ = 0;
   pid_t server_pid_ = -1;
+  int databases_made_ = 0;
 };
 
 }  // namespace krino::test

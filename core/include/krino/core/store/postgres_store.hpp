@@ -1,0 +1,38 @@
+#pragma once
+// The Store on PostgreSQL (14 or later), for a team: several `krino serve` replicas may share one
+// database. Migrations take an advisory lock, so replicas starting together apply each once.
+#include "krino/core/store/postgres_connection.hpp"
+#include "krino/core/store/store.hpp"
+#include "krino/core/store/uuid_v7.hpp"
+
+#include <mutex>
+
+namespace krino::core::store {
+
+class PostgresStore final : public Store {
+ public:
+  // Connects with `conninfo` (a postgresql:// URI or key=value string) and applies every migration
+  // the database lacks. Throws KrinoError when it cannot connect, or the schema is newer than this
+  // krino knows.
+  explicit PostgresStore(const std::string& conninfo);
+
+  std::string backend() const override { return "postgresql"; }
+  int schema_version() override;
+  CreatedRun create_run(const NewRun& run) override;
+  IngestOutcome add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+                          std::span<const NewItem> items) override;
+  void set_run_status(const std::string& run_id, RunStatus status) override;
+  std::optional<RunDetails> run(const std::string& run_id) override;
+  ItemPage items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) override;
+
+ private:
+  void apply_migrations();
+  // The run's status, locking its row until the transaction ends; StoreError(not_found) if none.
+  RunStatus lock_run(const std::string& run_id);
+
+  std::mutex mutex_;  // one connection, one user at a time
+  PgConnection connection_;
+  UuidV7Generator ids_;
+};
+
+}  // namespace krino::core::store

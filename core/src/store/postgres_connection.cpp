@@ -1,0 +1,128 @@
+#include "krino/core/store/postgres_connection.hpp"
+
+#include "krino/core/common/error.hpp"
+
+#include <krino/json_text.hpp>
+
+#include <charconv>
+
+namespace krino::core::store {
+
+PgParams& PgParams::text(std::string_view value) {
+  values_.emplace_back(std::string(value));
+  return *this;
+}
+
+PgParams& PgParams::integer(std::int64_t value) {
+  values_.emplace_back(std::to_string(value));
+  return *this;
+}
+
+PgParams& PgParams::real(double value) {
+  std::string text;
+  krino::json::append_double(text, value);  // shortest round trip; PostgreSQL reads it correctly rounded
+  values_.emplace_back(std::move(text));
+  return *this;
+}
+
+PgParams& PgParams::boolean(bool value) {
+  values_.emplace_back(value ? "true" : "false");
+  return *this;
+}
+
+PgParams& PgParams::null() {
+  values_.emplace_back(std::nullopt);
+  return *this;
+}
+
+std::vector<const char*> PgParams::pointers() const {
+  std::vector<const char*> out;
+  out.reserve(values_.size());
+  for (const auto& value : values_) out.push_back(value ? value->c_str() : nullptr);
+  return out;
+}
+
+std::string_view PgResult::text(int row, int column) const {
+  return std::string_view(PQgetvalue(result_.get(), row, column), static_cast<std::size_t>(PQgetlength(result_.get(), row, column)));
+}
+
+std::optional<std::string> PgResult::optional_text(int row, int column) const {
+  if (is_null(row, column)) return std::nullopt;
+  return std::string(text(row, column));
+}
+
+std::int64_t PgResult::integer(int row, int column) const {
+  const std::string_view value = text(row, column);
+  std::int64_t out = 0;
+  std::from_chars(value.data(), value.data() + value.size(), out);
+  return out;
+}
+
+std::optional<std::int64_t> PgResult::optional_integer(int row, int column) const {
+  if (is_null(row, column)) return std::nullopt;
+  return integer(row, column);
+}
+
+std::optional<double> PgResult::optional_real(int row, int column) const {
+  if (is_null(row, column)) return std::nullopt;
+  // float8 out is the shortest exact form (extra_float_digits = 1, PostgreSQL 12 and later).
+  const std::string_view value = text(row, column);
+  double out = 0.0;
+  std::from_chars(value.data(), value.data() + value.size(), out);
+  return out;
+}
+
+PgConnection::PgConnection(const std::string& conninfo) {
+  connection_ = PQconnectdb(conninfo.c_str());
+  if (connection_ != nullptr && PQstatus(connection_) == CONNECTION_OK) {
+    where_ = std::string(PQhost(connection_)) + ":" + PQport(connection_) + "/" + PQdb(connection_);
+    // Times in UTC, doubles in their shortest exact form and no NOTICE chatter on stderr, whatever
+    // the server's defaults are.
+    execute("SET TimeZone = 'UTC'; SET extra_float_digits = 1; SET client_encoding = 'UTF8'; SET client_min_messages = warning");
+    return;
+  }
+  const std::string message = connection_ != nullptr ? PQerrorMessage(connection_) : "out of memory";
+  PQfinish(connection_);
+  connection_ = nullptr;
+  throw runtime_error("cannot connect to PostgreSQL: " + message);
+}
+
+PgConnection::~PgConnection() { PQfinish(connection_); }
+
+PgResult PgConnection::execute(std::string_view sql, const PgParams& params) {
+  const std::string statement(sql);
+  PGresult* raw = nullptr;
+  if (params.size() == 0) {
+    raw = PQexec(connection_, statement.c_str());
+  } else {
+    const std::vector<const char*> values = params.pointers();
+    raw = PQexecParams(connection_, statement.c_str(), params.size(), nullptr, values.data(), nullptr, nullptr, 0);
+  }
+  PgResult result(raw);
+  const ExecStatusType status = PQresultStatus(raw);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    std::string message = PQresultErrorMessage(raw);
+    if (message.empty()) message = PQerrorMessage(connection_);
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    throw runtime_error("PostgreSQL " + where_ + ": " + message);
+  }
+  return result;
+}
+
+PgTransaction::PgTransaction(PgConnection& connection) : connection_(connection) { connection_.execute("BEGIN"); }
+
+PgTransaction::~PgTransaction() {
+  if (!open_) return;
+  try {
+    connection_.execute("ROLLBACK");
+  } catch (...) {
+    // The connection is gone: the server rolls back for us.
+  }
+}
+
+void PgTransaction::commit() {
+  connection_.execute("COMMIT");
+  open_ = false;
+}
+
+}  // namespace krino::core::store

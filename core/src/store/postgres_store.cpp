@@ -1,0 +1,221 @@
+#include "krino/core/store/postgres_store.hpp"
+
+#include "krino/core/common/error.hpp"
+#include "krino/core/common/utc_time.hpp"
+#include "krino/core/store/migrations.hpp"
+
+namespace krino::core::store {
+
+namespace {
+
+// Any number will do, as long as it is krino's: the lock that serialises migrations across replicas.
+constexpr std::string_view kMigrationLock = "SELECT pg_advisory_xact_lock(7241902215)";
+
+constexpr std::string_view kIsoTime = "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'";
+
+std::string iso(std::string_view column) {
+  return "to_char(" + std::string(column) + " AT TIME ZONE 'UTC', " + std::string(kIsoTime) + ")";
+}
+
+int highest_applied(PgConnection& connection) {
+  return static_cast<int>(connection.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").integer(0, 0));
+}
+
+}  // namespace
+
+PostgresStore::PostgresStore(const std::string& conninfo) : connection_(conninfo) { apply_migrations(); }
+
+int PostgresStore::schema_version() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return highest_applied(connection_);
+}
+
+void PostgresStore::apply_migrations() {
+  PgTransaction transaction(connection_);
+  connection_.execute(kMigrationLock);
+  connection_.execute(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)");
+  const int applied = highest_applied(connection_);
+  const int known = migrations().back().version;
+  if (applied > known)
+    throw runtime_error("PostgreSQL " + connection_.where() + ": the database is at schema version " + std::to_string(applied) +
+                        ", newer than this krino knows (" + std::to_string(known) + "); use a newer krino");
+  for (const Migration& migration : migrations()) {
+    if (migration.version <= applied) continue;
+    connection_.execute(migration.postgres_sql);
+    connection_.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())",
+                        PgParams().integer(migration.version).text(migration.name));
+  }
+  transaction.commit();
+}
+
+CreatedRun PostgresStore::create_run(const NewRun& run) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  PgTransaction transaction(connection_);
+  CreatedRun created;
+  connection_.execute("INSERT INTO projects (id, name, tenant_id, created_at) VALUES ($1, $2, $3, now()) ON CONFLICT (name) DO NOTHING",
+                      PgParams().text(to_text(ids_.next())).text(run.project).optional(run.tenant));
+  created.project_id = connection_.execute("SELECT id FROM projects WHERE name = $1", PgParams().text(run.project)).text(0, 0);
+  connection_.execute(
+      "INSERT INTO experiments (id, project_id, name, tenant_id, created_at) VALUES ($1, $2, $3, $4, now()) "
+      "ON CONFLICT (project_id, name) DO NOTHING",
+      PgParams().text(to_text(ids_.next())).text(created.project_id).text(run.experiment).optional(run.tenant));
+  created.experiment_id = connection_.execute("SELECT id FROM experiments WHERE project_id = $1 AND name = $2",
+                                              PgParams().text(created.project_id).text(run.experiment))
+                              .text(0, 0);
+  created.run_id = to_text(ids_.next());
+  connection_.execute(
+      "INSERT INTO runs (id, experiment_id, tenant_id, status, metadata, dataset_version, git_branch, started_at) "
+      "VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6, $7)",
+      PgParams()
+          .text(created.run_id)
+          .text(created.experiment_id)
+          .optional(run.tenant)
+          .text(run.metadata)
+          .optional(run.dataset_version)
+          .optional(run.git_branch)
+          .text(utc_timestamp_now()));
+  transaction.commit();
+  return created;
+}
+
+RunStatus PostgresStore::lock_run(const std::string& run_id) {
+  const PgResult row = connection_.execute("SELECT status FROM runs WHERE id = $1 FOR UPDATE", PgParams().text(run_id));
+  if (row.rows() == 0) throw StoreError(StoreError::Kind::not_found, "no run " + run_id);
+  return parse_status(row.text(0, 0)).value_or(RunStatus::running);
+}
+
+IngestOutcome PostgresStore::add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+                                       std::span<const NewItem> items) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  PgTransaction transaction(connection_);
+  // The run's row lock orders batches of one run across replicas (their seq numbers stay dense).
+  const RunStatus status = lock_run(run_id);
+  if (idempotency_key) {
+    const PgResult seen = connection_.execute("SELECT 1 FROM ingest_batches WHERE run_id = $1 AND idempotency_key = $2",
+                                              PgParams().text(run_id).text(*idempotency_key));
+    if (seen.rows() > 0) return IngestOutcome::already_stored;
+  }
+  if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
+  std::int64_t seq = connection_.execute("SELECT next_seq FROM runs WHERE id = $1", PgParams().text(run_id)).integer(0, 0);
+  const std::string now = utc_timestamp_now();
+  for (const NewItem& item : items) {
+    const std::string item_id = to_text(ids_.next());
+    connection_.execute(
+        "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        PgParams()
+            .text(item_id)
+            .text(run_id)
+            .integer(seq++)
+            .optional(item.dataset_item_id)
+            .boolean(item.success)
+            .optional(item.metrics.tokens_in)
+            .optional(item.metrics.tokens_out)
+            .optional(item.metrics.cost_usd)
+            .optional(item.metrics.latency_ms)
+            .text(item.document)
+            .text(now));
+    std::int64_t position = 0;
+    for (const NewResult& result : item.results)
+      connection_.execute(
+          "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+          PgParams()
+              .text(item_id)
+              .text(run_id)
+              .integer(position++)
+              .text(result.name)
+              .optional(result.score)
+              .optional(result.threshold)
+              .boolean(result.success));
+  }
+  connection_.execute("UPDATE runs SET next_seq = $2 WHERE id = $1", PgParams().text(run_id).integer(seq));
+  if (idempotency_key)
+    connection_.execute("INSERT INTO ingest_batches (run_id, idempotency_key, item_count, created_at) VALUES ($1, $2, $3, now())",
+                        PgParams().text(run_id).text(*idempotency_key).integer(static_cast<std::int64_t>(items.size())));
+  transaction.commit();
+  return IngestOutcome::stored;
+}
+
+void PostgresStore::set_run_status(const std::string& run_id, RunStatus status) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  PgTransaction transaction(connection_);
+  const RunStatus current = lock_run(run_id);
+  if (current == status) return;
+  if (is_terminal(current))
+    throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
+                                                     "; it cannot become " + std::string(status_name(status)));
+  if (!is_terminal(status)) return;
+  connection_.execute(
+      "UPDATE runs SET status = $2, completed_at = $3, "
+      "total_items = (SELECT COUNT(*) FROM items WHERE run_id = $1), "
+      "passed_items = (SELECT COUNT(*) FROM items WHERE run_id = $1 AND success), "
+      "tokens_in = (SELECT SUM(tokens_in) FROM items WHERE run_id = $1), "
+      "tokens_out = (SELECT SUM(tokens_out) FROM items WHERE run_id = $1), "
+      "cost_usd = (SELECT SUM(cost_usd) FROM items WHERE run_id = $1), "
+      "latency_ms_sum = (SELECT SUM(latency_ms) FROM items WHERE run_id = $1) "
+      "WHERE id = $1",
+      PgParams().text(run_id).text(status_name(status)).text(utc_timestamp_now()));
+  transaction.commit();
+}
+
+std::optional<RunDetails> PostgresStore::run(const std::string& run_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult row = connection_.execute(
+      "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
+          iso("r.completed_at") +
+          ", r.total_items, r.passed_items, r.tokens_in, r.tokens_out, r.cost_usd "
+          "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1",
+      PgParams().text(run_id));
+  if (row.rows() == 0) return std::nullopt;
+  RunDetails details;
+  details.id = row.text(0, 0);
+  details.experiment_id = row.text(0, 1);
+  details.experiment_name = row.text(0, 2);
+  details.project_name = row.text(0, 3);
+  details.tenant = row.optional_text(0, 4);
+  details.status = parse_status(row.text(0, 5)).value_or(RunStatus::running);
+  details.metadata = row.text(0, 6);
+  details.started_at = row.text(0, 7);
+  details.completed_at = row.optional_text(0, 8);
+  if (is_terminal(details.status)) {
+    details.total_items = row.integer(0, 9);
+    details.passed_items = row.integer(0, 10);
+    details.tokens_in = row.optional_integer(0, 11);
+    details.tokens_out = row.optional_integer(0, 12);
+    details.cost_usd = row.optional_real(0, 13);
+  } else {
+    const PgResult live = connection_.execute(
+        "SELECT COUNT(*), COUNT(*) FILTER (WHERE success), SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = $1",
+        PgParams().text(run_id));
+    details.total_items = live.integer(0, 0);
+    details.passed_items = live.integer(0, 1);
+    details.tokens_in = live.optional_integer(0, 2);
+    details.tokens_out = live.optional_integer(0, 3);
+    details.cost_usd = live.optional_real(0, 4);
+  }
+  const PgResult coverage = connection_.execute(
+      "SELECT COUNT(cost_usd), COUNT(*) FILTER (WHERE tokens_in IS NOT NULL OR tokens_out IS NOT NULL) FROM items WHERE run_id = $1",
+      PgParams().text(run_id));
+  details.priced_items = coverage.integer(0, 0);
+  details.tokenized_items = coverage.integer(0, 1);
+  return details;
+}
+
+ItemPage PostgresStore::items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult rows = connection_.execute(
+      "SELECT id, seq, success, document FROM items WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+      PgParams().text(run_id).integer(after_seq).integer(static_cast<std::int64_t>(limit) + 1));
+  ItemPage page;
+  for (int row = 0; row < rows.rows(); ++row) {
+    if (page.items.size() == limit) {
+      page.next_after = page.items.back().seq;
+      break;
+    }
+    page.items.push_back(StoredItem{std::string(rows.text(row, 0)), rows.integer(row, 1), rows.boolean(row, 2), std::string(rows.text(row, 3))});
+  }
+  return page;
+}
+
+}  // namespace krino::core::store

@@ -1,0 +1,159 @@
+// The results store's contract, on both backends: SQLite on a real file and PostgreSQL on a
+// throwaway cluster (a fresh database per test). Whatever one backend does, the other does too.
+#include "krino/core/store/postgres_store.hpp"
+#include "krino/core/store/sqlite_store.hpp"
+
+#include "../support/scratch_directory.hpp"
+#include "postgres_cluster.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace krino::core::store;
+
+namespace {
+
+// One cluster for the whole executable, started on first use on the test's main thread.
+krino::test::PostgresCluster& cluster() {
+  static krino::test::PostgresCluster instance;
+  return instance;
+}
+
+void on_each_backend(const std::function<void(Store&)>& test) {
+  {
+    BOOST_TEST_CONTEXT("on SQLite") {
+      krino::test::ScratchDirectory scratch;
+      SqliteStore store(scratch / "krino.db");
+      test(store);
+    }
+  }
+  {
+    BOOST_TEST_CONTEXT("on PostgreSQL") {
+      PostgresStore store(cluster().new_database());
+      test(store);
+    }
+  }
+}
+
+NewItem item(int n, bool success, std::optional<double> cost = std::nullopt) {
+  NewItem made;
+  made.document = "{\"inputs\":{\"n\":" + std::to_string(n) + "},\"score\":1e-320}";
+  made.success = success;
+  made.metrics.cost_usd = cost;
+  if (cost) made.metrics.tokens_in = 10;
+  made.results.push_back(NewResult{"exact", success ? 1.0 : 0.0, 1.0, success});
+  return made;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(store_contract)
+
+BOOST_AUTO_TEST_CASE(runs_share_their_project_and_experiment_by_name) {
+  on_each_backend([&](Store& store) {
+    const CreatedRun first = store.create_run(NewRun{"shop", "qa"});
+    const CreatedRun second = store.create_run(NewRun{"shop", "qa"});
+    const CreatedRun other = store.create_run(NewRun{"shop", "tone"});
+    BOOST_TEST(first.project_id == second.project_id);
+    BOOST_TEST(first.experiment_id == second.experiment_id);
+    BOOST_TEST(first.run_id != second.run_id);
+    BOOST_TEST(other.project_id == first.project_id);
+    BOOST_TEST(other.experiment_id != first.experiment_id);
+    const auto details = store.run(second.run_id);
+    BOOST_REQUIRE(details);
+    BOOST_TEST(details->project_name == "shop");
+    BOOST_TEST(details->experiment_name == "qa");
+    BOOST_TEST((details->status == RunStatus::running));
+    BOOST_TEST(!store.run("0190a0b0-c0d0-7000-8000-000000000000"));
+  });
+}
+
+BOOST_AUTO_TEST_CASE(items_keep_their_bytes_and_order_and_a_retried_batch_is_stored_once) {
+  on_each_backend([&](Store& store) {
+    const std::string run = store.create_run(NewRun{"shop", "qa"}).run_id;
+    const std::vector<NewItem> batch = {item(0, true), item(1, false), item(2, true)};
+    BOOST_TEST((store.add_items(run, std::string_view("batch-1"), batch) == IngestOutcome::stored));
+    BOOST_TEST((store.add_items(run, std::string_view("batch-1"), batch) == IngestOutcome::already_stored));
+    BOOST_TEST((store.add_items(run, std::nullopt, std::vector<NewItem>{item(3, true)}) == IngestOutcome::stored));
+
+    const ItemPage first = store.items(run, -1, 2);
+    BOOST_REQUIRE(first.items.size() == 2u);
+    BOOST_TEST(first.items[0].document == batch[0].document);  // 1e-320 as sent
+    BOOST_TEST(first.items[1].seq == 1);
+    BOOST_REQUIRE(first.next_after);
+    const ItemPage second = store.items(run, *first.next_after, 2);
+    BOOST_REQUIRE(second.items.size() == 2u);
+    BOOST_TEST(second.items[1].document.find("\"n\":3") != std::string::npos);
+    BOOST_TEST(!second.next_after);
+
+    const auto details = store.run(run);
+    BOOST_TEST(details->total_items == 4);
+    BOOST_TEST(details->passed_items == 3);
+  });
+}
+
+BOOST_AUTO_TEST_CASE(ending_a_run_materialises_its_totals_and_closes_it) {
+  on_each_backend([&](Store& store) {
+    const std::string run = store.create_run(NewRun{"shop", "qa"}).run_id;
+    store.add_items(run, std::nullopt, std::vector<NewItem>{item(0, true, 0.1), item(1, false, 0.2), item(2, true)});
+    store.set_run_status(run, RunStatus::success);
+    store.set_run_status(run, RunStatus::success);  // said twice: no change, no error
+    const auto details = store.run(run);
+    BOOST_TEST((details->status == RunStatus::success));
+    BOOST_TEST(details->completed_at.has_value());
+    BOOST_TEST(details->total_items == 3);
+    BOOST_TEST(details->passed_items == 2);
+    BOOST_TEST(*details->cost_usd == 0.1 + 0.2);  // the doubles' sum, bit for bit
+    BOOST_TEST(details->priced_items == 2);
+    BOOST_TEST(details->tokenized_items == 2);
+    BOOST_TEST(*details->tokens_in == 20);
+
+    BOOST_CHECK_THROW(store.set_run_status(run, RunStatus::failed), StoreError);
+    try {
+      store.add_items(run, std::string_view("late"), std::vector<NewItem>{item(9, true)});
+      BOOST_FAIL("an ended run took items");
+    } catch (const StoreError& error) {
+      BOOST_TEST((error.kind() == StoreError::Kind::conflict));
+    }
+    BOOST_TEST(store.run(run)->total_items == 3);
+    try {
+      store.add_items("0190a0b0-c0d0-7000-8000-000000000000", std::nullopt, std::vector<NewItem>{item(0, true)});
+      BOOST_FAIL("an unknown run took items");
+    } catch (const StoreError& error) {
+      BOOST_TEST((error.kind() == StoreError::Kind::not_found));
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(a_run_without_measured_items_has_no_cost_total) {
+  on_each_backend([&](Store& store) {
+    const std::string run = store.create_run(NewRun{"shop", "qa"}).run_id;
+    store.add_items(run, std::nullopt, std::vector<NewItem>{item(0, true)});
+    BOOST_TEST(!store.run(run)->cost_usd);  // in progress: live
+    store.set_run_status(run, RunStatus::failed);
+    const auto details = store.run(run);
+    BOOST_TEST(!details->cost_usd);  // ended: materialised NULL, not 0
+    BOOST_TEST(details->priced_items == 0);
+  });
+}
+
+BOOST_AUTO_TEST_CASE(postgres_migrations_apply_once_and_refuse_a_newer_schema) {
+  const std::string database = cluster().new_database();
+  { PostgresStore first(database); BOOST_TEST(first.schema_version() == migrations().back().version); }
+  { PostgresStore again(database); BOOST_TEST(again.schema_version() == migrations().back().version); }
+  {
+    PgConnection connection(database);
+    connection.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', now())");
+  }
+  try {
+    PostgresStore store(database);
+    BOOST_FAIL("a newer schema was accepted");
+  } catch (const std::exception& error) {
+    BOOST_TEST(std::string(error.what()).find("999") != std::string::npos, error.what());
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
