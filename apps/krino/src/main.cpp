@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   auto* serve_cmd = app.add_subcommand("serve", "Run the results server: REST API and storage for runs (docs/server.md)");
   serve_cmd->add_option("--listen", serve.listen, "Address and port to listen on (default 127.0.0.1:8080)")->type_name("HOST:PORT");
   serve_cmd->add_option("--data-dir", serve.data_dir, "Where the server keeps its files (default $XDG_DATA_HOME/krino)")->type_name("DIR");
-  serve_cmd->add_option("--database", serve.database, "The SQLite database file (default krino.db in the data directory)")->type_name("FILE");
+  serve_cmd->add_option("--database", serve.database, "A SQLite file (default krino.db in the data directory) or a postgresql:// URI")->type_name("FILE");
   serve_cmd->add_option("--max-body-bytes", serve.max_body_bytes, "Largest request body accepted (default 64 MiB)")->type_name("N");
 
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");

@@ -7,6 +7,7 @@
 #include "krino/core/common/cancellation.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/server/results_server.hpp"
+#include "krino/core/store/open_store.hpp"
 
 #include <charconv>
 #include <chrono>
@@ -50,10 +51,9 @@ int serve_command(const ServeArguments& args) {
   core::server::ResultsServerOptions options;
   parse_listen(args.listen, options.http);
   options.http.max_body_bytes = args.max_body_bytes;
-  if (args.database.rfind("postgres://", 0) == 0 || args.database.rfind("postgresql://", 0) == 0)
-    throw core::usage_error("--database " + args.database + ": this build stores results in SQLite only; give a file path");
-  const std::filesystem::path data_dir = args.data_dir.empty() ? default_data_dir() : std::filesystem::path(args.data_dir);
-  options.database = args.database.empty() ? data_dir / "krino.db" : std::filesystem::path(args.database);
+  const bool postgres = core::store::is_postgres_uri(args.database);
+  const std::filesystem::path data_dir = args.data_dir.empty() && !postgres ? default_data_dir() : std::filesystem::path(args.data_dir);
+  options.database = args.database.empty() ? (data_dir / "krino.db").string() : args.database;
   if (args.database.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(data_dir, ec);
@@ -64,8 +64,9 @@ int serve_command(const ServeArguments& args) {
   SignalWatcher watcher(stop, "\nkrino serve: stopping; requests in progress finish first (signal again to stop at once)\n");
   core::server::ResultsServer server(options);
   server.start();
-  std::fprintf(stderr, "krino serve: listening on http://%s:%u, database %s\n", options.http.host.c_str(), server.port(),
-               options.database.c_str());
+  // A URI may hold a password: only its scheme is shown.
+  const std::string shown = postgres ? std::string("PostgreSQL") : options.database;
+  std::fprintf(stderr, "krino serve: listening on http://%s:%u, database %s\n", options.http.host.c_str(), server.port(), shown.c_str());
   while (!stop.requested()) std::this_thread::sleep_for(kPoll);
   if (!server.stop(kGrace)) {
     std::fprintf(stderr, "krino serve: requests still running after %lld s; exiting anyway\n",

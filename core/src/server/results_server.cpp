@@ -3,7 +3,7 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/server_api/run_routes.hpp"
 #include "krino/core/store/migrations.hpp"
-#include "krino/core/store/sqlite_store.hpp"
+#include "krino/core/store/open_store.hpp"
 
 #include <krino/json_text.hpp>
 
@@ -35,9 +35,9 @@ void log_access(const http_server::AccessRecord& record) {
 }  // namespace
 
 struct ResultsServer::Parts {
-  explicit Parts(const ResultsServerOptions& options) : store(options.database), io(options.io_threads) {}
+  explicit Parts(const ResultsServerOptions& options) : store(store::open_store(options.database)), io(options.io_threads) {}
 
-  store::SqliteStore store;
+  std::unique_ptr<store::Store> store;
   http_server::Router router;
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
@@ -45,7 +45,7 @@ struct ResultsServer::Parts {
 
 ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
   using boost::beast::http::verb;
-  auto& store = parts_->store;
+  auto& store = *parts_->store;
   parts_->router.add(verb::get, "/healthz", [](const http_server::Request&) {
     return http_server::json_response(http_server::Status::ok, R"({"status":"UP"})");
   });

@@ -17,13 +17,14 @@ namespace krino::core::server {
 
 struct ResultsServerOptions {
   http_server::HttpServerOptions http;
-  std::filesystem::path database;  // the SQLite file
+  std::string database;  // a SQLite file, or a postgresql:// URI (store/open_store.hpp)
   int io_threads = 2;
 };
 
 class ResultsServer {
  public:
-  // Opens (creating) the database and applies its migrations; throws KrinoError naming the file.
+  // Opens (creating a SQLite file) the database and applies its migrations; throws KrinoError
+  // naming the file or server.
   explicit ResultsServer(ResultsServerOptions options);
   ~ResultsServer();
 
