@@ -103,9 +103,9 @@ void ServerSession::on_read(beast::error_code ec, std::size_t bytes) {
     return answer(error_response(Status::request_header_fields_too_large, "headers_too_large",
                                  "the request headers are larger than the limit of " + std::to_string(state_->options.max_header_bytes) + " bytes"),
                   bytes);
-  if (ec == beast::error::timeout)
-    return answer(error_response(Status::request_timeout, "request_timeout", "the request was not received in time"), bytes);
-  if (ec) return close();  // the client left, or sent something that is not HTTP
+  // A client that left, sent something that is not HTTP, or was too slow (the stream's timeout has
+  // closed the socket already: there is no one to answer).
+  if (ec) return close();
 
   const BeastRequest& message = parser_->get();
   Request request{message, {}, {}, {}};
