@@ -8,7 +8,9 @@ namespace {
 
 // 1: projects, experiments, runs and their items. An item keeps its whole document as the client
 // sent it (exact numbers and text), and the columns a list, a total or a comparison needs beside it.
-// `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq).
+// `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run counts
+// its items and passes as batches arrive (a list of runs then needs no query per run); tokens, cost
+// and latency are summed when it ends.
 constexpr std::string_view kResultsSqlite = R"sql(
 CREATE TABLE projects (
   id TEXT PRIMARY KEY,
@@ -34,9 +36,8 @@ CREATE TABLE runs (
   git_branch TEXT,
   started_at TEXT NOT NULL,
   completed_at TEXT,
-  next_seq INTEGER NOT NULL DEFAULT 0,
-  total_items INTEGER,
-  passed_items INTEGER,
+  item_count INTEGER NOT NULL DEFAULT 0,
+  passed_count INTEGER NOT NULL DEFAULT 0,
   tokens_in INTEGER,
   tokens_out INTEGER,
   cost_usd REAL,
@@ -104,9 +105,8 @@ CREATE TABLE runs (
   git_branch text,
   started_at timestamptz NOT NULL,
   completed_at timestamptz,
-  next_seq bigint NOT NULL DEFAULT 0,
-  total_items bigint,
-  passed_items bigint,
+  item_count bigint NOT NULL DEFAULT 0,
+  passed_count bigint NOT NULL DEFAULT 0,
   tokens_in bigint,
   tokens_out bigint,
   cost_usd double precision,

@@ -97,9 +97,11 @@ IngestOutcome PostgresStore::add_items(const std::string& run_id, std::optional<
     if (seen.rows() > 0) return IngestOutcome::already_stored;
   }
   if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
-  std::int64_t seq = connection_.execute("SELECT next_seq FROM runs WHERE id = $1", PgParams().text(run_id)).integer(0, 0);
+  std::int64_t seq = connection_.execute("SELECT item_count FROM runs WHERE id = $1", PgParams().text(run_id)).integer(0, 0);
   const std::string now = utc_timestamp_now();
+  std::int64_t passed = 0;
   for (const NewItem& item : items) {
+    passed += item.success ? 1 : 0;
     const std::string item_id = to_text(ids_.next());
     connection_.execute(
         "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at) "
@@ -129,7 +131,8 @@ IngestOutcome PostgresStore::add_items(const std::string& run_id, std::optional<
               .optional(result.threshold)
               .boolean(result.success));
   }
-  connection_.execute("UPDATE runs SET next_seq = $2 WHERE id = $1", PgParams().text(run_id).integer(seq));
+  connection_.execute("UPDATE runs SET item_count = $2, passed_count = passed_count + $3 WHERE id = $1",
+                      PgParams().text(run_id).integer(seq).integer(passed));
   if (idempotency_key)
     connection_.execute("INSERT INTO ingest_batches (run_id, idempotency_key, item_count, created_at) VALUES ($1, $2, $3, now())",
                         PgParams().text(run_id).text(*idempotency_key).integer(static_cast<std::int64_t>(items.size())));
@@ -148,8 +151,6 @@ void PostgresStore::set_run_status(const std::string& run_id, RunStatus status) 
   if (!is_terminal(status)) return;
   connection_.execute(
       "UPDATE runs SET status = $2, completed_at = $3, "
-      "total_items = (SELECT COUNT(*) FROM items WHERE run_id = $1), "
-      "passed_items = (SELECT COUNT(*) FROM items WHERE run_id = $1 AND success), "
       "tokens_in = (SELECT SUM(tokens_in) FROM items WHERE run_id = $1), "
       "tokens_out = (SELECT SUM(tokens_out) FROM items WHERE run_id = $1), "
       "cost_usd = (SELECT SUM(cost_usd) FROM items WHERE run_id = $1), "
@@ -164,7 +165,7 @@ std::optional<RunDetails> PostgresStore::run(const std::string& run_id) {
   const PgResult row = connection_.execute(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
           iso("r.completed_at") +
-          ", r.total_items, r.passed_items, r.tokens_in, r.tokens_out, r.cost_usd "
+          ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd "
           "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1",
       PgParams().text(run_id));
   if (row.rows() == 0) return std::nullopt;
@@ -178,21 +179,18 @@ std::optional<RunDetails> PostgresStore::run(const std::string& run_id) {
   details.metadata = row.text(0, 6);
   details.started_at = row.text(0, 7);
   details.completed_at = row.optional_text(0, 8);
+  details.total_items = row.integer(0, 9);
+  details.passed_items = row.integer(0, 10);
   if (is_terminal(details.status)) {
-    details.total_items = row.integer(0, 9);
-    details.passed_items = row.integer(0, 10);
     details.tokens_in = row.optional_integer(0, 11);
     details.tokens_out = row.optional_integer(0, 12);
     details.cost_usd = row.optional_real(0, 13);
   } else {
     const PgResult live = connection_.execute(
-        "SELECT COUNT(*), COUNT(*) FILTER (WHERE success), SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = $1",
-        PgParams().text(run_id));
-    details.total_items = live.integer(0, 0);
-    details.passed_items = live.integer(0, 1);
-    details.tokens_in = live.optional_integer(0, 2);
-    details.tokens_out = live.optional_integer(0, 3);
-    details.cost_usd = live.optional_real(0, 4);
+        "SELECT SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = $1", PgParams().text(run_id));
+    details.tokens_in = live.optional_integer(0, 0);
+    details.tokens_out = live.optional_integer(0, 1);
+    details.cost_usd = live.optional_real(0, 2);
   }
   const PgResult coverage = connection_.execute(
       "SELECT COUNT(cost_usd), COUNT(*) FILTER (WHERE tokens_in IS NOT NULL OR tokens_out IS NOT NULL) FROM items WHERE run_id = $1",

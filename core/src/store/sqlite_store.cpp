@@ -130,7 +130,7 @@ IngestOutcome SqliteStore::add_items(const std::string& run_id, std::optional<st
   if (is_terminal(status_of(run_id)))
     throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
 
-  SqliteStatement next = connection_.prepare("SELECT next_seq FROM runs WHERE id = ?1");
+  SqliteStatement next = connection_.prepare("SELECT item_count FROM runs WHERE id = ?1");
   next.bind(1, run_id);
   next.step();
   std::int64_t seq = next.integer(0);
@@ -141,7 +141,9 @@ IngestOutcome SqliteStore::add_items(const std::string& run_id, std::optional<st
   SqliteStatement insert_result = connection_.prepare(
       "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   const std::string now = utc_timestamp_now();
+  std::int64_t passed = 0;
   for (const NewItem& item : items) {
+    passed += item.success ? 1 : 0;
     const std::string item_id = to_text(ids_.next());
     insert_item.bind(1, item_id).bind(2, run_id).bind(3, seq++).bind(4, item.dataset_item_id);
     insert_item.bind(5, static_cast<std::int64_t>(item.success)).bind(6, item.metrics.tokens_in).bind(7, item.metrics.tokens_out);
@@ -156,8 +158,8 @@ IngestOutcome SqliteStore::add_items(const std::string& run_id, std::optional<st
       insert_result.reset();
     }
   }
-  SqliteStatement advance = connection_.prepare("UPDATE runs SET next_seq = ?2 WHERE id = ?1");
-  advance.bind(1, run_id).bind(2, seq);
+  SqliteStatement advance = connection_.prepare("UPDATE runs SET item_count = ?2, passed_count = passed_count + ?3 WHERE id = ?1");
+  advance.bind(1, run_id).bind(2, seq).bind(3, passed);
   advance.step();
   if (idempotency_key) {
     SqliteStatement record = connection_.prepare(
@@ -181,8 +183,6 @@ void SqliteStore::set_run_status(const std::string& run_id, RunStatus status) {
   // Totals are read from these columns from now on; SUM over no rows is NULL, which stays "not measured".
   SqliteStatement finish = connection_.prepare(
       "UPDATE runs SET status = ?2, completed_at = ?3, "
-      "total_items = (SELECT COUNT(*) FROM items WHERE run_id = ?1), "
-      "passed_items = (SELECT COUNT(*) FROM items WHERE run_id = ?1 AND success = 1), "
       "tokens_in = (SELECT SUM(tokens_in) FROM items WHERE run_id = ?1), "
       "tokens_out = (SELECT SUM(tokens_out) FROM items WHERE run_id = ?1), "
       "cost_usd = (SELECT SUM(cost_usd) FROM items WHERE run_id = ?1), "
@@ -197,7 +197,7 @@ std::optional<RunDetails> SqliteStore::run(const std::string& run_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
-      "r.total_items, r.passed_items, r.tokens_in, r.tokens_out, r.cost_usd "
+      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd "
       "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1");
   query.bind(1, run_id);
   if (!query.step()) return std::nullopt;
@@ -211,23 +211,21 @@ std::optional<RunDetails> SqliteStore::run(const std::string& run_id) {
   details.metadata = query.text(6);
   details.started_at = query.text(7);
   details.completed_at = query.optional_text(8);
+  details.total_items = query.integer(9);
+  details.passed_items = query.integer(10);
   if (is_terminal(details.status)) {
-    details.total_items = query.integer(9);
-    details.passed_items = query.integer(10);
     details.tokens_in = query.optional_integer(11);
     details.tokens_out = query.optional_integer(12);
     details.cost_usd = query.optional_real(13);
   } else {
     // A run in progress: its totals as they stand.
     SqliteStatement live = connection_.prepare(
-        "SELECT COUNT(*), COALESCE(SUM(success), 0), SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = ?1");
+        "SELECT SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = ?1");
     live.bind(1, run_id);
     live.step();
-    details.total_items = live.integer(0);
-    details.passed_items = live.integer(1);
-    details.tokens_in = live.optional_integer(2);
-    details.tokens_out = live.optional_integer(3);
-    details.cost_usd = live.optional_real(4);
+    details.tokens_in = live.optional_integer(0);
+    details.tokens_out = live.optional_integer(1);
+    details.cost_usd = live.optional_real(2);
   }
   // Coverage is counted when asked, in progress or not (it has no column).
   SqliteStatement coverage = connection_.prepare(
