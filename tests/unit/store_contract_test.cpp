@@ -140,6 +140,62 @@ BOOST_AUTO_TEST_CASE(a_run_without_measured_items_has_no_cost_total) {
   });
 }
 
+BOOST_AUTO_TEST_CASE(lists_show_projects_experiments_and_runs_newest_first) {
+  on_each_backend([&](Store& store) {
+    const CreatedRun first = store.create_run(NewRun{"shop", "qa"});
+    store.add_items(first.run_id, std::nullopt, std::vector<NewItem>{item(0, true), item(1, false)});
+    store.set_run_status(first.run_id, RunStatus::success);
+    const CreatedRun second = store.create_run(NewRun{"shop", "qa"});
+    store.add_items(second.run_id, std::nullopt, std::vector<NewItem>{item(0, true)});
+    store.create_run(NewRun{"shop", "tone"});
+    store.create_run(NewRun{"blog", "qa"});
+
+    const auto projects = store.projects();
+    BOOST_REQUIRE(projects.size() == 2u);
+    BOOST_TEST(projects[0].name == "blog");
+    BOOST_TEST(projects[1].name == "shop");
+    BOOST_TEST(projects[1].experiment_count == 2);
+    BOOST_TEST(projects[1].latest_activity.has_value());
+
+    const auto experiments = store.experiments("shop");
+    BOOST_REQUIRE(experiments);
+    BOOST_REQUIRE(experiments->size() == 2u);
+    BOOST_TEST(experiments->at(0).name == "qa");
+    BOOST_REQUIRE(experiments->at(0).latest_run);
+    BOOST_TEST(experiments->at(0).latest_run->id == second.run_id);  // the newest, still running
+    BOOST_TEST(experiments->at(0).latest_run->item_count == 1);
+    BOOST_TEST(!store.experiments("nobody"));
+
+    const auto runs = store.runs(first.experiment_id, 10);
+    BOOST_REQUIRE(runs.size() == 2u);
+    BOOST_TEST(runs[0].id == second.run_id);
+    BOOST_TEST(runs[1].id == first.run_id);
+    BOOST_TEST(runs[1].item_count == 2);
+    BOOST_TEST(runs[1].passed_count == 1);
+    BOOST_TEST(runs[1].completed_at.has_value());
+    BOOST_TEST(store.runs(first.experiment_id, 1).size() == 1u);
+    const auto info = store.experiment(first.experiment_id);
+    BOOST_REQUIRE(info);
+    BOOST_TEST(info->project_name == "shop");
+  });
+}
+
+BOOST_AUTO_TEST_CASE(deleting_takes_everything_below_with_it) {
+  on_each_backend([&](Store& store) {
+    const CreatedRun run = store.create_run(NewRun{"shop", "qa"});
+    store.add_items(run.run_id, std::string_view("k"), std::vector<NewItem>{item(0, true)});
+    BOOST_TEST(store.delete_run(run.run_id));
+    BOOST_TEST(!store.delete_run(run.run_id));
+    BOOST_TEST(!store.run(run.run_id));
+    BOOST_TEST(store.items(run.run_id, -1, 10).items.empty());
+    BOOST_TEST(store.delete_experiment(run.experiment_id));
+    BOOST_TEST(store.experiments("shop")->empty());
+    BOOST_TEST(store.delete_project("shop"));
+    BOOST_TEST(!store.delete_project("shop"));
+    BOOST_TEST(store.projects().empty());
+  });
+}
+
 BOOST_AUTO_TEST_CASE(postgres_migrations_apply_once_and_refuse_a_newer_schema) {
   const std::string database = cluster().new_database();
   { PostgresStore first(database); BOOST_TEST(first.schema_version() == migrations().back().version); }

@@ -217,3 +217,99 @@ ItemPage PostgresStore::items(const std::string& run_id, std::int64_t after_seq,
 }
 
 }  // namespace krino::core::store
+
+namespace krino::core::store {
+
+namespace {
+
+std::string run_summary_columns(std::string_view alias) {
+  const std::string a(alias);
+  return a + "id, " + a + "status, " + a + "metadata, " + a + "item_count, " + a + "passed_count, " + iso(a + "started_at") + ", " +
+         iso(a + "completed_at");
+}
+
+RunSummary read_run_summary(const PgResult& rows, int row, int first) {
+  RunSummary run;
+  run.id = rows.text(row, first);
+  run.status = parse_status(rows.text(row, first + 1)).value_or(RunStatus::running);
+  run.metadata = rows.text(row, first + 2);
+  run.item_count = rows.integer(row, first + 3);
+  run.passed_count = rows.integer(row, first + 4);
+  run.started_at = rows.text(row, first + 5);
+  run.completed_at = rows.optional_text(row, first + 6);
+  return run;
+}
+
+bool deleted(PgConnection& connection, std::string_view sql, const std::string& key) {
+  const PgResult rows = connection.execute(std::string(sql) + " RETURNING 1", PgParams().text(key));
+  return rows.rows() > 0;
+}
+
+}  // namespace
+
+std::vector<ProjectSummary> PostgresStore::projects() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult rows = connection_.execute(
+      "SELECT p.id, p.name, " + iso("p.created_at") + ", COUNT(DISTINCT e.id), " + iso("MAX(r.started_at)") +
+      " FROM projects p LEFT JOIN experiments e ON e.project_id = p.id LEFT JOIN runs r ON r.experiment_id = e.id "
+      "GROUP BY p.id, p.name, p.created_at ORDER BY p.name");
+  std::vector<ProjectSummary> out;
+  for (int row = 0; row < rows.rows(); ++row)
+    out.push_back(ProjectSummary{std::string(rows.text(row, 0)), std::string(rows.text(row, 1)), rows.integer(row, 3),
+                                 std::string(rows.text(row, 2)), rows.optional_text(row, 4)});
+  return out;
+}
+
+std::optional<std::vector<ExperimentSummary>> PostgresStore::experiments(const std::string& project_name) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult project = connection_.execute("SELECT id FROM projects WHERE name = $1", PgParams().text(project_name));
+  if (project.rows() == 0) return std::nullopt;
+  const PgResult rows = connection_.execute(
+      "SELECT e.id, e.name, " + iso("e.created_at") + ", " + run_summary_columns("r.") +
+          " FROM experiments e LEFT JOIN runs r ON r.id = "
+          "(SELECT id FROM runs WHERE experiment_id = e.id ORDER BY started_at DESC, id DESC LIMIT 1) "
+          "WHERE e.project_id = $1 ORDER BY e.name",
+      PgParams().text(project.text(0, 0)));
+  std::vector<ExperimentSummary> out;
+  for (int row = 0; row < rows.rows(); ++row) {
+    ExperimentSummary experiment{std::string(rows.text(row, 0)), std::string(rows.text(row, 1)), std::string(rows.text(row, 2))};
+    if (!rows.is_null(row, 3)) experiment.latest_run = read_run_summary(rows, row, 3);
+    out.push_back(std::move(experiment));
+  }
+  return out;
+}
+
+std::optional<ExperimentInfo> PostgresStore::experiment(const std::string& experiment_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult rows = connection_.execute(
+      "SELECT e.id, e.name, p.name FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = $1", PgParams().text(experiment_id));
+  if (rows.rows() == 0) return std::nullopt;
+  return ExperimentInfo{std::string(rows.text(0, 0)), std::string(rows.text(0, 1)), std::string(rows.text(0, 2))};
+}
+
+std::vector<RunSummary> PostgresStore::runs(const std::string& experiment_id, std::size_t limit) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult rows = connection_.execute("SELECT " + run_summary_columns("") +
+                                                " FROM runs WHERE experiment_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2",
+                                            PgParams().text(experiment_id).integer(static_cast<std::int64_t>(limit)));
+  std::vector<RunSummary> out;
+  for (int row = 0; row < rows.rows(); ++row) out.push_back(read_run_summary(rows, row, 0));
+  return out;
+}
+
+bool PostgresStore::delete_run(const std::string& run_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return deleted(connection_, "DELETE FROM runs WHERE id = $1", run_id);
+}
+
+bool PostgresStore::delete_experiment(const std::string& experiment_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return deleted(connection_, "DELETE FROM experiments WHERE id = $1", experiment_id);
+}
+
+bool PostgresStore::delete_project(const std::string& project_name) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return deleted(connection_, "DELETE FROM projects WHERE name = $1", project_name);
+}
+
+}  // namespace krino::core::store

@@ -255,3 +255,102 @@ ItemPage SqliteStore::items(const std::string& run_id, std::int64_t after_seq, s
 }
 
 }  // namespace krino::core::store
+
+namespace krino::core::store {
+
+namespace {
+
+constexpr std::string_view kRunSummaryColumns = "id, status, metadata, item_count, passed_count, started_at, completed_at";
+
+// The columns of kRunSummaryColumns from `first` on.
+RunSummary read_run_summary(const SqliteStatement& row, int first) {
+  RunSummary run;
+  run.id = row.text(first);
+  run.status = parse_status(row.text(first + 1)).value_or(RunStatus::running);
+  run.metadata = row.text(first + 2);
+  run.item_count = row.integer(first + 3);
+  run.passed_count = row.integer(first + 4);
+  run.started_at = row.text(first + 5);
+  run.completed_at = row.optional_text(first + 6);
+  return run;
+}
+
+}  // namespace
+
+std::vector<ProjectSummary> SqliteStore::projects() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare(
+      "SELECT p.id, p.name, p.created_at, COUNT(DISTINCT e.id), MAX(r.started_at) FROM projects p "
+      "LEFT JOIN experiments e ON e.project_id = p.id LEFT JOIN runs r ON r.experiment_id = e.id "
+      "GROUP BY p.id, p.name, p.created_at ORDER BY p.name");
+  std::vector<ProjectSummary> out;
+  while (query.step())
+    out.push_back(ProjectSummary{std::string(query.text(0)), std::string(query.text(1)), query.integer(3), std::string(query.text(2)),
+                                 query.optional_text(4)});
+  return out;
+}
+
+std::optional<std::vector<ExperimentSummary>> SqliteStore::experiments(const std::string& project_name) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement project = connection_.prepare("SELECT id FROM projects WHERE name = ?1");
+  project.bind(1, project_name);
+  if (!project.step()) return std::nullopt;
+  SqliteStatement query = connection_.prepare(
+      "SELECT e.id, e.name, e.created_at, r.id, r.status, r.metadata, r.item_count, r.passed_count, r.started_at, r.completed_at "
+      "FROM experiments e LEFT JOIN runs r ON r.id = "
+      "(SELECT id FROM runs WHERE experiment_id = e.id ORDER BY started_at DESC, id DESC LIMIT 1) "
+      "WHERE e.project_id = ?1 ORDER BY e.name");
+  query.bind(1, project.text(0));
+  std::vector<ExperimentSummary> out;
+  while (query.step()) {
+    ExperimentSummary experiment{std::string(query.text(0)), std::string(query.text(1)), std::string(query.text(2))};
+    if (!query.is_null(3)) experiment.latest_run = read_run_summary(query, 3);
+    out.push_back(std::move(experiment));
+  }
+  return out;
+}
+
+std::optional<ExperimentInfo> SqliteStore::experiment(const std::string& experiment_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare(
+      "SELECT e.id, e.name, p.name FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = ?1");
+  query.bind(1, experiment_id);
+  if (!query.step()) return std::nullopt;
+  return ExperimentInfo{std::string(query.text(0)), std::string(query.text(1)), std::string(query.text(2))};
+}
+
+std::vector<RunSummary> SqliteStore::runs(const std::string& experiment_id, std::size_t limit) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare("SELECT " + std::string(kRunSummaryColumns) +
+                                              " FROM runs WHERE experiment_id = ?1 ORDER BY started_at DESC, id DESC LIMIT ?2");
+  query.bind(1, experiment_id).bind(2, static_cast<std::int64_t>(limit));
+  std::vector<RunSummary> out;
+  while (query.step()) out.push_back(read_run_summary(query, 0));
+  return out;
+}
+
+bool SqliteStore::delete_run(const std::string& run_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement statement = connection_.prepare("DELETE FROM runs WHERE id = ?1");
+  statement.bind(1, run_id);
+  statement.step();
+  return sqlite3_changes(connection_.handle()) > 0;
+}
+
+bool SqliteStore::delete_experiment(const std::string& experiment_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement statement = connection_.prepare("DELETE FROM experiments WHERE id = ?1");
+  statement.bind(1, experiment_id);
+  statement.step();
+  return sqlite3_changes(connection_.handle()) > 0;
+}
+
+bool SqliteStore::delete_project(const std::string& project_name) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement statement = connection_.prepare("DELETE FROM projects WHERE name = ?1");
+  statement.bind(1, project_name);
+  statement.step();
+  return sqlite3_changes(connection_.handle()) > 0;
+}
+
+}  // namespace krino::core::store

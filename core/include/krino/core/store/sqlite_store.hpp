@@ -26,6 +26,13 @@ class SqliteStore final : public Store {
   void set_run_status(const std::string& run_id, RunStatus status) override;
   std::optional<RunDetails> run(const std::string& run_id) override;
   ItemPage items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) override;
+  std::vector<ProjectSummary> projects() override;
+  std::optional<std::vector<ExperimentSummary>> experiments(const std::string& project_name) override;
+  std::optional<ExperimentInfo> experiment(const std::string& experiment_id) override;
+  std::vector<RunSummary> runs(const std::string& experiment_id, std::size_t limit) override;
+  bool delete_run(const std::string& run_id) override;
+  bool delete_experiment(const std::string& experiment_id) override;
+  bool delete_project(const std::string& project_name) override;
 
  private:
   void apply_migrations();

@@ -40,6 +40,19 @@ class Store {
 
   // Up to `limit` items of the run after position `after_seq` (-1: from the start), in order.
   virtual ItemPage items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) = 0;
+
+  // Every project, by name, with how many experiments it has and when its newest run started.
+  virtual std::vector<ProjectSummary> projects() = 0;
+  // The project's experiments by name, each with its newest run; nullopt when there is no project.
+  virtual std::optional<std::vector<ExperimentSummary>> experiments(const std::string& project_name) = 0;
+  virtual std::optional<ExperimentInfo> experiment(const std::string& experiment_id) = 0;
+  // The experiment's newest `limit` runs, newest first.
+  virtual std::vector<RunSummary> runs(const std::string& experiment_id, std::size_t limit) = 0;
+
+  // Each deletes the row with everything under it; false when there was none.
+  virtual bool delete_run(const std::string& run_id) = 0;
+  virtual bool delete_experiment(const std::string& experiment_id) = 0;
+  virtual bool delete_project(const std::string& project_name) = 0;
 };
 
 }  // namespace krino::core::store

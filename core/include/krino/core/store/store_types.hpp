@@ -82,6 +82,38 @@ struct ItemPage {
   std::optional<std::int64_t> next_after = std::nullopt;  // the seq to pass for the next page; empty: this was the last
 };
 
+// A run as lists show it: no per-run query is needed to fill it.
+struct RunSummary {
+  std::string id;
+  RunStatus status = RunStatus::running;
+  std::string metadata;
+  std::int64_t item_count = 0;
+  std::int64_t passed_count = 0;
+  std::string started_at;
+  std::optional<std::string> completed_at = std::nullopt;
+};
+
+struct ProjectSummary {
+  std::string id;
+  std::string name;
+  std::int64_t experiment_count = 0;
+  std::string created_at;
+  std::optional<std::string> latest_activity = std::nullopt;  // when its newest run started
+};
+
+struct ExperimentSummary {
+  std::string id;
+  std::string name;
+  std::string created_at;
+  std::optional<RunSummary> latest_run = std::nullopt;
+};
+
+struct ExperimentInfo {
+  std::string id;
+  std::string name;
+  std::string project_name;
+};
+
 // A request the store cannot carry out, in terms the API turns into a status code.
 class StoreError : public std::runtime_error {
  public:
