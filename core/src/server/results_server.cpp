@@ -1,6 +1,7 @@
 #include "krino/core/server/results_server.hpp"
 
 #include "krino/core/common/io_service.hpp"
+#include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
 #include "krino/core/store/migrations.hpp"
 #include "krino/core/store/open_store.hpp"
@@ -61,6 +62,7 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
     }
   });
   server_api::add_run_routes(parts_->router, store);
+  server_api::add_project_routes(parts_->router, store);
   parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router, log_access);
 }
 

@@ -3,6 +3,7 @@
 #include "krino/core/common/json_scan.hpp"
 #include "krino/core/server_api/item_batch.hpp"
 #include "krino/core/store/uuid_v7.hpp"
+#include "json_out.hpp"
 
 #include <krino/event/values.hpp>
 #include <krino/json_spans.hpp>
@@ -140,11 +141,6 @@ Response update_run(store::Store& store, const Request& request) {
   return http_server::json_response(Status::ok, R"({"status":"updated"})");
 }
 
-void append_optional_text(std::string& out, const std::optional<std::string>& text) {
-  if (text) krino::json::append_json_string(out, *text);
-  else out += "null";
-}
-
 // An item as the Dokimos server lists it: its id, then the members the client sent.
 void append_item(std::string& out, const store::StoredItem& item) {
   out += "{\"id\":";
@@ -195,8 +191,7 @@ Response get_run(store::Store& store, const Request& request) {
   append_key(body, "passedItems");
   krino::event::append_integer(body, run->passed_items);
   append_key(body, "passRate");
-  if (run->total_items > 0) krino::json::append_double(body, static_cast<double>(run->passed_items) / static_cast<double>(run->total_items));
-  else body += "null";
+  append_pass_rate(body, run->passed_items, run->total_items);
   append_key(body, "startedAt");
   krino::json::append_json_string(body, run->started_at);
   append_key(body, "completedAt");

@@ -1,0 +1,174 @@
+#include "krino/core/server_api/project_routes.hpp"
+
+#include "json_out.hpp"
+#include "krino/core/store/uuid_v7.hpp"
+
+#include <boost/beast/http/verb.hpp>
+
+#include <algorithm>
+#include <charconv>
+
+namespace krino::core::server_api {
+
+namespace {
+
+using http_server::Request;
+using http_server::Response;
+using http_server::Status;
+using krino::event::append_key;
+
+constexpr std::size_t kDefaultRunLimit = 100;
+constexpr std::size_t kDefaultTrendLimit = 20;
+constexpr std::size_t kMaxLimit = 1000;
+
+Response not_found(const std::string& what) { return http_server::error_response(Status::not_found, "not_found", "no " + what); }
+
+// `limit` from the query (1 to kMaxLimit), or a 400 saying what is wrong.
+std::optional<std::size_t> limit_of(const Request& request, std::size_t fallback, std::optional<Response>& refusal) {
+  const auto text = request.query_value("limit");
+  if (!text) return fallback;
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || end != text->data() + text->size() || value == 0 || value > kMaxLimit) {
+    refusal = http_server::error_response(Status::bad_request, "invalid_request", "limit must be a whole number from 1 to 1000");
+    return std::nullopt;
+  }
+  return value;
+}
+
+// An id from the path in canonical form; nullopt for anything that is not a UUID (then 404).
+std::optional<std::string> uuid_param(const Request& request, const std::string& name) {
+  const auto id = store::parse_uuid(request.param(name));
+  if (!id) return std::nullopt;
+  return store::to_text(*id);
+}
+
+Response list_projects(store::Store& store) {
+  std::string body = "[";
+  for (const store::ProjectSummary& project : store.projects()) {
+    if (body.size() > 1) body += ',';
+    body += "{\"id\":";
+    krino::json::append_json_string(body, project.id);
+    append_key(body, "name");
+    krino::json::append_json_string(body, project.name);
+    append_key(body, "experimentCount");
+    krino::event::append_integer(body, project.experiment_count);
+    append_key(body, "createdAt");
+    krino::json::append_json_string(body, project.created_at);
+    append_key(body, "latestActivity");
+    append_optional_text(body, project.latest_activity);
+    body += '}';
+  }
+  body += ']';
+  return http_server::json_response(Status::ok, std::move(body));
+}
+
+Response list_experiments(store::Store& store, const Request& request) {
+  const auto experiments = store.experiments(request.param("projectName"));
+  if (!experiments) return not_found("project " + request.param("projectName"));
+  std::string body = "[";
+  for (const store::ExperimentSummary& experiment : *experiments) {
+    if (body.size() > 1) body += ',';
+    body += "{\"id\":";
+    krino::json::append_json_string(body, experiment.id);
+    append_key(body, "name");
+    krino::json::append_json_string(body, experiment.name);
+    append_key(body, "createdAt");
+    krino::json::append_json_string(body, experiment.created_at);
+    append_key(body, "latestRun");
+    if (const auto& run = experiment.latest_run) {
+      body += "{\"runId\":";
+      krino::json::append_json_string(body, run->id);
+      append_key(body, "status");
+      krino::json::append_json_string(body, store::status_name(run->status));
+      append_key(body, "passRate");
+      append_pass_rate(body, run->passed_count, run->item_count);
+      append_key(body, "startedAt");
+      krino::json::append_json_string(body, run->started_at);
+      body += '}';
+    } else {
+      body += "null";
+    }
+    body += '}';
+  }
+  body += ']';
+  return http_server::json_response(Status::ok, std::move(body));
+}
+
+Response list_runs(store::Store& store, const Request& request) {
+  std::optional<Response> refusal;
+  const auto limit = limit_of(request, kDefaultRunLimit, refusal);
+  if (!limit) return *refusal;
+  const auto id = uuid_param(request, "experimentId");
+  if (!id || !store.experiment(*id)) return not_found("experiment " + request.param("experimentId"));
+  std::string body = "[";
+  for (const store::RunSummary& run : store.runs(*id, *limit)) {
+    if (body.size() > 1) body += ',';
+    append_run_summary(body, run);
+  }
+  body += ']';
+  return http_server::json_response(Status::ok, std::move(body));
+}
+
+// The newest `limit` runs, oldest first: what a chart of the pass rate over time draws.
+Response trends(store::Store& store, const Request& request) {
+  std::optional<Response> refusal;
+  const auto limit = limit_of(request, kDefaultTrendLimit, refusal);
+  if (!limit) return *refusal;
+  const auto id = uuid_param(request, "experimentId");
+  const auto experiment = id ? store.experiment(*id) : std::nullopt;
+  if (!experiment) return not_found("experiment " + request.param("experimentId"));
+  std::vector<store::RunSummary> runs = store.runs(*id, *limit);
+  std::reverse(runs.begin(), runs.end());
+  std::string body = "{\"experimentName\":";
+  krino::json::append_json_string(body, experiment->name);
+  append_key(body, "projectName");
+  krino::json::append_json_string(body, experiment->project_name);
+  body += ",\"runs\":[";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (i > 0) body += ',';
+    body += "{\"runId\":";
+    krino::json::append_json_string(body, runs[i].id);
+    append_key(body, "startedAt");
+    krino::json::append_json_string(body, runs[i].started_at);
+    append_key(body, "passRate");
+    append_pass_rate(body, runs[i].passed_count, runs[i].item_count);
+    append_key(body, "totalItems");
+    krino::event::append_integer(body, runs[i].item_count);
+    append_key(body, "passedItems");
+    krino::event::append_integer(body, runs[i].passed_count);
+    body += '}';
+  }
+  body += "]}";
+  return http_server::json_response(Status::ok, std::move(body));
+}
+
+Response deleted(bool found, const std::string& what) {
+  if (!found) return not_found(what);
+  Response response(Status::no_content, 11);
+  response.prepare_payload();
+  return response;
+}
+
+}  // namespace
+
+void add_project_routes(http_server::Router& router, store::Store& store) {
+  using boost::beast::http::verb;
+  router.add(verb::get, "/api/v1/projects", [&store](const Request&) { return list_projects(store); });
+  router.add(verb::get, "/api/v1/projects/{projectName}/experiments", [&store](const Request& r) { return list_experiments(store, r); });
+  router.add(verb::get, "/api/v1/experiments/{experimentId}/runs", [&store](const Request& r) { return list_runs(store, r); });
+  router.add(verb::get, "/api/v1/experiments/{experimentId}/trends", [&store](const Request& r) { return trends(store, r); });
+  router.add(verb::delete_, "/api/v1/runs/{runId}", [&store](const Request& r) {
+    const auto id = uuid_param(r, "runId");
+    return deleted(id && store.delete_run(*id), "run " + r.param("runId"));
+  });
+  router.add(verb::delete_, "/api/v1/experiments/{experimentId}", [&store](const Request& r) {
+    const auto id = uuid_param(r, "experimentId");
+    return deleted(id && store.delete_experiment(*id), "experiment " + r.param("experimentId"));
+  });
+  router.add(verb::delete_, "/api/v1/projects/{projectName}", [&store](const Request& r) {
+    return deleted(store.delete_project(r.param("projectName")), "project " + r.param("projectName"));
+  });
+}
+
+}  // namespace krino::core::server_api
