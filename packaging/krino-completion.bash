@@ -13,6 +13,7 @@ _krino_test_options='--pairing --alpha --seed --permutation-iterations --bootstr
 _krino_options_gate="-b --baseline --severity-margin --verdict-dir --on-removed-evaluator --update --no-fail-on-regression --fail-on-removed-items --fail-on-inconclusive --no-bootstrap-pass --json $_krino_test_options"
 _krino_options_compare="-f --format --max-items --fail-on-regression $_krino_test_options"
 _krino_options_merge='-o --output --allow-missing'
+_krino_options_serve='--listen --data-dir --database --max-body-bytes'
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
 
@@ -54,11 +55,11 @@ _krino() {
 
     # The value of the option just typed.
     case $prev in
-        --plugin-dir | --verdict-dir)
+        --plugin-dir | --verdict-dir | --data-dir)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -d -- "$cur")
             return ;;
-        --judges | -b | --baseline | -o | --output)
+        --judges | -b | --baseline | -o | --output | --database)
             _krino_files "$cur"
             return ;;
         --plugins)
@@ -93,7 +94,7 @@ _krino() {
             mapfile -t COMPREPLY < <(compgen -W 'fail warn' -- "$cur")
             return ;;
         --set | -c | --config | -j | --parallelism | --shard | --severity-margin | --alpha | --seed | \
-            --permutation-iterations | --bootstrap-iterations | --max-items)
+            --permutation-iterations | --bootstrap-iterations | --max-items | --listen | --max-body-bytes)
             return ;;  # free-form values
     esac
 
@@ -106,6 +107,7 @@ _krino() {
             gate) options=$_krino_options_gate ;;
             compare) options=$_krino_options_compare ;;
             merge) options=$_krino_options_merge ;;
+            serve) options=$_krino_options_serve ;;
             'plugins list') options=$_krino_options_plugins_list ;;
             'plugins info') options=$_krino_options_plugins_info ;;
             '') options='--help --version' ;;
@@ -116,7 +118,7 @@ _krino() {
     fi
 
     case $command in
-        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge plugins' -- "$cur") ;;
+        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve plugins' -- "$cur") ;;
         plugins) mapfile -t COMPREPLY < <(compgen -W 'list info' -- "$cur") ;;
         'plugins info') mapfile -t COMPREPLY < <(compgen -W "$(_krino_names --names)" -- "$cur") ;;
         'plugins list') ;;
