@@ -1,12 +1,12 @@
 #include "krino/core/server_api/project_routes.hpp"
 
 #include "json_out.hpp"
+#include "query_params.hpp"
 #include "krino/core/store/uuid_v7.hpp"
 
 #include <boost/beast/http/verb.hpp>
 
 #include <algorithm>
-#include <charconv>
 
 namespace krino::core::server_api {
 
@@ -22,19 +22,6 @@ constexpr std::size_t kDefaultTrendLimit = 20;
 constexpr std::size_t kMaxLimit = 1000;
 
 Response not_found(const std::string& what) { return http_server::error_response(Status::not_found, "not_found", "no " + what); }
-
-// `limit` from the query (1 to kMaxLimit), or a 400 saying what is wrong.
-std::optional<std::size_t> limit_of(const Request& request, std::size_t fallback, std::optional<Response>& refusal) {
-  const auto text = request.query_value("limit");
-  if (!text) return fallback;
-  std::size_t value = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc() || end != text->data() + text->size() || value == 0 || value > kMaxLimit) {
-    refusal = http_server::error_response(Status::bad_request, "invalid_request", "limit must be a whole number from 1 to 1000");
-    return std::nullopt;
-  }
-  return value;
-}
 
 // An id from the path in canonical form; nullopt for anything that is not a UUID (then 404).
 std::optional<std::string> uuid_param(const Request& request, const std::string& name) {
@@ -97,7 +84,7 @@ Response list_experiments(store::Store& store, const Request& request) {
 
 Response list_runs(store::Store& store, const Request& request) {
   std::optional<Response> refusal;
-  const auto limit = limit_of(request, kDefaultRunLimit, refusal);
+  const auto limit = whole_query(request, "limit", kDefaultRunLimit, 1, kMaxLimit, refusal);
   if (!limit) return *refusal;
   const auto id = uuid_param(request, "experimentId");
   if (!id || !store.experiment(*id)) return not_found("experiment " + request.param("experimentId"));
@@ -113,7 +100,7 @@ Response list_runs(store::Store& store, const Request& request) {
 // The newest `limit` runs, oldest first: what a chart of the pass rate over time draws.
 Response trends(store::Store& store, const Request& request) {
   std::optional<Response> refusal;
-  const auto limit = limit_of(request, kDefaultTrendLimit, refusal);
+  const auto limit = whole_query(request, "limit", kDefaultTrendLimit, 1, kMaxLimit, refusal);
   if (!limit) return *refusal;
   const auto id = uuid_param(request, "experimentId");
   const auto experiment = id ? store.experiment(*id) : std::nullopt;

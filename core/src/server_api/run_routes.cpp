@@ -4,6 +4,7 @@
 #include "krino/core/server_api/item_batch.hpp"
 #include "krino/core/store/uuid_v7.hpp"
 #include "json_out.hpp"
+#include "query_params.hpp"
 
 #include <krino/event/values.hpp>
 #include <krino/json_spans.hpp>
@@ -11,7 +12,6 @@
 
 #include <boost/beast/http/verb.hpp>
 
-#include <charconv>
 
 namespace krino::core::server_api {
 
@@ -60,18 +60,6 @@ std::optional<std::string> run_id_of(const Request& request) {
 
 Response no_run(const Request& request) {
   return http_server::error_response(Status::not_found, "not_found", "no run " + request.param("runId"));
-}
-
-std::optional<std::size_t> whole_query(const Request& request, const std::string& name, std::size_t fallback, std::optional<Response>& refusal) {
-  const auto text = request.query_value(name);
-  if (!text) return fallback;
-  std::size_t value = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc() || end != text->data() + text->size()) {
-    refusal = invalid_field(name, "must be a whole number");
-    return std::nullopt;
-  }
-  return value;
 }
 
 Response create_run(store::Store& store, const Request& request) {
@@ -162,11 +150,11 @@ Response get_run(store::Store& store, const Request& request) {
   const auto run_id = run_id_of(request);
   if (!run_id) return no_run(request);
   std::optional<Response> refusal;
-  const auto page = whole_query(request, "page", 0, refusal);
+  // Pages past 2^40 items would overflow page * size; no run is that long.
+  const auto page = whole_query(request, "page", 0, 0, std::size_t{1} << 40, refusal);
   if (!page) return *refusal;
-  const auto size = whole_query(request, "size", kDefaultPageSize, refusal);
+  const auto size = whole_query(request, "size", kDefaultPageSize, 1, kMaxPageSize, refusal);
   if (!size) return *refusal;
-  if (*size == 0 || *size > kMaxPageSize) return invalid_field("size", "must be between 1 and 1000");
   const auto run = store.run(*run_id);
   if (!run) return no_run(request);
   // Items are numbered 0, 1, 2 ... in their run, so page N starts after number N * size - 1: a
