@@ -13,7 +13,7 @@ _krino_test_options='--pairing --alpha --seed --permutation-iterations --bootstr
 _krino_options_gate="-b --baseline --severity-margin --verdict-dir --on-removed-evaluator --update --no-fail-on-regression --fail-on-removed-items --fail-on-inconclusive --no-bootstrap-pass --json $_krino_test_options"
 _krino_options_compare="-f --format --max-items --fail-on-regression $_krino_test_options"
 _krino_options_merge='-o --output --allow-missing'
-_krino_options_serve='--listen --data-dir --database --max-body-bytes'
+_krino_options_serve='--listen --data-dir --database --max-body-bytes --require-read-key'
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
 

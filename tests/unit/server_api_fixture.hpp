@@ -4,6 +4,7 @@
 // `krino serve` mounts them.
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/http_server/http_server.hpp"
+#include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
 #include "krino/core/store/postgres_store.hpp"
@@ -49,8 +50,10 @@ using Backends = boost::mpl::list<OnSqlite, OnPostgres>;
 template <class Backend>
 struct ServerFixture {
   ServerFixture() : store(backend.open()) {
-    server_api::add_run_routes(router, *store);
-    server_api::add_project_routes(router, *store);
+    auth = std::make_unique<server_api::Authenticator>(*store, auth_options);
+    server_api::add_run_routes(router, *store, *auth);
+    server_api::add_project_routes(router, *store, *auth);
+    server_api::add_key_routes(router, *store, *auth);
     http_server::HttpServerOptions options;
     options.port = 0;
     server = std::make_unique<http_server::HttpServer>(io.context(), options, router);
@@ -76,6 +79,8 @@ struct ServerFixture {
 
   Backend backend;
   std::unique_ptr<store::Store> store;
+  server_api::AuthOptions auth_options;  // open until a test makes a key
+  std::unique_ptr<server_api::Authenticator> auth;
   http_server::Router router;
   IoService io{1};
   std::unique_ptr<http_server::HttpServer> server;

@@ -87,6 +87,7 @@ struct ServeArguments {
   std::string data_dir;                   // default: $XDG_DATA_HOME/krino, else ~/.local/share/krino
   std::string database;                   // default: krino.db in the data directory
   std::uint64_t max_body_bytes = 64ull * 1024 * 1024;
+  bool require_read_key = false;  // reads need a key too, once keys are in use
 };
 
 int gate_command(const GateArguments& args);

@@ -51,6 +51,8 @@ int serve_command(const ServeArguments& args) {
   core::server::ResultsServerOptions options;
   parse_listen(args.listen, options.http);
   options.http.max_body_bytes = args.max_body_bytes;
+  options.auth.require_read_key = args.require_read_key;
+  if (const char* key = std::getenv("KRINO_API_KEY"); key != nullptr && *key != '\0') options.auth.legacy_key = std::string(key);
   const bool postgres = core::store::is_postgres_uri(args.database);
   const std::filesystem::path data_dir = args.data_dir.empty() && !postgres ? default_data_dir() : std::filesystem::path(args.data_dir);
   options.database = args.database.empty() ? (data_dir / "krino.db").string() : args.database;

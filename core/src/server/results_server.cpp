@@ -1,6 +1,7 @@
 #include "krino/core/server/results_server.hpp"
 
 #include "krino/core/common/io_service.hpp"
+#include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
 #include "krino/core/store/migrations.hpp"
@@ -36,9 +37,11 @@ void log_access(const http_server::AccessRecord& record) {
 }  // namespace
 
 struct ResultsServer::Parts {
-  explicit Parts(const ResultsServerOptions& options) : store(store::open_store(options.database)), io(options.io_threads) {}
+  explicit Parts(const ResultsServerOptions& options)
+      : store(store::open_store(options.database)), auth(*store, options.auth), io(options.io_threads) {}
 
   std::unique_ptr<store::Store> store;
+  server_api::Authenticator auth;
   http_server::Router router;
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
@@ -61,8 +64,9 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
       return http_server::error_response(http_server::Status::service_unavailable, "database_unavailable", error.what());
     }
   });
-  server_api::add_run_routes(parts_->router, store);
-  server_api::add_project_routes(parts_->router, store);
+  server_api::add_run_routes(parts_->router, store, parts_->auth);
+  server_api::add_project_routes(parts_->router, store, parts_->auth);
+  server_api::add_key_routes(parts_->router, store, parts_->auth);
   parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router, log_access);
 }
 

@@ -139,23 +139,23 @@ Response deleted(bool found, const std::string& what) {
 
 }  // namespace
 
-void add_project_routes(http_server::Router& router, store::Store& store) {
+void add_project_routes(http_server::Router& router, store::Store& store, const Authenticator& auth) {
   using boost::beast::http::verb;
-  router.add(verb::get, "/api/v1/projects", [&store](const Request&) { return list_projects(store); });
-  router.add(verb::get, "/api/v1/projects/{projectName}/experiments", [&store](const Request& r) { return list_experiments(store, r); });
-  router.add(verb::get, "/api/v1/experiments/{experimentId}/runs", [&store](const Request& r) { return list_runs(store, r); });
-  router.add(verb::get, "/api/v1/experiments/{experimentId}/trends", [&store](const Request& r) { return trends(store, r); });
-  router.add(verb::delete_, "/api/v1/runs/{runId}", [&store](const Request& r) {
+  router.add(verb::get, "/api/v1/projects", auth.guard(Access::read, [&store](const Request&, const Principal&) { return list_projects(store); }));
+  router.add(verb::get, "/api/v1/projects/{projectName}/experiments", auth.guard(Access::read, [&store](const Request& r, const Principal&) { return list_experiments(store, r); }));
+  router.add(verb::get, "/api/v1/experiments/{experimentId}/runs", auth.guard(Access::read, [&store](const Request& r, const Principal&) { return list_runs(store, r); }));
+  router.add(verb::get, "/api/v1/experiments/{experimentId}/trends", auth.guard(Access::read, [&store](const Request& r, const Principal&) { return trends(store, r); }));
+  router.add(verb::delete_, "/api/v1/runs/{runId}", auth.guard(Access::write, [&store](const Request& r, const Principal&) {
     const auto id = uuid_param(r, "runId");
     return deleted(id && store.delete_run(*id), "run " + r.param("runId"));
-  });
-  router.add(verb::delete_, "/api/v1/experiments/{experimentId}", [&store](const Request& r) {
+  }));
+  router.add(verb::delete_, "/api/v1/experiments/{experimentId}", auth.guard(Access::write, [&store](const Request& r, const Principal&) {
     const auto id = uuid_param(r, "experimentId");
     return deleted(id && store.delete_experiment(*id), "experiment " + r.param("experimentId"));
-  });
-  router.add(verb::delete_, "/api/v1/projects/{projectName}", [&store](const Request& r) {
+  }));
+  router.add(verb::delete_, "/api/v1/projects/{projectName}", auth.guard(Access::write, [&store](const Request& r, const Principal&) {
     return deleted(store.delete_project(r.param("projectName")), "project " + r.param("projectName"));
-  });
+  }));
 }
 
 }  // namespace krino::core::server_api

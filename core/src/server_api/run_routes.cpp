@@ -224,12 +224,12 @@ Response get_run(store::Store& store, const Request& request) {
 
 }  // namespace
 
-void add_run_routes(http_server::Router& router, store::Store& store) {
+void add_run_routes(http_server::Router& router, store::Store& store, const Authenticator& auth) {
   using boost::beast::http::verb;
-  router.add(verb::post, "/api/v1/projects/{projectName}/runs", [&store](const Request& r) { return create_run(store, r); });
-  router.add(verb::post, "/api/v1/runs/{runId}/items", [&store](const Request& r) { return add_items(store, r); });
-  router.add(verb::patch, "/api/v1/runs/{runId}", [&store](const Request& r) { return update_run(store, r); });
-  router.add(verb::get, "/api/v1/runs/{runId}", [&store](const Request& r) { return get_run(store, r); });
+  router.add(verb::post, "/api/v1/projects/{projectName}/runs", auth.guard(Access::write, [&store](const Request& r, const Principal&) { return create_run(store, r); }));
+  router.add(verb::post, "/api/v1/runs/{runId}/items", auth.guard(Access::write, [&store](const Request& r, const Principal&) { return add_items(store, r); }));
+  router.add(verb::patch, "/api/v1/runs/{runId}", auth.guard(Access::write, [&store](const Request& r, const Principal&) { return update_run(store, r); }));
+  router.add(verb::get, "/api/v1/runs/{runId}", auth.guard(Access::read, [&store](const Request& r, const Principal&) { return get_run(store, r); }));
 }
 
 }  // namespace krino::core::server_api

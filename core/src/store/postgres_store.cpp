@@ -313,3 +313,69 @@ bool PostgresStore::delete_project(const std::string& project_name) {
 }
 
 }  // namespace krino::core::store
+
+namespace krino::core::store {
+
+namespace {
+
+std::string key_columns() { return "id, name, role, tenant_id, " + iso("created_at") + ", " + iso("disabled_at"); }
+
+ApiKey read_key(const PgResult& rows, int row) {
+  return ApiKey{std::string(rows.text(row, 0)), std::string(rows.text(row, 1)), parse_role(rows.text(row, 2)).value_or(Role::viewer),
+                rows.optional_text(row, 3), std::string(rows.text(row, 4)), rows.optional_text(row, 5)};
+}
+
+}  // namespace
+
+ApiKey PostgresStore::create_key(const std::string& name, Role role, const std::optional<std::string>& tenant, const std::string& key_hash) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ApiKey key{to_text(ids_.next()), name, role, tenant, utc_timestamp_now(), std::nullopt};
+  connection_.execute("INSERT INTO api_keys (id, name, role, tenant_id, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+                      PgParams().text(key.id).text(name).text(role_name(role)).optional(tenant).text(key_hash).text(key.created_at));
+  return key;
+}
+
+std::optional<ApiKey> PostgresStore::key_by_hash(const std::string& key_hash) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult rows = connection_.execute("SELECT " + key_columns() + " FROM api_keys WHERE key_hash = $1", PgParams().text(key_hash));
+  if (rows.rows() == 0) return std::nullopt;
+  return read_key(rows, 0);
+}
+
+std::vector<ApiKey> PostgresStore::keys() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult rows = connection_.execute("SELECT " + key_columns() + " FROM api_keys ORDER BY id");
+  std::vector<ApiKey> out;
+  for (int row = 0; row < rows.rows(); ++row) out.push_back(read_key(rows, row));
+  return out;
+}
+
+bool PostgresStore::has_keys() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return connection_.execute("SELECT EXISTS (SELECT 1 FROM api_keys)").boolean(0, 0);
+}
+
+bool PostgresStore::disable_key(const std::string& key_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return connection_.execute("UPDATE api_keys SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 RETURNING 1", PgParams().text(key_id))
+             .rows() > 0;
+}
+
+bool PostgresStore::delete_key(const std::string& key_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return deleted(connection_, "DELETE FROM api_keys WHERE id = $1", key_id);
+}
+
+void PostgresStore::record_write(const AuditEntry& entry) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  connection_.execute("INSERT INTO audit_log (id, at, key_id, tenant_id, method, path, status) VALUES ($1, now(), $2, $3, $4, $5, $6)",
+                      PgParams()
+                          .text(to_text(ids_.next()))
+                          .optional(entry.key_id)
+                          .optional(entry.tenant)
+                          .text(entry.method)
+                          .text(entry.path)
+                          .integer(static_cast<std::int64_t>(entry.status)));
+}
+
+}  // namespace krino::core::store

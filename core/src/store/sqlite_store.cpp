@@ -354,3 +354,76 @@ bool SqliteStore::delete_project(const std::string& project_name) {
 }
 
 }  // namespace krino::core::store
+
+namespace krino::core::store {
+
+namespace {
+
+constexpr std::string_view kKeyColumns = "id, name, role, tenant_id, created_at, disabled_at";
+
+ApiKey read_key(const SqliteStatement& row) {
+  return ApiKey{std::string(row.text(0)), std::string(row.text(1)), parse_role(row.text(2)).value_or(Role::viewer),
+                row.optional_text(3), std::string(row.text(4)), row.optional_text(5)};
+}
+
+}  // namespace
+
+ApiKey SqliteStore::create_key(const std::string& name, Role role, const std::optional<std::string>& tenant, const std::string& key_hash) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ApiKey key{to_text(ids_.next()), name, role, tenant, utc_timestamp_now(), std::nullopt};
+  SqliteStatement insert = connection_.prepare(
+      "INSERT INTO api_keys (id, name, role, tenant_id, key_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  insert.bind(1, key.id).bind(2, key.name).bind(3, role_name(role)).bind(4, tenant).bind(5, key_hash).bind(6, key.created_at);
+  insert.step();
+  return key;
+}
+
+std::optional<ApiKey> SqliteStore::key_by_hash(const std::string& key_hash) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare("SELECT " + std::string(kKeyColumns) + " FROM api_keys WHERE key_hash = ?1");
+  query.bind(1, key_hash);
+  if (!query.step()) return std::nullopt;
+  return read_key(query);
+}
+
+std::vector<ApiKey> SqliteStore::keys() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare("SELECT " + std::string(kKeyColumns) + " FROM api_keys ORDER BY id");
+  std::vector<ApiKey> out;
+  while (query.step()) out.push_back(read_key(query));
+  return out;
+}
+
+bool SqliteStore::has_keys() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare("SELECT EXISTS (SELECT 1 FROM api_keys)");
+  query.step();
+  return query.integer(0) != 0;
+}
+
+bool SqliteStore::disable_key(const std::string& key_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement update = connection_.prepare("UPDATE api_keys SET disabled_at = COALESCE(disabled_at, ?2) WHERE id = ?1");
+  update.bind(1, key_id).bind(2, utc_timestamp_now());
+  update.step();
+  return sqlite3_changes(connection_.handle()) > 0;
+}
+
+bool SqliteStore::delete_key(const std::string& key_id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement statement = connection_.prepare("DELETE FROM api_keys WHERE id = ?1");
+  statement.bind(1, key_id);
+  statement.step();
+  return sqlite3_changes(connection_.handle()) > 0;
+}
+
+void SqliteStore::record_write(const AuditEntry& entry) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement insert = connection_.prepare(
+      "INSERT INTO audit_log (id, at, key_id, tenant_id, method, path, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  insert.bind(1, to_text(ids_.next())).bind(2, utc_timestamp_now()).bind(3, entry.key_id).bind(4, entry.tenant);
+  insert.bind(5, entry.method).bind(6, entry.path).bind(7, static_cast<std::int64_t>(entry.status));
+  insert.step();
+}
+
+}  // namespace krino::core::store

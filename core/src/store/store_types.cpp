@@ -22,4 +22,22 @@ std::optional<RunStatus> parse_status(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view role_name(Role role) {
+  switch (role) {
+    case Role::viewer:
+      return "VIEWER";
+    case Role::editor:
+      return "EDITOR";
+    case Role::admin:
+      return "ADMIN";
+  }
+  return "VIEWER";
+}
+
+std::optional<Role> parse_role(std::string_view name) {
+  for (Role role : {Role::viewer, Role::editor, Role::admin})
+    if (role_name(role) == name) return role;
+  return std::nullopt;
+}
+
 }  // namespace krino::core::store

@@ -6,6 +6,7 @@
 //   GET /healthz   200 {"status":"UP"} while the process serves requests (liveness)
 //   GET /readyz    200 when the database answers and its schema is current, else 503 (readiness)
 #include "krino/core/http_server/http_server.hpp"
+#include "krino/core/server_api/auth.hpp"
 #include "krino/core/store/store.hpp"
 
 #include <chrono>
@@ -18,6 +19,7 @@ namespace krino::core::server {
 struct ResultsServerOptions {
   http_server::HttpServerOptions http;
   std::string database;  // a SQLite file, or a postgresql:// URI (store/open_store.hpp)
+  server_api::AuthOptions auth;
   int io_threads = 2;
 };
 

@@ -6,11 +6,12 @@
 //   GET    /api/v1/experiments/{experimentId}/trends?limit=20
 //   DELETE /api/v1/runs/{runId}, /api/v1/experiments/{experimentId}, /api/v1/projects/{projectName} -> 204
 #include "krino/core/http_server/router.hpp"
+#include "krino/core/server_api/auth.hpp"
 #include "krino/core/store/store.hpp"
 
 namespace krino::core::server_api {
 
-// `store` must outlive the router.
-void add_project_routes(http_server::Router& router, store::Store& store);
+// `store` and `auth` must outlive the router. Reads need Access::read, the rest Access::write.
+void add_project_routes(http_server::Router& router, store::Store& store, const Authenticator& auth);
 
 }  // namespace krino::core::server_api

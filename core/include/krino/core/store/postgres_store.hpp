@@ -31,6 +31,13 @@ class PostgresStore final : public Store {
   bool delete_run(const std::string& run_id) override;
   bool delete_experiment(const std::string& experiment_id) override;
   bool delete_project(const std::string& project_name) override;
+  ApiKey create_key(const std::string& name, Role role, const std::optional<std::string>& tenant, const std::string& key_hash) override;
+  std::optional<ApiKey> key_by_hash(const std::string& key_hash) override;
+  std::vector<ApiKey> keys() override;
+  bool has_keys() override;
+  bool disable_key(const std::string& key_id) override;
+  bool delete_key(const std::string& key_id) override;
+  void record_write(const AuditEntry& entry) override;
 
  private:
   void apply_migrations();

@@ -53,6 +53,16 @@ class Store {
   virtual bool delete_run(const std::string& run_id) = 0;
   virtual bool delete_experiment(const std::string& experiment_id) = 0;
   virtual bool delete_project(const std::string& project_name) = 0;
+
+  // API keys, by the SHA-256 of the key text (the key itself is never stored).
+  virtual ApiKey create_key(const std::string& name, Role role, const std::optional<std::string>& tenant,
+                            const std::string& key_hash) = 0;
+  virtual std::optional<ApiKey> key_by_hash(const std::string& key_hash) = 0;  // disabled keys too
+  virtual std::vector<ApiKey> keys() = 0;                                       // oldest first
+  virtual bool has_keys() = 0;                                                  // disabled ones count
+  virtual bool disable_key(const std::string& key_id) = 0;
+  virtual bool delete_key(const std::string& key_id) = 0;
+  virtual void record_write(const AuditEntry& entry) = 0;
 };
 
 }  // namespace krino::core::store

@@ -114,6 +114,30 @@ struct ExperimentInfo {
   std::string project_name;
 };
 
+// What an API key may do: VIEWER reads, EDITOR also writes, ADMIN also manages keys.
+enum class Role { viewer, editor, admin };
+std::string_view role_name(Role role);  // "VIEWER", "EDITOR", "ADMIN"
+std::optional<Role> parse_role(std::string_view name);
+
+// An API key as stored: never the key itself, only its hash.
+struct ApiKey {
+  std::string id;
+  std::string name;
+  Role role = Role::viewer;
+  std::optional<std::string> tenant = std::nullopt;
+  std::string created_at;
+  std::optional<std::string> disabled_at = std::nullopt;
+};
+
+// One write the server carried out, for the audit log.
+struct AuditEntry {
+  std::optional<std::string> key_id = std::nullopt;  // none: open mode or the KRINO_API_KEY key
+  std::optional<std::string> tenant = std::nullopt;
+  std::string method;
+  std::string path;
+  unsigned status = 0;
+};
+
 // A request the store cannot carry out, in terms the API turns into a status code.
 class StoreError : public std::runtime_error {
  public:
