@@ -67,6 +67,10 @@ void serve_restart_and_read_back(const std::vector<std::string>& storage, const 
     run_id = std::string(krino::json::parse(created.body()).at("runId").as_string());
     BOOST_TEST(call(client, "POST", "/api/v1/runs/" + run_id + "/items", R"({"items":[{"success":true,"inputs":{"x":0.1}}]})").status() == 201u);
     BOOST_TEST(call(client, "PATCH", "/api/v1/runs/" + run_id, R"({"status":"SUCCESS"})").status() == 200u);
+    const HttpResult metrics = call(client, "GET", "/metrics");
+    BOOST_TEST(metrics.status() == 200u);
+    BOOST_TEST(metrics.body().find("krino_http_requests_total{method=\"POST\",code=\"201\"} 2") != std::string::npos, metrics.body());
+    BOOST_TEST(metrics.body().find("krino_http_request_duration_seconds_count ") != std::string::npos, metrics.body());
   });
   BOOST_TEST(first.exit_code == 0, first.err);
   BOOST_TEST(first.err.find("krino serve: stopped") != std::string::npos, first.err);

@@ -1,6 +1,7 @@
 #include "krino/core/server/results_server.hpp"
 
 #include "krino/core/common/io_service.hpp"
+#include "krino/core/server/server_metrics.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
@@ -42,6 +43,7 @@ struct ResultsServer::Parts {
 
   std::unique_ptr<store::Store> store;
   server_api::Authenticator auth;
+  ServerMetrics metrics;
   http_server::Router router;
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
@@ -64,10 +66,21 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
       return http_server::error_response(http_server::Status::service_unavailable, "database_unavailable", error.what());
     }
   });
+  parts_->router.add(verb::get, "/metrics", [&metrics = parts_->metrics](const http_server::Request&) {
+    http_server::Response response(http_server::Status::ok, 11);
+    response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
+    response.body() = metrics.text();
+    response.prepare_payload();
+    return response;
+  });
   server_api::add_run_routes(parts_->router, store, parts_->auth);
   server_api::add_project_routes(parts_->router, store, parts_->auth);
   server_api::add_key_routes(parts_->router, store, parts_->auth);
-  parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router, log_access);
+  parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router,
+                                                           [&metrics = parts_->metrics](const http_server::AccessRecord& record) {
+                                                             log_access(record);
+                                                             metrics.record(record);
+                                                           });
 }
 
 ResultsServer::~ResultsServer() = default;

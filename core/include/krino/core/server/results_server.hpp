@@ -5,6 +5,7 @@
 //
 //   GET /healthz   200 {"status":"UP"} while the process serves requests (liveness)
 //   GET /readyz    200 when the database answers and its schema is current, else 503 (readiness)
+//   GET /metrics   Prometheus text: requests by method and code, request durations
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server_api/auth.hpp"
 #include "krino/core/store/store.hpp"
