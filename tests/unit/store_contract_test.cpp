@@ -196,6 +196,36 @@ BOOST_AUTO_TEST_CASE(deleting_takes_everything_below_with_it) {
   });
 }
 
+BOOST_AUTO_TEST_CASE(a_large_batch_keeps_every_item_and_result_in_order) {
+  on_each_backend([&](Store& store) {
+    const std::string run = store.create_run(NewRun{"shop", "qa"}).run_id;
+    std::vector<NewItem> batch;
+    for (int i = 0; i < 1234; ++i) {
+      NewItem made = item(i, i % 3 != 0, 0.001 * i);
+      made.results.push_back(NewResult{"second", 0.5, std::nullopt, true});
+      made.results.push_back(NewResult{"third", std::nullopt, std::nullopt, false});
+      batch.push_back(std::move(made));
+    }
+    BOOST_TEST((store.add_items(run, std::string_view("big"), batch) == IngestOutcome::stored));
+    store.set_run_status(run, RunStatus::success);
+    const auto details = store.run(run);
+    BOOST_TEST(details->total_items == 1234);
+    BOOST_TEST(details->passed_items == 1234 - 412);
+    std::int64_t expected_seq = 0;
+    for (std::int64_t after = -1;;) {
+      const ItemPage page = store.items(run, after, 500);
+      for (const StoredItem& stored : page.items) {
+        BOOST_TEST(stored.seq == expected_seq);
+        BOOST_TEST(stored.document == batch[static_cast<std::size_t>(expected_seq)].document);
+        ++expected_seq;
+      }
+      if (!page.next_after) break;
+      after = *page.next_after;
+    }
+    BOOST_TEST(expected_seq == 1234);
+  });
+}
+
 BOOST_AUTO_TEST_CASE(postgres_migrations_apply_once_and_refuse_a_newer_schema) {
   const std::string database = cluster().new_database();
   { PostgresStore first(database); BOOST_TEST(first.schema_version() == migrations().back().version); }

@@ -109,6 +109,35 @@ PgResult PgConnection::execute(std::string_view sql, const PgParams& params) {
   return result;
 }
 
+PgBatchInsert::PgBatchInsert(PgConnection& connection, std::string head, int columns, int rows_per_statement)
+    : connection_(connection), head_(std::move(head)), columns_(columns), rows_per_statement_(rows_per_statement) {}
+
+PgParams& PgBatchInsert::row() {
+  if (pending_ == rows_per_statement_) flush();
+  ++pending_;
+  return params_;
+}
+
+void PgBatchInsert::flush() {
+  if (pending_ == 0) return;
+  if (parent_ != nullptr) parent_->flush();
+  std::string sql = head_;
+  sql += " VALUES ";
+  int parameter = 1;
+  for (int r = 0; r < pending_; ++r) {
+    sql += r == 0 ? "(" : ",(";
+    for (int c = 0; c < columns_; ++c) {
+      if (c > 0) sql += ',';
+      sql += '$';
+      sql += std::to_string(parameter++);
+    }
+    sql += ')';
+  }
+  connection_.execute(sql, params_);
+  params_.clear();
+  pending_ = 0;
+}
+
 PgTransaction::PgTransaction(PgConnection& connection) : connection_(connection) { connection_.execute("BEGIN"); }
 
 PgTransaction::~PgTransaction() {

@@ -100,37 +100,39 @@ IngestOutcome PostgresStore::add_items(const std::string& run_id, std::optional<
   std::int64_t seq = connection_.execute("SELECT item_count FROM runs WHERE id = $1", PgParams().text(run_id)).integer(0, 0);
   const std::string now = utc_timestamp_now();
   std::int64_t passed = 0;
+  PgBatchInsert item_rows(connection_,
+                          "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at)",
+                          11);
+  PgBatchInsert result_rows(connection_, "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success)", 7);
+  result_rows.refers_to(item_rows);
   for (const NewItem& item : items) {
     passed += item.success ? 1 : 0;
     const std::string item_id = to_text(ids_.next());
-    connection_.execute(
-        "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        PgParams()
-            .text(item_id)
-            .text(run_id)
-            .integer(seq++)
-            .optional(item.dataset_item_id)
-            .boolean(item.success)
-            .optional(item.metrics.tokens_in)
-            .optional(item.metrics.tokens_out)
-            .optional(item.metrics.cost_usd)
-            .optional(item.metrics.latency_ms)
-            .text(item.document)
-            .text(now));
+    item_rows.row()
+        .text(item_id)
+        .text(run_id)
+        .integer(seq++)
+        .optional(item.dataset_item_id)
+        .boolean(item.success)
+        .optional(item.metrics.tokens_in)
+        .optional(item.metrics.tokens_out)
+        .optional(item.metrics.cost_usd)
+        .optional(item.metrics.latency_ms)
+        .text(item.document)
+        .text(now);
     std::int64_t position = 0;
     for (const NewResult& result : item.results)
-      connection_.execute(
-          "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-          PgParams()
-              .text(item_id)
-              .text(run_id)
-              .integer(position++)
-              .text(result.name)
-              .optional(result.score)
-              .optional(result.threshold)
-              .boolean(result.success));
+      result_rows.row()
+          .text(item_id)
+          .text(run_id)
+          .integer(position++)
+          .text(result.name)
+          .optional(result.score)
+          .optional(result.threshold)
+          .boolean(result.success);
   }
+  result_rows.flush();  // the items it refers to first
+  item_rows.flush();
   connection_.execute("UPDATE runs SET item_count = $2, passed_count = passed_count + $3 WHERE id = $1",
                       PgParams().text(run_id).integer(seq).integer(passed));
   if (idempotency_key)

@@ -26,6 +26,7 @@ class PgParams {
 
   std::vector<const char*> pointers() const;
   int size() const { return static_cast<int>(values_.size()); }
+  void clear() { values_.clear(); }
 
  private:
   std::vector<std::optional<std::string>> values_;
@@ -63,6 +64,30 @@ class PgConnection {
  private:
   PGconn* connection_ = nullptr;
   std::string where_;
+};
+
+// Many rows in few statements: `INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4), ...`, sent every
+// `rows_per_statement` rows and by flush(). One round trip per statement instead of per row is what
+// makes a batch of items cheap (PostgreSQL allows 65,535 parameters in one statement).
+class PgBatchInsert {
+ public:
+  // `head` is "INSERT INTO table (columns...)"; each row has `columns` values.
+  PgBatchInsert(PgConnection& connection, std::string head, int columns, int rows_per_statement = 500);
+  // Starts a row: append exactly `columns` values to what it returns.
+  PgParams& row();
+  // Sends the rows not sent yet.
+  void flush();
+  // Rows here refer to rows of `parent` (a foreign key): its pending rows are sent before these.
+  void refers_to(PgBatchInsert& parent) { parent_ = &parent; }
+
+ private:
+  PgBatchInsert* parent_ = nullptr;
+  PgConnection& connection_;
+  std::string head_;
+  int columns_;
+  int rows_per_statement_;
+  int pending_ = 0;
+  PgParams params_;
 };
 
 // BEGIN ... COMMIT, rolled back when left without commit().
