@@ -277,6 +277,14 @@ RunSummary read_run_summary(const SqliteStatement& row, int first) {
 
 }  // namespace
 
+bool SqliteStore::changed(std::string_view sql, const std::string& key) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement statement = connection_.prepare(sql);
+  statement.bind(1, key);
+  statement.step();
+  return sqlite3_changes(connection_.handle()) > 0;
+}
+
 std::vector<ProjectSummary> SqliteStore::projects() {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
@@ -329,29 +337,11 @@ std::vector<RunSummary> SqliteStore::runs(const std::string& experiment_id, std:
   return out;
 }
 
-bool SqliteStore::delete_run(const std::string& run_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement statement = connection_.prepare("DELETE FROM runs WHERE id = ?1");
-  statement.bind(1, run_id);
-  statement.step();
-  return sqlite3_changes(connection_.handle()) > 0;
-}
+bool SqliteStore::delete_run(const std::string& run_id) { return changed("DELETE FROM runs WHERE id = ?1", run_id); }
 
-bool SqliteStore::delete_experiment(const std::string& experiment_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement statement = connection_.prepare("DELETE FROM experiments WHERE id = ?1");
-  statement.bind(1, experiment_id);
-  statement.step();
-  return sqlite3_changes(connection_.handle()) > 0;
-}
+bool SqliteStore::delete_experiment(const std::string& experiment_id) { return changed("DELETE FROM experiments WHERE id = ?1", experiment_id); }
 
-bool SqliteStore::delete_project(const std::string& project_name) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement statement = connection_.prepare("DELETE FROM projects WHERE name = ?1");
-  statement.bind(1, project_name);
-  statement.step();
-  return sqlite3_changes(connection_.handle()) > 0;
-}
+bool SqliteStore::delete_project(const std::string& project_name) { return changed("DELETE FROM projects WHERE name = ?1", project_name); }
 
 }  // namespace krino::core::store
 
@@ -409,13 +399,7 @@ bool SqliteStore::disable_key(const std::string& key_id) {
   return sqlite3_changes(connection_.handle()) > 0;
 }
 
-bool SqliteStore::delete_key(const std::string& key_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement statement = connection_.prepare("DELETE FROM api_keys WHERE id = ?1");
-  statement.bind(1, key_id);
-  statement.step();
-  return sqlite3_changes(connection_.handle()) > 0;
-}
+bool SqliteStore::delete_key(const std::string& key_id) { return changed("DELETE FROM api_keys WHERE id = ?1", key_id); }
 
 void SqliteStore::record_write(const AuditEntry& entry) {
   const std::lock_guard<std::mutex> lock(mutex_);

@@ -46,6 +46,8 @@ class SqliteStore final : public Store {
   // The id of the row named `name` (under `parent_id`, for an experiment), inserted when missing.
   std::string project_id(const NewRun& run);
   std::string experiment_id(const std::string& project_id, const NewRun& run);
+  // Runs `sql` (one `?1` parameter, `key`); whether it changed a row.
+  bool changed(std::string_view sql, const std::string& key);
   // The run's status, or StoreError(not_found).
   RunStatus status_of(const std::string& run_id);
 
