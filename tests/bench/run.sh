@@ -17,5 +17,8 @@ echo "== exec task: persistent workers vs a process per example, 10000 items (is
 "$bin/krino_exec_bench"
 echo "== (b) ABI overhead  [<= 10 % for a microsecond-scale evaluator]"
 "$bin/krino_abi_overhead_bench"
+echo "== results server ingestion, SQLite and PostgreSQL (issue 15)  [>= 30000 / >= 20000 items/s, ~1 KB items]"
+"$bin/krino_server_ingest_bench"
+"$bin/krino_server_ingest_bench" --postgres
 echo "== (d) start-up  [<= 30 ms]"
 "$bin/krino_startup_bench"

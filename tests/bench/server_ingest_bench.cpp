@@ -1,0 +1,145 @@
+// Items ingested per second by `krino serve` through its HTTP API, on SQLite (a file in a temporary
+// directory) or on PostgreSQL (a throwaway cluster, --postgres): the server runs as its own process
+// on loopback; C client threads post batches of B items of about 1 KB, as the `server` reporter
+// will; the figure is items / wall time from the first batch to the last answer. The server's peak
+// RSS comes from wait4 after SIGTERM.
+//   krino_server_ingest_bench [--items N] [--batch B] [--clients C] [--postgres] [--krino PATH]
+#include "bench_process.hpp"
+#include "postgres_cluster.hpp"
+#include "test_http_client.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <signal.h>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using krino::fake_llm::test::HttpCall;
+using krino::fake_llm::test::TestHttpClient;
+
+unsigned short free_port() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  return acceptor.local_endpoint().port();
+}
+
+// One item of about 1 KB: inputs, outputs, two results, metrics.
+std::string item_json(std::size_t n) {
+  std::string padding(700, 'x');
+  return R"({"inputs":{"question":"What is the capital of country )" + std::to_string(n) + R"(?","context":")" + padding +
+         R"("},"expectedOutputs":{"output":"Paris"},"actualOutputs":{"output":"Paris, France"},"success":true,)"
+         R"("datasetItemId":"item-)" + std::to_string(n) + R"(","tokensIn":182,"tokensOut":9,"costUsd":0.000191,"latencyMs":412.5,)"
+         R"("evalResults":[{"name":"contains","score":1.0,"threshold":1.0,"success":true,"reason":"found"},)"
+         R"({"name":"judge","score":0.8125,"threshold":0.5,"success":true,"reason":"close enough"}]})";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t items = 200000;
+  std::size_t batch = 500;
+  int clients = 2;
+  bool postgres = false;
+  std::string krino = krino::bench::default_krino();
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--items" && i + 1 < argc) items = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--batch" && i + 1 < argc) batch = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--clients" && i + 1 < argc) clients = std::atoi(argv[++i]);
+    else if (a == "--postgres") postgres = true;
+    else if (a == "--krino" && i + 1 < argc) krino = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: %s [--items N] [--batch B] [--clients C] [--postgres] [--krino PATH]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (batch == 0 || clients <= 0) return 2;
+
+  std::unique_ptr<krino::test::PostgresCluster> cluster;
+  std::vector<std::string> storage;
+  const std::string data_dir = (std::filesystem::temp_directory_path() / ("krino-ingest-bench-" + std::to_string(::getpid()))).string();
+  if (postgres) {
+    cluster = std::make_unique<krino::test::PostgresCluster>();
+    storage = {"--database", cluster->new_database()};
+  } else {
+    storage = {"--data-dir", data_dir};
+  }
+  const unsigned short port = free_port();
+  std::vector<std::string> command = {krino, "serve", "--listen", "127.0.0.1:" + std::to_string(port)};
+  command.insert(command.end(), storage.begin(), storage.end());
+
+  // The server in a child of its own; this thread measures it when it ends.
+  std::optional<krino::bench::Measured> server;
+  std::atomic<pid_t> server_pid{0};
+  std::thread server_thread([&] { server = krino::bench::run_measured(command, true, &server_pid); });
+  std::optional<TestHttpClient> probe;
+  for (int attempt = 0; attempt < 500 && !probe; ++attempt) {
+    try {
+      probe.emplace(port);
+    } catch (const std::exception&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  if (!probe) {
+    std::fprintf(stderr, "krino serve did not start\n");
+    return 3;
+  }
+  HttpCall create;
+  create.target = "/api/v1/projects/bench/runs";
+  create.body = R"({"experimentName":"ingest"})";
+  const std::string created = probe->send(create).body();
+  const std::string run_id = created.substr(created.find("\"runId\":\"") + 9, 36);
+
+  const std::size_t batches = (items + batch - 1) / batch;
+  std::atomic<std::size_t> next_batch{0};
+  std::atomic<std::size_t> failures{0};
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::thread> workers;
+  for (int c = 0; c < clients; ++c) {
+    workers.emplace_back([&] {
+      TestHttpClient client(port);
+      for (std::size_t b = next_batch++; b < batches; b = next_batch++) {
+        HttpCall call;
+        call.target = "/api/v1/runs/" + run_id + "/items";
+        call.headers = {{"Idempotency-Key", "batch-" + std::to_string(b)}};
+        call.deadline = std::chrono::milliseconds(60000);
+        call.body = "{\"items\":[";
+        const std::size_t first = b * batch;
+        const std::size_t last = std::min(items, first + batch);
+        for (std::size_t n = first; n < last; ++n) {
+          if (n > first) call.body += ',';
+          call.body += item_json(n);
+        }
+        call.body += "]}";
+        if (client.send(call).status() != 201u) ++failures;
+      }
+    });
+  }
+  for (auto& worker : workers) worker.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  HttpCall finish;
+  finish.method = "PATCH";
+  finish.target = "/api/v1/runs/" + run_id;
+  finish.body = R"({"status":"SUCCESS"})";
+  probe->send(finish);
+  probe.reset();
+  ::kill(server_pid.load(), SIGTERM);  // a graceful stop, then wait4 tells its peak RSS
+  server_thread.join();
+  std::filesystem::remove_all(data_dir);
+
+  std::printf("backend     items   batch  clients   seconds    items/s   server peak RSS   failed batches\n");
+  std::printf("%-10s %6zu %7zu %8d %9.2f %10.0f %14.1f MB %16zu\n", postgres ? "postgresql" : "sqlite", items, batch, clients, seconds,
+              static_cast<double>(items) / seconds, server ? server->peak_rss_mb : 0.0, failures.load());
+  return failures == 0 ? 0 : 1;
+}
