@@ -8,7 +8,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
 #include <functional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -224,6 +226,43 @@ BOOST_AUTO_TEST_CASE(a_large_batch_keeps_every_item_and_result_in_order) {
     }
     BOOST_TEST(expected_seq == 1234);
   });
+}
+
+// Two servers on one database (two connections, as two replicas have): batches of one run sent to
+// both at once are all stored, numbered densely without a clash, and a retried batch stays single.
+BOOST_AUTO_TEST_CASE(two_postgres_replicas_share_a_run_without_losing_or_doubling_items) {
+  const std::string database = cluster().new_database();
+  PostgresStore first(database);
+  PostgresStore second(database);
+  const std::string run = first.create_run(NewRun{"shop", "qa"}).run_id;
+  constexpr int kBatches = 40;
+  constexpr int kPerBatch = 25;
+  std::atomic<int> retries_refused{0};  // Boost.Test's checks are for the main thread: count here
+  auto send = [&](PostgresStore& store, int parity) {
+    for (int b = parity; b < kBatches; b += 2) {
+      std::vector<NewItem> batch;
+      for (int i = 0; i < kPerBatch; ++i) batch.push_back(item(b * kPerBatch + i, true));
+      const std::string key = "batch-" + std::to_string(b);
+      store.add_items(run, std::string_view(key), batch);
+      // The same batch retried through the other replica's door is not stored again.
+      if (store.add_items(run, std::string_view(key), batch) == IngestOutcome::already_stored) ++retries_refused;
+    }
+  };
+  std::thread a([&] { send(first, 0); });
+  std::thread b([&] { send(second, 1); });
+  a.join();
+  b.join();
+  BOOST_TEST(retries_refused.load() == kBatches);
+  second.set_run_status(run, RunStatus::success);
+  BOOST_TEST(first.run(run)->total_items == kBatches * kPerBatch);
+  std::int64_t expected = 0;
+  for (std::int64_t after = -1;;) {
+    const ItemPage page = first.items(run, after, 300);
+    for (const StoredItem& stored : page.items) BOOST_TEST(stored.seq == expected++);
+    if (!page.next_after) break;
+    after = *page.next_after;
+  }
+  BOOST_TEST(expected == kBatches * kPerBatch);
 }
 
 BOOST_AUTO_TEST_CASE(postgres_migrations_apply_once_and_refuse_a_newer_schema) {
