@@ -56,7 +56,92 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(keys_gate_writes_by_role_and_never_leak, Backen
   BOOST_TEST(this->call("GET", "/api/v1/runs/" + open_run, "", bearer(viewer)).status() == 401u);
   BOOST_TEST(this->call("DELETE", "/api/v1/api-keys/" + viewer_id, "", bearer(admin)).status() == 404u);
   BOOST_TEST(this->call("POST", "/api/v1/api-keys", R"({"name":"x","role":"OWNER"})", bearer(admin)).status() == 400u);
-  BOOST_TEST(this->call("POST", "/api/v1/api-keys", R"({"name":"x","role":"VIEWER","tenantId":"t1"})", bearer(admin)).status() == 400u);
+  BOOST_TEST(this->call("POST", "/api/v1/api-keys", R"({"name":"x","role":"VIEWER","tenantId":"  "})", bearer(admin)).status() == 400u);
+  BOOST_TEST(this->call("POST", "/api/v1/api-keys", R"({"name":"x","role":"VIEWER","tenantId":7})", bearer(admin)).status() == 400u);
+}
+
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(tenants_see_their_own_rows_and_shared_ones_only, Backend, Backends, ServerFixture<Backend>) {
+  const auto [root_id, root] = make_key(*this, "ADMIN");  // no tenant: sees everything
+  auto tenant_key = [&](const std::string& tenant, const std::string& role) {
+    const HttpResult made = this->call("POST", "/api/v1/api-keys", R"({"name":"k","role":")" + role + R"(","tenantId":")" + tenant + R"("})", bearer(root));
+    BOOST_REQUIRE_EQUAL(made.status(), 201u);
+    const auto object = krino::json::parse(made.body()).as_object();
+    BOOST_TEST(object.at("tenantId").as_string() == tenant);
+    return std::pair{std::string(object.at("id").as_string()), std::string(object.at("key").as_string())};
+  };
+  const auto [a_admin_id, a_admin] = tenant_key("tenant-a", "ADMIN");
+  const auto [a_editor_id, a_editor] = tenant_key("tenant-a", "EDITOR");
+  const auto [b_editor_id, b_editor] = tenant_key("tenant-b", "EDITOR");
+  const auto [b_viewer_id, b_viewer] = tenant_key("tenant-b", "VIEWER");
+
+  auto start = [&](const std::string& key, const std::string& project) {
+    const HttpResult created = this->call("POST", "/api/v1/projects/" + project + "/runs", R"({"experimentName":"qa"})", bearer(key));
+    BOOST_REQUIRE_EQUAL(created.status(), 201u);
+    const auto object = krino::json::parse(created.body()).as_object();
+    return std::pair{std::string(object.at("runId").as_string()), std::string(object.at("experimentId").as_string())};
+  };
+  const std::string items = R"({"items":[{"inputs":{"q":"1"},"success":true,"evalResults":[]}]})";
+  const auto [a_run, a_experiment] = start(a_editor, "shop");
+  const auto [b_run, b_experiment] = start(b_editor, "shop");
+  const auto [shared_run, shared_experiment] = start(root, "shop");
+  // Each tenant got its own "shop", and the unscoped key a shared one; a tenant writing into a
+  // project that only exists shared joins it.
+  BOOST_TEST(a_experiment != shared_experiment);
+  BOOST_TEST(a_experiment != b_experiment);
+  const auto [root_blog_run, root_blog_experiment] = start(root, "blog");
+  const auto [a_blog_run, a_blog_experiment] = start(a_editor, "blog");
+  BOOST_TEST(a_blog_experiment == root_blog_experiment);
+
+  // Tenant B, with each of its keys, meets none of A's rows: every route answers as if they did not exist.
+  for (const std::string& b_key : {b_editor, b_viewer}) {
+    BOOST_TEST_CONTEXT("tenant B's " << (b_key == b_editor ? "EDITOR" : "VIEWER")) {
+      BOOST_TEST(this->call("GET", "/api/v1/runs/" + a_run, "", bearer(b_key)).status() == 404u);
+      BOOST_TEST(this->call("GET", "/api/v1/runs/" + a_blog_run, "", bearer(b_key)).status() == 404u);
+      BOOST_TEST(this->call("GET", "/api/v1/experiments/" + a_experiment + "/runs", "", bearer(b_key)).status() == 404u);
+      BOOST_TEST(this->call("GET", "/api/v1/experiments/" + a_experiment + "/trends", "", bearer(b_key)).status() == 404u);
+      BOOST_TEST(this->call("GET", "/api/v1/runs/" + shared_run, "", bearer(b_key)).status() == 200u);
+      BOOST_TEST(this->call("GET", "/api/v1/runs/" + b_run, "", bearer(b_key)).status() == 200u);
+      const HttpResult blog_runs = this->call("GET", "/api/v1/experiments/" + root_blog_experiment + "/runs", "", bearer(b_key));
+      BOOST_TEST(blog_runs.status() == 200u);
+      BOOST_TEST(krino::json::parse(blog_runs.body()).as_array().size() == 1u);  // the shared run, not A's
+      const std::string lists = this->call("GET", "/api/v1/projects", "", bearer(b_key)).body() +
+                                this->call("GET", "/api/v1/projects/shop/experiments", "", bearer(b_key)).body() +
+                                this->call("GET", "/api/v1/projects/blog/experiments", "", bearer(b_key)).body() +
+                                this->call("GET", "/api/v1/experiments/" + root_blog_experiment + "/trends", "", bearer(b_key)).body();
+      for (const std::string& hidden : {a_run, a_experiment, a_blog_run, std::string("tenant-a")})
+        BOOST_TEST(lists.find(hidden) == std::string::npos, "tenant B's lists show " << hidden);
+    }
+  }
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + a_run + "/items", items, bearer(b_editor)).status() == 404u);
+  BOOST_TEST(this->call("PATCH", "/api/v1/runs/" + a_run, R"({"status":"FAILED"})", bearer(b_editor)).status() == 404u);
+  BOOST_TEST(this->call("DELETE", "/api/v1/runs/" + a_run, "", bearer(b_editor)).status() == 404u);
+  BOOST_TEST(this->call("DELETE", "/api/v1/experiments/" + a_experiment, "", bearer(b_editor)).status() == 404u);
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + b_run + "/items", items, bearer(b_viewer)).status() == 403u);
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + b_run + "/items", items, bearer(b_editor)).status() == 201u);
+  // B deleting "shop" deletes its own shop; A's is still there.
+  BOOST_TEST(this->call("DELETE", "/api/v1/projects/shop", "", bearer(b_editor)).status() == 204u);
+  BOOST_TEST(this->call("GET", "/api/v1/runs/" + a_run, "", bearer(a_editor)).status() == 200u);
+  BOOST_TEST(this->call("GET", "/api/v1/runs/" + shared_run, "", bearer(a_editor)).status() == 200u);
+
+  // The unscoped admin sees every tenant's rows; the tenant's own key sees its own.
+  BOOST_TEST(this->call("GET", "/api/v1/runs/" + a_run, "", bearer(root)).status() == 200u);
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + a_run + "/items", items, bearer(a_editor)).status() == 201u);
+  BOOST_TEST(krino::json::parse(this->call("GET", "/api/v1/projects", "", bearer(root)).body()).as_array().size() == 3u);
+
+  // A tenant's admin manages its own tenant's keys only, and cannot make a key outside it.
+  const HttpResult a_keys = this->call("GET", "/api/v1/api-keys", "", bearer(a_admin));
+  BOOST_TEST(a_keys.status() == 200u);
+  BOOST_TEST(krino::json::parse(a_keys.body()).as_array().size() == 2u);
+  BOOST_TEST(a_keys.body().find(b_editor_id) == std::string::npos);
+  BOOST_TEST(a_keys.body().find(root_id) == std::string::npos);
+  BOOST_TEST(this->call("POST", "/api/v1/api-keys", R"({"name":"x","role":"ADMIN","tenantId":"tenant-b"})", bearer(a_admin)).status() == 403u);
+  const HttpResult own = this->call("POST", "/api/v1/api-keys", R"({"name":"x","role":"VIEWER"})", bearer(a_admin));
+  BOOST_TEST(own.status() == 201u);
+  BOOST_TEST(krino::json::parse(own.body()).at("tenantId").as_string() == "tenant-a");
+  BOOST_TEST(this->call("POST", "/api/v1/api-keys/" + b_viewer_id + "/disable", "", bearer(a_admin)).status() == 404u);
+  BOOST_TEST(this->call("DELETE", "/api/v1/api-keys/" + root_id, "", bearer(a_admin)).status() == 404u);
+  BOOST_TEST(this->call("GET", "/api/v1/runs/" + shared_run, "", bearer(b_viewer)).status() == 200u);  // still enabled
+  BOOST_TEST(this->call("GET", "/api/v1/runs/" + b_run, "", bearer(b_viewer)).status() == 404u);      // went with its project
 }
 
 BOOST_AUTO_TEST_CASE(the_environment_key_is_an_admin_and_turns_keys_on) {

@@ -34,7 +34,7 @@ void append_api_key(std::string& out, const store::ApiKey& key) {
   append_optional_text(out, key.disabled_at);
 }
 
-Response create_key(store::Store& store, const Request& request) {
+Response create_key(store::Store& store, const Request& request, const Principal& caller) {
   const std::string& body = request.message.body();
   if (!is_json_object(body, 64) || krino::json::has_repeated_key(body)) return bad("body must be one JSON object");
   const auto members = top_level_members(body);
@@ -46,12 +46,21 @@ Response create_key(store::Store& store, const Request& request) {
   if (!role_token || !is_string_span(*role_token)) return bad("role is required: VIEWER, EDITOR or ADMIN");
   const auto role = store::parse_role(krino::json::string_token_text(*role_token));
   if (!role) return bad("role must be VIEWER, EDITOR or ADMIN");
-  // Tenant scoping of every query comes with the tenant keys themselves (issue 15); until then a
-  // tenant key would see other tenants' rows, so none is made.
-  if (const auto tenant = member(members, "tenantId"); tenant && *tenant != "null")
-    return bad("tenantId is not supported by this server yet");
+  std::optional<std::string> tenant;
+  if (const auto token = member(members, "tenantId"); token && *token != "null") {
+    if (!is_string_span(*token)) return bad("tenantId must be a string");
+    tenant = krino::json::string_token_text(*token);
+    if (tenant->find_first_not_of(" \t\r\n") == std::string::npos) return bad("tenantId must not be blank");
+  }
+  // A tenant's admin makes keys of its own tenant only: a shared key, or another tenant's, would
+  // see rows it cannot see itself.
+  if (caller.tenant) {
+    if (tenant && *tenant != *caller.tenant)
+      return http_server::error_response(Status::forbidden, "forbidden", "a tenant's key can only make keys of its own tenant");
+    tenant = caller.tenant;
+  }
   const std::string text = new_key_text();
-  const store::ApiKey key = store.create_key(name_text, *role, std::nullopt, key_hash(text));
+  const store::ApiKey key = store.create_key(name_text, *role, tenant, key_hash(text));
   std::string out;
   append_api_key(out, key);
   append_key(out, "key");
@@ -62,9 +71,9 @@ Response create_key(store::Store& store, const Request& request) {
   return response;
 }
 
-Response list_keys(store::Store& store) {
+Response list_keys(store::Store& store, const store::Scope& scope) {
   std::string out = "[";
-  for (const store::ApiKey& key : store.keys()) {
+  for (const store::ApiKey& key : store.keys(scope)) {
     if (out.size() > 1) out += ',';
     append_api_key(out, key);
     out += '}';
@@ -85,16 +94,16 @@ Response no_key(const Request& request) { return http_server::error_response(Sta
 
 void add_key_routes(http_server::Router& router, store::Store& store, const Authenticator& auth) {
   using boost::beast::http::verb;
-  router.add(verb::post, "/api/v1/api-keys", auth.guard(Access::admin, [&store](const Request& r, const Principal&) { return create_key(store, r); }));
-  router.add(verb::get, "/api/v1/api-keys", auth.guard(Access::admin, [&store](const Request&, const Principal&) { return list_keys(store); }));
-  router.add(verb::post, "/api/v1/api-keys/{keyId}/disable", auth.guard(Access::admin, [&store](const Request& r, const Principal&) {
+  router.add(verb::post, "/api/v1/api-keys", auth.guard(Access::admin, [&store](const Request& r, const Principal& p) { return create_key(store, r, p); }));
+  router.add(verb::get, "/api/v1/api-keys", auth.guard(Access::admin, [&store](const Request&, const Principal& p) { return list_keys(store, p.scope()); }));
+  router.add(verb::post, "/api/v1/api-keys/{keyId}/disable", auth.guard(Access::admin, [&store](const Request& r, const Principal& p) {
     const auto id = key_id(r);
-    if (!id || !store.disable_key(*id)) return no_key(r);
+    if (!id || !store.disable_key(p.scope(), *id)) return no_key(r);
     return http_server::json_response(Status::ok, R"({"status":"disabled"})");
   }));
-  router.add(verb::delete_, "/api/v1/api-keys/{keyId}", auth.guard(Access::admin, [&store](const Request& r, const Principal&) {
+  router.add(verb::delete_, "/api/v1/api-keys/{keyId}", auth.guard(Access::admin, [&store](const Request& r, const Principal& p) {
     const auto id = key_id(r);
-    if (!id || !store.delete_key(*id)) return no_key(r);
+    if (!id || !store.delete_key(p.scope(), *id)) return no_key(r);
     Response response(Status::no_content, 11);
     response.prepare_payload();
     return response;

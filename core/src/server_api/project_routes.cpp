@@ -30,14 +30,16 @@ std::optional<std::string> uuid_param(const Request& request, const std::string&
   return store::to_text(*id);
 }
 
-Response list_projects(store::Store& store) {
+Response list_projects(store::Store& store, const store::Scope& scope) {
   std::string body = "[";
-  for (const store::ProjectSummary& project : store.projects()) {
+  for (const store::ProjectSummary& project : store.projects(scope)) {
     if (body.size() > 1) body += ',';
     body += "{\"id\":";
     krino::json::append_json_string(body, project.id);
     append_key(body, "name");
     krino::json::append_json_string(body, project.name);
+    append_key(body, "tenantId");
+    append_optional_text(body, project.tenant);
     append_key(body, "experimentCount");
     krino::event::append_integer(body, project.experiment_count);
     append_key(body, "createdAt");
@@ -50,8 +52,8 @@ Response list_projects(store::Store& store) {
   return http_server::json_response(Status::ok, std::move(body));
 }
 
-Response list_experiments(store::Store& store, const Request& request) {
-  const auto experiments = store.experiments(request.param("projectName"));
+Response list_experiments(store::Store& store, const Request& request, const store::Scope& scope) {
+  const auto experiments = store.experiments(scope, request.param("projectName"));
   if (!experiments) return not_found("project " + request.param("projectName"));
   std::string body = "[";
   for (const store::ExperimentSummary& experiment : *experiments) {
@@ -82,14 +84,14 @@ Response list_experiments(store::Store& store, const Request& request) {
   return http_server::json_response(Status::ok, std::move(body));
 }
 
-Response list_runs(store::Store& store, const Request& request) {
+Response list_runs(store::Store& store, const Request& request, const store::Scope& scope) {
   std::optional<Response> refusal;
   const auto limit = whole_query(request, "limit", kDefaultRunLimit, 1, kMaxLimit, refusal);
   if (!limit) return *refusal;
   const auto id = uuid_param(request, "experimentId");
-  if (!id || !store.experiment(*id)) return not_found("experiment " + request.param("experimentId"));
+  if (!id || !store.experiment(scope, *id)) return not_found("experiment " + request.param("experimentId"));
   std::string body = "[";
-  for (const store::RunSummary& run : store.runs(*id, *limit)) {
+  for (const store::RunSummary& run : store.runs(scope, *id, *limit)) {
     if (body.size() > 1) body += ',';
     append_run_summary(body, run);
   }
@@ -98,14 +100,14 @@ Response list_runs(store::Store& store, const Request& request) {
 }
 
 // The newest `limit` runs, oldest first: what a chart of the pass rate over time draws.
-Response trends(store::Store& store, const Request& request) {
+Response trends(store::Store& store, const Request& request, const store::Scope& scope) {
   std::optional<Response> refusal;
   const auto limit = whole_query(request, "limit", kDefaultTrendLimit, 1, kMaxLimit, refusal);
   if (!limit) return *refusal;
   const auto id = uuid_param(request, "experimentId");
-  const auto experiment = id ? store.experiment(*id) : std::nullopt;
+  const auto experiment = id ? store.experiment(scope, *id) : std::nullopt;
   if (!experiment) return not_found("experiment " + request.param("experimentId"));
-  std::vector<store::RunSummary> runs = store.runs(*id, *limit);
+  std::vector<store::RunSummary> runs = store.runs(scope, *id, *limit);
   std::reverse(runs.begin(), runs.end());
   std::string body = "{\"experimentName\":";
   krino::json::append_json_string(body, experiment->name);
@@ -141,20 +143,20 @@ Response deleted(bool found, const std::string& what) {
 
 void add_project_routes(http_server::Router& router, store::Store& store, const Authenticator& auth) {
   using boost::beast::http::verb;
-  router.add(verb::get, "/api/v1/projects", auth.guard(Access::read, [&store](const Request&, const Principal&) { return list_projects(store); }));
-  router.add(verb::get, "/api/v1/projects/{projectName}/experiments", auth.guard(Access::read, [&store](const Request& r, const Principal&) { return list_experiments(store, r); }));
-  router.add(verb::get, "/api/v1/experiments/{experimentId}/runs", auth.guard(Access::read, [&store](const Request& r, const Principal&) { return list_runs(store, r); }));
-  router.add(verb::get, "/api/v1/experiments/{experimentId}/trends", auth.guard(Access::read, [&store](const Request& r, const Principal&) { return trends(store, r); }));
-  router.add(verb::delete_, "/api/v1/runs/{runId}", auth.guard(Access::write, [&store](const Request& r, const Principal&) {
+  router.add(verb::get, "/api/v1/projects", auth.guard(Access::read, [&store](const Request&, const Principal& p) { return list_projects(store, p.scope()); }));
+  router.add(verb::get, "/api/v1/projects/{projectName}/experiments", auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return list_experiments(store, r, p.scope()); }));
+  router.add(verb::get, "/api/v1/experiments/{experimentId}/runs", auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return list_runs(store, r, p.scope()); }));
+  router.add(verb::get, "/api/v1/experiments/{experimentId}/trends", auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return trends(store, r, p.scope()); }));
+  router.add(verb::delete_, "/api/v1/runs/{runId}", auth.guard(Access::write, [&store](const Request& r, const Principal& p) {
     const auto id = uuid_param(r, "runId");
-    return deleted(id && store.delete_run(*id), "run " + r.param("runId"));
+    return deleted(id && store.delete_run(p.scope(), *id), "run " + r.param("runId"));
   }));
-  router.add(verb::delete_, "/api/v1/experiments/{experimentId}", auth.guard(Access::write, [&store](const Request& r, const Principal&) {
+  router.add(verb::delete_, "/api/v1/experiments/{experimentId}", auth.guard(Access::write, [&store](const Request& r, const Principal& p) {
     const auto id = uuid_param(r, "experimentId");
-    return deleted(id && store.delete_experiment(*id), "experiment " + r.param("experimentId"));
+    return deleted(id && store.delete_experiment(p.scope(), *id), "experiment " + r.param("experimentId"));
   }));
-  router.add(verb::delete_, "/api/v1/projects/{projectName}", auth.guard(Access::write, [&store](const Request& r, const Principal&) {
-    return deleted(store.delete_project(r.param("projectName")), "project " + r.param("projectName"));
+  router.add(verb::delete_, "/api/v1/projects/{projectName}", auth.guard(Access::write, [&store](const Request& r, const Principal& p) {
+    return deleted(store.delete_project(p.scope(), r.param("projectName")), "project " + r.param("projectName"));
   }));
 }
 

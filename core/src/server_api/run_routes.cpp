@@ -62,7 +62,7 @@ Response no_run(const Request& request) {
   return http_server::error_response(Status::not_found, "not_found", "no run " + request.param("runId"));
 }
 
-Response create_run(store::Store& store, const Request& request) {
+Response create_run(store::Store& store, const Request& request, const store::Scope& scope) {
   std::optional<Response> refusal;
   const auto members = object_body(request, refusal);
   if (!members) return *refusal;
@@ -83,7 +83,7 @@ Response create_run(store::Store& store, const Request& request) {
     if (!is_string_span(*value)) return invalid_field(key, "must be a string");
     *target = krino::json::string_token_text(*value);
   }
-  const store::CreatedRun created = store.create_run(run);
+  const store::CreatedRun created = store.create_run(scope, run);
   std::string body = "{\"runId\":";
   krino::json::append_json_string(body, created.run_id);
   append_key(body, "experimentId");
@@ -94,7 +94,7 @@ Response create_run(store::Store& store, const Request& request) {
   return response;
 }
 
-Response add_items(store::Store& store, const Request& request) {
+Response add_items(store::Store& store, const Request& request, const store::Scope& scope) {
   const auto run_id = run_id_of(request);
   if (!run_id) return no_run(request);
   auto batch = read_item_batch(request.message.body());
@@ -102,7 +102,7 @@ Response add_items(store::Store& store, const Request& request) {
   std::optional<std::string_view> key = request.header("Idempotency-Key");
   if (key && key->empty()) key.reset();
   try {
-    const auto outcome = store.add_items(*run_id, key, std::get<std::vector<store::NewItem>>(batch));
+    const auto outcome = store.add_items(scope, *run_id, key, std::get<std::vector<store::NewItem>>(batch));
     if (outcome == store::IngestOutcome::already_stored)
       return http_server::json_response(Status::ok, R"({"status":"ok","alreadyStored":true})");
     return http_server::json_response(Status::created, R"({"status":"ok"})");
@@ -111,7 +111,7 @@ Response add_items(store::Store& store, const Request& request) {
   }
 }
 
-Response update_run(store::Store& store, const Request& request) {
+Response update_run(store::Store& store, const Request& request, const store::Scope& scope) {
   const auto run_id = run_id_of(request);
   if (!run_id) return no_run(request);
   std::optional<Response> refusal;
@@ -122,7 +122,7 @@ Response update_run(store::Store& store, const Request& request) {
   const auto status = store::parse_status(krino::json::string_token_text(*status_token));
   if (!status) return invalid_field("status", "must be one of RUNNING, SUCCESS, FAILED, CANCELLED");
   try {
-    store.set_run_status(*run_id, *status);
+    store.set_run_status(scope, *run_id, *status);
   } catch (const store::StoreError& error) {
     return store_failure(error);
   }
@@ -146,7 +146,7 @@ void append_item(std::string& out, const store::StoredItem& item) {
   out += '}';
 }
 
-Response get_run(store::Store& store, const Request& request) {
+Response get_run(store::Store& store, const Request& request, const store::Scope& scope) {
   const auto run_id = run_id_of(request);
   if (!run_id) return no_run(request);
   std::optional<Response> refusal;
@@ -155,12 +155,12 @@ Response get_run(store::Store& store, const Request& request) {
   if (!page) return *refusal;
   const auto size = whole_query(request, "size", kDefaultPageSize, 1, kMaxPageSize, refusal);
   if (!size) return *refusal;
-  const auto run = store.run(*run_id);
+  const auto run = store.run(scope, *run_id);
   if (!run) return no_run(request);
   // Items are numbered 0, 1, 2 ... in their run, so page N starts after number N * size - 1: a
   // keyset seek, as fast on the last page of a million items as on the first.
   const std::int64_t after = static_cast<std::int64_t>(*page) * static_cast<std::int64_t>(*size) - 1;
-  const store::ItemPage items = store.items(*run_id, after, *size);
+  const store::ItemPage items = store.items(scope, *run_id, after, *size);
 
   std::string body = "{\"id\":";
   krino::json::append_json_string(body, run->id);
@@ -226,10 +226,10 @@ Response get_run(store::Store& store, const Request& request) {
 
 void add_run_routes(http_server::Router& router, store::Store& store, const Authenticator& auth) {
   using boost::beast::http::verb;
-  router.add(verb::post, "/api/v1/projects/{projectName}/runs", auth.guard(Access::write, [&store](const Request& r, const Principal&) { return create_run(store, r); }));
-  router.add(verb::post, "/api/v1/runs/{runId}/items", auth.guard(Access::write, [&store](const Request& r, const Principal&) { return add_items(store, r); }));
-  router.add(verb::patch, "/api/v1/runs/{runId}", auth.guard(Access::write, [&store](const Request& r, const Principal&) { return update_run(store, r); }));
-  router.add(verb::get, "/api/v1/runs/{runId}", auth.guard(Access::read, [&store](const Request& r, const Principal&) { return get_run(store, r); }));
+  router.add(verb::post, "/api/v1/projects/{projectName}/runs", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return create_run(store, r, p.scope()); }));
+  router.add(verb::post, "/api/v1/runs/{runId}/items", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return add_items(store, r, p.scope()); }));
+  router.add(verb::patch, "/api/v1/runs/{runId}", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return update_run(store, r, p.scope()); }));
+  router.add(verb::get, "/api/v1/runs/{runId}", auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return get_run(store, r, p.scope()); }));
 }
 
 }  // namespace krino::core::server_api

@@ -8,24 +8,26 @@ namespace {
 
 // 1: projects, experiments, runs and their items. An item keeps its whole document as the client
 // sent it (exact numbers and text), and the columns a list, a total or a comparison needs beside it.
+// Names are unique per tenant: two tenants may each have a project "chat" (a shared row has no tenant).
 // `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run counts
 // its items and passes as batches arrive (a list of runs then needs no query per run); tokens, cost
 // and latency are summed when it ends.
 constexpr std::string_view kResultsSqlite = R"sql(
 CREATE TABLE projects (
   id TEXT PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
   tenant_id TEXT,
   created_at TEXT NOT NULL
 );
+CREATE UNIQUE INDEX projects_by_tenant_name ON projects (COALESCE(tenant_id, ''), name);
 CREATE TABLE experiments (
   id TEXT PRIMARY KEY,
   project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
   tenant_id TEXT,
-  created_at TEXT NOT NULL,
-  UNIQUE (project_id, name)
+  created_at TEXT NOT NULL
 );
+CREATE UNIQUE INDEX experiments_by_tenant_name ON experiments (project_id, COALESCE(tenant_id, ''), name);
 CREATE TABLE runs (
   id TEXT PRIMARY KEY,
   experiment_id TEXT NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
@@ -83,18 +85,19 @@ CREATE TABLE ingest_batches (
 constexpr std::string_view kResultsPostgres = R"sql(
 CREATE TABLE projects (
   id uuid PRIMARY KEY,
-  name text NOT NULL UNIQUE,
+  name text NOT NULL,
   tenant_id text,
   created_at timestamptz NOT NULL
 );
+CREATE UNIQUE INDEX projects_by_tenant_name ON projects (COALESCE(tenant_id, ''), name);
 CREATE TABLE experiments (
   id uuid PRIMARY KEY,
   project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   name text NOT NULL,
   tenant_id text,
-  created_at timestamptz NOT NULL,
-  UNIQUE (project_id, name)
+  created_at timestamptz NOT NULL
 );
+CREATE UNIQUE INDEX experiments_by_tenant_name ON experiments (project_id, COALESCE(tenant_id, ''), name);
 CREATE TABLE runs (
   id uuid PRIMARY KEY,
   experiment_id uuid NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,

@@ -49,20 +49,45 @@ void PostgresStore::apply_migrations() {
   transaction.commit();
 }
 
-CreatedRun PostgresStore::create_run(const NewRun& run) {
+std::string PostgresStore::visible(std::string_view column, int param) {
+  const std::string p = "$" + std::to_string(param) + "::text";
+  const std::string c(column);
+  return "(" + p + " IS NULL OR " + c + " IS NULL OR " + c + " = " + p + ")";
+}
+
+std::string PostgresStore::writable_id(std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
+                                       const std::string& name, const Scope& scope) {
+  // Own row first, then a shared one; `tenant_id = NULL` matches nothing, so an unscoped caller
+  // finds only shared rows.
+  const std::string parent_match = parent_id ? std::string(parent_column) + " = $3 AND " : std::string();
+  const std::string find_sql = "SELECT id FROM " + std::string(table) + " WHERE " + parent_match +
+                               "name = $1 AND (tenant_id IS NULL OR tenant_id = $2::text) ORDER BY tenant_id IS NULL LIMIT 1";
+  auto find = [&]() -> std::optional<std::string> {
+    PgParams params;
+    params.text(name).optional(scope.tenant);
+    if (parent_id) params.text(*parent_id);
+    const PgResult rows = connection_.execute(find_sql, params);
+    if (rows.rows() == 0) return std::nullopt;
+    return std::string(rows.text(0, 0));
+  };
+  if (auto id = find()) return *id;
+  // Another replica may create the same row meanwhile: its insert wins, ours does nothing, and
+  // the second look finds it.
+  const std::string columns = parent_id ? "id, name, tenant_id, created_at, " + std::string(parent_column) : "id, name, tenant_id, created_at";
+  const std::string values = parent_id ? "$1, $2, $3, now(), $4" : "$1, $2, $3, now()";
+  PgParams params;
+  params.text(to_text(ids_.next())).text(name).optional(scope.tenant);
+  if (parent_id) params.text(*parent_id);
+  connection_.execute("INSERT INTO " + std::string(table) + " (" + columns + ") VALUES (" + values + ") ON CONFLICT DO NOTHING", params);
+  return find().value();
+}
+
+CreatedRun PostgresStore::create_run(const Scope& scope, const NewRun& run) {
   const std::lock_guard<std::mutex> lock(mutex_);
   PgTransaction transaction(connection_);
   CreatedRun created;
-  connection_.execute("INSERT INTO projects (id, name, tenant_id, created_at) VALUES ($1, $2, $3, now()) ON CONFLICT (name) DO NOTHING",
-                      PgParams().text(to_text(ids_.next())).text(run.project).optional(run.tenant));
-  created.project_id = connection_.execute("SELECT id FROM projects WHERE name = $1", PgParams().text(run.project)).text(0, 0);
-  connection_.execute(
-      "INSERT INTO experiments (id, project_id, name, tenant_id, created_at) VALUES ($1, $2, $3, $4, now()) "
-      "ON CONFLICT (project_id, name) DO NOTHING",
-      PgParams().text(to_text(ids_.next())).text(created.project_id).text(run.experiment).optional(run.tenant));
-  created.experiment_id = connection_.execute("SELECT id FROM experiments WHERE project_id = $1 AND name = $2",
-                                              PgParams().text(created.project_id).text(run.experiment))
-                              .text(0, 0);
+  created.project_id = writable_id("projects", "", std::nullopt, run.project, scope);
+  created.experiment_id = writable_id("experiments", "project_id", created.project_id, run.experiment, scope);
   created.run_id = to_text(ids_.next());
   connection_.execute(
       "INSERT INTO runs (id, experiment_id, tenant_id, status, metadata, dataset_version, git_branch, started_at) "
@@ -70,7 +95,7 @@ CreatedRun PostgresStore::create_run(const NewRun& run) {
       PgParams()
           .text(created.run_id)
           .text(created.experiment_id)
-          .optional(run.tenant)
+          .optional(scope.tenant)
           .text(run.metadata)
           .optional(run.dataset_version)
           .optional(run.git_branch)
@@ -79,18 +104,19 @@ CreatedRun PostgresStore::create_run(const NewRun& run) {
   return created;
 }
 
-RunStatus PostgresStore::lock_run(const std::string& run_id) {
-  const PgResult row = connection_.execute("SELECT status FROM runs WHERE id = $1 FOR UPDATE", PgParams().text(run_id));
+RunStatus PostgresStore::lock_run(const Scope& scope, const std::string& run_id) {
+  const PgResult row = connection_.execute("SELECT status FROM runs WHERE id = $1 AND " + visible("tenant_id", 2) + " FOR UPDATE",
+                                           PgParams().text(run_id).optional(scope.tenant));
   if (row.rows() == 0) throw StoreError(StoreError::Kind::not_found, "no run " + run_id);
   return parse_status(row.text(0, 0)).value_or(RunStatus::running);
 }
 
-IngestOutcome PostgresStore::add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& run_id, std::optional<std::string_view> idempotency_key,
                                        std::span<const NewItem> items) {
   const std::lock_guard<std::mutex> lock(mutex_);
   PgTransaction transaction(connection_);
   // The run's row lock orders batches of one run across replicas (their seq numbers stay dense).
-  const RunStatus status = lock_run(run_id);
+  const RunStatus status = lock_run(scope, run_id);
   if (idempotency_key) {
     const PgResult seen = connection_.execute("SELECT 1 FROM ingest_batches WHERE run_id = $1 AND idempotency_key = $2",
                                               PgParams().text(run_id).text(*idempotency_key));
@@ -142,10 +168,10 @@ IngestOutcome PostgresStore::add_items(const std::string& run_id, std::optional<
   return IngestOutcome::stored;
 }
 
-void PostgresStore::set_run_status(const std::string& run_id, RunStatus status) {
+void PostgresStore::set_run_status(const Scope& scope, const std::string& run_id, RunStatus status) {
   const std::lock_guard<std::mutex> lock(mutex_);
   PgTransaction transaction(connection_);
-  const RunStatus current = lock_run(run_id);
+  const RunStatus current = lock_run(scope, run_id);
   if (current == status) return;
   if (is_terminal(current))
     throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
@@ -162,14 +188,15 @@ void PostgresStore::set_run_status(const std::string& run_id, RunStatus status) 
   transaction.commit();
 }
 
-std::optional<RunDetails> PostgresStore::run(const std::string& run_id) {
+std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::string& run_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   const PgResult row = connection_.execute(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
           iso("r.completed_at") +
           ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd "
-          "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1",
-      PgParams().text(run_id));
+          "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
+          visible("r.tenant_id", 2),
+      PgParams().text(run_id).optional(scope.tenant));
   if (row.rows() == 0) return std::nullopt;
   RunDetails details;
   details.id = row.text(0, 0);
@@ -202,11 +229,12 @@ std::optional<RunDetails> PostgresStore::run(const std::string& run_id) {
   return details;
 }
 
-ItemPage PostgresStore::items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) {
+ItemPage PostgresStore::items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) {
   const std::lock_guard<std::mutex> lock(mutex_);
   const PgResult rows = connection_.execute(
-      "SELECT id, seq, success, document FROM items WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-      PgParams().text(run_id).integer(after_seq).integer(static_cast<std::int64_t>(limit) + 1));
+      "SELECT id, seq, success, document FROM items WHERE run_id = $1 AND seq > $2 "
+      "AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND " + visible("tenant_id", 4) + ") ORDER BY seq LIMIT $3",
+      PgParams().text(run_id).integer(after_seq).integer(static_cast<std::int64_t>(limit) + 1).optional(scope.tenant));
   ItemPage page;
   for (int row = 0; row < rows.rows(); ++row) {
     if (page.items.size() == limit) {
@@ -242,36 +270,58 @@ RunSummary read_run_summary(const PgResult& rows, int row, int first) {
   return run;
 }
 
-bool deleted(PgConnection& connection, std::string_view sql, const std::string& key) {
-  const PgResult rows = connection.execute(std::string(sql) + " RETURNING 1", PgParams().text(key));
+// Runs `sql` (parameters $1 `key` and $2 the scope's tenant); whether it deleted a row.
+bool deleted(PgConnection& connection, std::string_view sql, const std::string& key, const Scope& scope) {
+  const PgResult rows = connection.execute(std::string(sql) + " RETURNING 1", PgParams().text(key).optional(scope.tenant));
   return rows.rows() > 0;
 }
 
 }  // namespace
 
-std::vector<ProjectSummary> PostgresStore::projects() {
+std::optional<std::string> PostgresStore::readable_project_id(const Scope& scope, const std::string& name) {
+  // The caller's own first (the tenant's, or the shared one for an unscoped caller), then shared,
+  // then (unscoped only) the oldest tenant's.
+  const PgResult rows = connection_.execute(
+      "SELECT id FROM projects WHERE name = $1 AND " + visible("tenant_id", 2) +
+          " ORDER BY CASE WHEN tenant_id IS NOT DISTINCT FROM $2::text THEN 0 WHEN tenant_id IS NULL THEN 1 ELSE 2 END, id LIMIT 1",
+      PgParams().text(name).optional(scope.tenant));
+  if (rows.rows() == 0) return std::nullopt;
+  return std::string(rows.text(0, 0));
+}
+
+std::vector<ProjectSummary> PostgresStore::projects(const Scope& scope) {
   const std::lock_guard<std::mutex> lock(mutex_);
   const PgResult rows = connection_.execute(
-      "SELECT p.id, p.name, " + iso("p.created_at") + ", COUNT(DISTINCT e.id), " + iso("MAX(r.started_at)") +
-      " FROM projects p LEFT JOIN experiments e ON e.project_id = p.id LEFT JOIN runs r ON r.experiment_id = e.id "
-      "GROUP BY p.id, p.name, p.created_at ORDER BY p.name");
+      "SELECT p.id, p.name, p.tenant_id, " + iso("p.created_at") + ", COUNT(DISTINCT e.id), " + iso("MAX(r.started_at)") +
+          " FROM projects p LEFT JOIN experiments e ON e.project_id = p.id AND " + visible("e.tenant_id", 1) +
+          " LEFT JOIN runs r ON r.experiment_id = e.id AND " + visible("r.tenant_id", 1) + " WHERE " + visible("p.tenant_id", 1) +
+          " GROUP BY p.id, p.name, p.tenant_id, p.created_at ORDER BY p.name, p.id",
+      PgParams().optional(scope.tenant));
   std::vector<ProjectSummary> out;
-  for (int row = 0; row < rows.rows(); ++row)
-    out.push_back(ProjectSummary{std::string(rows.text(row, 0)), std::string(rows.text(row, 1)), rows.integer(row, 3),
-                                 std::string(rows.text(row, 2)), rows.optional_text(row, 4)});
+  for (int row = 0; row < rows.rows(); ++row) {
+    ProjectSummary project;
+    project.id = rows.text(row, 0);
+    project.name = rows.text(row, 1);
+    project.tenant = rows.optional_text(row, 2);
+    project.created_at = rows.text(row, 3);
+    project.experiment_count = rows.integer(row, 4);
+    project.latest_activity = rows.optional_text(row, 5);
+    out.push_back(std::move(project));
+  }
   return out;
 }
 
-std::optional<std::vector<ExperimentSummary>> PostgresStore::experiments(const std::string& project_name) {
+std::optional<std::vector<ExperimentSummary>> PostgresStore::experiments(const Scope& scope, const std::string& project_name) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult project = connection_.execute("SELECT id FROM projects WHERE name = $1", PgParams().text(project_name));
-  if (project.rows() == 0) return std::nullopt;
+  const std::optional<std::string> project_id = readable_project_id(scope, project_name);
+  if (!project_id) return std::nullopt;
   const PgResult rows = connection_.execute(
       "SELECT e.id, e.name, " + iso("e.created_at") + ", " + run_summary_columns("r.") +
           " FROM experiments e LEFT JOIN runs r ON r.id = "
-          "(SELECT id FROM runs WHERE experiment_id = e.id ORDER BY started_at DESC, id DESC LIMIT 1) "
-          "WHERE e.project_id = $1 ORDER BY e.name",
-      PgParams().text(project.text(0, 0)));
+          "(SELECT id FROM runs WHERE experiment_id = e.id AND " + visible("tenant_id", 2) +
+          " ORDER BY started_at DESC, id DESC LIMIT 1) "
+          "WHERE e.project_id = $1 AND " + visible("e.tenant_id", 2) + " ORDER BY e.name, e.id",
+      PgParams().text(*project_id).optional(scope.tenant));
   std::vector<ExperimentSummary> out;
   for (int row = 0; row < rows.rows(); ++row) {
     ExperimentSummary experiment{std::string(rows.text(row, 0)), std::string(rows.text(row, 1)), std::string(rows.text(row, 2))};
@@ -281,37 +331,40 @@ std::optional<std::vector<ExperimentSummary>> PostgresStore::experiments(const s
   return out;
 }
 
-std::optional<ExperimentInfo> PostgresStore::experiment(const std::string& experiment_id) {
+std::optional<ExperimentInfo> PostgresStore::experiment(const Scope& scope, const std::string& experiment_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   const PgResult rows = connection_.execute(
-      "SELECT e.id, e.name, p.name FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = $1", PgParams().text(experiment_id));
+      "SELECT e.id, e.name, p.name, e.tenant_id FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = $1 AND " +
+          visible("e.tenant_id", 2),
+      PgParams().text(experiment_id).optional(scope.tenant));
   if (rows.rows() == 0) return std::nullopt;
-  return ExperimentInfo{std::string(rows.text(0, 0)), std::string(rows.text(0, 1)), std::string(rows.text(0, 2))};
+  return ExperimentInfo{std::string(rows.text(0, 0)), std::string(rows.text(0, 1)), std::string(rows.text(0, 2)), rows.optional_text(0, 3)};
 }
 
-std::vector<RunSummary> PostgresStore::runs(const std::string& experiment_id, std::size_t limit) {
+std::vector<RunSummary> PostgresStore::runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute("SELECT " + run_summary_columns("") +
-                                                " FROM runs WHERE experiment_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2",
-                                            PgParams().text(experiment_id).integer(static_cast<std::int64_t>(limit)));
+  const PgResult rows = connection_.execute("SELECT " + run_summary_columns("") + " FROM runs WHERE experiment_id = $1 AND " +
+                                                visible("tenant_id", 3) + " ORDER BY started_at DESC, id DESC LIMIT $2",
+                                            PgParams().text(experiment_id).integer(static_cast<std::int64_t>(limit)).optional(scope.tenant));
   std::vector<RunSummary> out;
   for (int row = 0; row < rows.rows(); ++row) out.push_back(read_run_summary(rows, row, 0));
   return out;
 }
 
-bool PostgresStore::delete_run(const std::string& run_id) {
+bool PostgresStore::delete_run(const Scope& scope, const std::string& run_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM runs WHERE id = $1", run_id);
+  return deleted(connection_, "DELETE FROM runs WHERE id = $1 AND " + visible("tenant_id", 2), run_id, scope);
 }
 
-bool PostgresStore::delete_experiment(const std::string& experiment_id) {
+bool PostgresStore::delete_experiment(const Scope& scope, const std::string& experiment_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM experiments WHERE id = $1", experiment_id);
+  return deleted(connection_, "DELETE FROM experiments WHERE id = $1 AND " + visible("tenant_id", 2), experiment_id, scope);
 }
 
-bool PostgresStore::delete_project(const std::string& project_name) {
+bool PostgresStore::delete_project(const Scope& scope, const std::string& project_name) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM projects WHERE name = $1", project_name);
+  const std::optional<std::string> project_id = readable_project_id(scope, project_name);
+  return project_id && connection_.execute("DELETE FROM projects WHERE id = $1 RETURNING 1", PgParams().text(*project_id)).rows() > 0;
 }
 
 }  // namespace krino::core::store
@@ -344,9 +397,20 @@ std::optional<ApiKey> PostgresStore::key_by_hash(const std::string& key_hash) {
   return read_key(rows, 0);
 }
 
-std::vector<ApiKey> PostgresStore::keys() {
+namespace {
+
+// A tenant's admin sees only its tenant's keys: parameter $param NULL (unscoped) matches all.
+std::string own_key(int param) {
+  const std::string p = "$" + std::to_string(param) + "::text";
+  return "(" + p + " IS NULL OR tenant_id = " + p + ")";
+}
+
+}  // namespace
+
+std::vector<ApiKey> PostgresStore::keys(const Scope& scope) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute("SELECT " + key_columns() + " FROM api_keys ORDER BY id");
+  const PgResult rows =
+      connection_.execute("SELECT " + key_columns() + " FROM api_keys WHERE " + own_key(1) + " ORDER BY id", PgParams().optional(scope.tenant));
   std::vector<ApiKey> out;
   for (int row = 0; row < rows.rows(); ++row) out.push_back(read_key(rows, row));
   return out;
@@ -357,15 +421,17 @@ bool PostgresStore::has_keys() {
   return connection_.execute("SELECT EXISTS (SELECT 1 FROM api_keys)").boolean(0, 0);
 }
 
-bool PostgresStore::disable_key(const std::string& key_id) {
+bool PostgresStore::disable_key(const Scope& scope, const std::string& key_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return connection_.execute("UPDATE api_keys SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 RETURNING 1", PgParams().text(key_id))
+  return connection_
+             .execute("UPDATE api_keys SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 AND " + own_key(2) + " RETURNING 1",
+                      PgParams().text(key_id).optional(scope.tenant))
              .rows() > 0;
 }
 
-bool PostgresStore::delete_key(const std::string& key_id) {
+bool PostgresStore::delete_key(const Scope& scope, const std::string& key_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM api_keys WHERE id = $1", key_id);
+  return deleted(connection_, "DELETE FROM api_keys WHERE id = $1 AND " + own_key(2), key_id, scope);
 }
 
 void PostgresStore::record_write(const AuditEntry& entry) {

@@ -25,6 +25,14 @@ int highest_applied(SqliteConnection& connection) {
 
 }  // namespace
 
+// The rows a scope sees, given the scope's tenant as parameter `?param`: every row when it is NULL
+// (unscoped), else the tenant's own and the shared ones.
+std::string SqliteStore::visible(std::string_view column, int param) {
+  const std::string p = "?" + std::to_string(param);
+  const std::string c(column);
+  return "(" + p + " IS NULL OR " + c + " IS NULL OR " + c + " = " + p + ")";
+}
+
 SqliteStore::SqliteStore(const std::filesystem::path& path) : connection_(path.string()) {
   // A wait instead of SQLITE_BUSY when another process (a second `krino serve` by mistake, a
   // backup) holds the lock for a moment.
@@ -70,65 +78,67 @@ std::string not_found_run(const std::string& run_id) { return "no run " + run_id
 
 }  // namespace
 
-std::string SqliteStore::project_id(const NewRun& run) {
-  SqliteStatement insert = connection_.prepare(
-      "INSERT INTO projects (id, name, tenant_id, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name) DO NOTHING");
-  insert.bind(1, to_text(ids_.next())).bind(2, run.project).bind(3, run.tenant).bind(4, utc_timestamp_now());
+std::string SqliteStore::writable_id(std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
+                                     const std::string& name, const Scope& scope) {
+  // Own row first, then a shared one; `tenant_id = NULL` matches nothing, so an unscoped caller
+  // finds only shared rows.
+  const std::string parent_match = parent_id ? std::string(parent_column) + " = ?3 AND " : std::string();
+  const std::string find_sql = "SELECT id FROM " + std::string(table) + " WHERE " + parent_match +
+                               "name = ?1 AND (tenant_id IS NULL OR tenant_id = ?2) ORDER BY tenant_id IS NULL LIMIT 1";
+  auto find = [&]() -> std::optional<std::string> {
+    SqliteStatement query = connection_.prepare(find_sql);
+    query.bind(1, name).bind(2, scope.tenant);
+    if (parent_id) query.bind(3, *parent_id);
+    if (!query.step()) return std::nullopt;
+    return std::string(query.text(0));
+  };
+  if (auto id = find()) return *id;
+  const std::string id = to_text(ids_.next());
+  const std::string columns = parent_id ? "id, name, tenant_id, created_at, " + std::string(parent_column) : "id, name, tenant_id, created_at";
+  const std::string values = parent_id ? "?1, ?2, ?3, ?4, ?5" : "?1, ?2, ?3, ?4";
+  SqliteStatement insert = connection_.prepare("INSERT INTO " + std::string(table) + " (" + columns + ") VALUES (" + values + ")");
+  insert.bind(1, id).bind(2, name).bind(3, scope.tenant).bind(4, utc_timestamp_now());
+  if (parent_id) insert.bind(5, *parent_id);
   insert.step();
-  SqliteStatement query = connection_.prepare("SELECT id FROM projects WHERE name = ?1");
-  query.bind(1, run.project);
-  query.step();
-  return std::string(query.text(0));
+  return id;
 }
 
-std::string SqliteStore::experiment_id(const std::string& project_id, const NewRun& run) {
-  SqliteStatement insert = connection_.prepare(
-      "INSERT INTO experiments (id, project_id, name, tenant_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5) "
-      "ON CONFLICT (project_id, name) DO NOTHING");
-  insert.bind(1, to_text(ids_.next())).bind(2, project_id).bind(3, run.experiment).bind(4, run.tenant).bind(5, utc_timestamp_now());
-  insert.step();
-  SqliteStatement query = connection_.prepare("SELECT id FROM experiments WHERE project_id = ?1 AND name = ?2");
-  query.bind(1, project_id).bind(2, run.experiment);
-  query.step();
-  return std::string(query.text(0));
-}
-
-CreatedRun SqliteStore::create_run(const NewRun& run) {
+CreatedRun SqliteStore::create_run(const Scope& scope, const NewRun& run) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteTransaction transaction(connection_);
   CreatedRun created;
-  created.project_id = project_id(run);
-  created.experiment_id = experiment_id(created.project_id, run);
+  created.project_id = writable_id("projects", "", std::nullopt, run.project, scope);
+  created.experiment_id = writable_id("experiments", "project_id", created.project_id, run.experiment, scope);
   created.run_id = to_text(ids_.next());
   SqliteStatement insert = connection_.prepare(
       "INSERT INTO runs (id, experiment_id, tenant_id, status, metadata, dataset_version, git_branch, started_at) "
       "VALUES (?1, ?2, ?3, 'RUNNING', ?4, ?5, ?6, ?7)");
-  insert.bind(1, created.run_id).bind(2, created.experiment_id).bind(3, run.tenant).bind(4, run.metadata);
+  insert.bind(1, created.run_id).bind(2, created.experiment_id).bind(3, scope.tenant).bind(4, run.metadata);
   insert.bind(5, run.dataset_version).bind(6, run.git_branch).bind(7, utc_timestamp_now());
   insert.step();
   transaction.commit();
   return created;
 }
 
-RunStatus SqliteStore::status_of(const std::string& run_id) {
-  SqliteStatement query = connection_.prepare("SELECT status FROM runs WHERE id = ?1");
-  query.bind(1, run_id);
+RunStatus SqliteStore::status_of(const Scope& scope, const std::string& run_id) {
+  SqliteStatement query = connection_.prepare("SELECT status FROM runs WHERE id = ?1 AND " + visible("tenant_id", 2));
+  query.bind(1, run_id).bind(2, scope.tenant);
   if (!query.step()) throw StoreError(StoreError::Kind::not_found, not_found_run(run_id));
   return parse_status(query.text(0)).value_or(RunStatus::running);
 }
 
-IngestOutcome SqliteStore::add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_id, std::optional<std::string_view> idempotency_key,
                                      std::span<const NewItem> items) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteTransaction transaction(connection_);
+  const RunStatus status = status_of(scope, run_id);
   if (idempotency_key) {
     // Checked before the run's status: a retry of the last batch may arrive after the run ended.
     SqliteStatement seen = connection_.prepare("SELECT 1 FROM ingest_batches WHERE run_id = ?1 AND idempotency_key = ?2");
     seen.bind(1, run_id).bind(2, *idempotency_key);
     if (seen.step()) return IngestOutcome::already_stored;
   }
-  if (is_terminal(status_of(run_id)))
-    throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
+  if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
 
   SqliteStatement next = connection_.prepare("SELECT item_count FROM runs WHERE id = ?1");
   next.bind(1, run_id);
@@ -171,10 +181,10 @@ IngestOutcome SqliteStore::add_items(const std::string& run_id, std::optional<st
   return IngestOutcome::stored;
 }
 
-void SqliteStore::set_run_status(const std::string& run_id, RunStatus status) {
+void SqliteStore::set_run_status(const Scope& scope, const std::string& run_id, RunStatus status) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteTransaction transaction(connection_);
-  const RunStatus current = status_of(run_id);
+  const RunStatus current = status_of(scope, run_id);
   if (current == status) return;  // a client repeating itself
   if (is_terminal(current))
     throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
@@ -193,13 +203,14 @@ void SqliteStore::set_run_status(const std::string& run_id, RunStatus status) {
   transaction.commit();
 }
 
-std::optional<RunDetails> SqliteStore::run(const std::string& run_id) {
+std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string& run_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
       "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd "
-      "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1");
-  query.bind(1, run_id);
+      "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
+      visible("r.tenant_id", 2));
+  query.bind(1, run_id).bind(2, scope.tenant);
   if (!query.step()) return std::nullopt;
   RunDetails details;
   details.id = query.text(0);
@@ -237,12 +248,13 @@ std::optional<RunDetails> SqliteStore::run(const std::string& run_id) {
   return details;
 }
 
-ItemPage SqliteStore::items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) {
+ItemPage SqliteStore::items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
-      "SELECT id, seq, success, document FROM items WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3");
+      "SELECT id, seq, success, document FROM items WHERE run_id = ?1 AND seq > ?2 "
+      "AND EXISTS (SELECT 1 FROM runs WHERE id = ?1 AND " + visible("tenant_id", 4) + ") ORDER BY seq LIMIT ?3");
   // One more than asked: whether there is a next page, without a COUNT.
-  query.bind(1, run_id).bind(2, after_seq).bind(3, static_cast<std::int64_t>(limit) + 1);
+  query.bind(1, run_id).bind(2, after_seq).bind(3, static_cast<std::int64_t>(limit) + 1).bind(4, scope.tenant);
   ItemPage page;
   while (query.step()) {
     if (page.items.size() == limit) {
@@ -277,38 +289,58 @@ RunSummary read_run_summary(const SqliteStatement& row, int first) {
 
 }  // namespace
 
-bool SqliteStore::changed(std::string_view sql, const std::string& key) {
+bool SqliteStore::changed(std::string_view sql, const std::string& key, const Scope& scope) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement statement = connection_.prepare(sql);
-  statement.bind(1, key);
+  statement.bind(1, key).bind(2, scope.tenant);
   statement.step();
   return sqlite3_changes(connection_.handle()) > 0;
 }
 
-std::vector<ProjectSummary> SqliteStore::projects() {
+std::optional<std::string> SqliteStore::readable_project_id(const Scope& scope, const std::string& name) {
+  // The caller's own first (the tenant's, or the shared one for an unscoped caller), then shared,
+  // then (unscoped only) the oldest tenant's.
+  SqliteStatement query = connection_.prepare(
+      "SELECT id FROM projects WHERE name = ?1 AND " + visible("tenant_id", 2) +
+      " ORDER BY CASE WHEN tenant_id IS ?2 THEN 0 WHEN tenant_id IS NULL THEN 1 ELSE 2 END, id LIMIT 1");
+  query.bind(1, name).bind(2, scope.tenant);
+  if (!query.step()) return std::nullopt;
+  return std::string(query.text(0));
+}
+
+std::vector<ProjectSummary> SqliteStore::projects(const Scope& scope) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
-      "SELECT p.id, p.name, p.created_at, COUNT(DISTINCT e.id), MAX(r.started_at) FROM projects p "
-      "LEFT JOIN experiments e ON e.project_id = p.id LEFT JOIN runs r ON r.experiment_id = e.id "
-      "GROUP BY p.id, p.name, p.created_at ORDER BY p.name");
+      "SELECT p.id, p.name, p.tenant_id, p.created_at, COUNT(DISTINCT e.id), MAX(r.started_at) FROM projects p "
+      "LEFT JOIN experiments e ON e.project_id = p.id AND " + visible("e.tenant_id", 1) +
+      " LEFT JOIN runs r ON r.experiment_id = e.id AND " + visible("r.tenant_id", 1) +
+      " WHERE " + visible("p.tenant_id", 1) + " GROUP BY p.id, p.name, p.tenant_id, p.created_at ORDER BY p.name, p.id");
+  query.bind(1, scope.tenant);
   std::vector<ProjectSummary> out;
-  while (query.step())
-    out.push_back(ProjectSummary{std::string(query.text(0)), std::string(query.text(1)), query.integer(3), std::string(query.text(2)),
-                                 query.optional_text(4)});
+  while (query.step()) {
+    ProjectSummary project;
+    project.id = query.text(0);
+    project.name = query.text(1);
+    project.tenant = query.optional_text(2);
+    project.created_at = query.text(3);
+    project.experiment_count = query.integer(4);
+    project.latest_activity = query.optional_text(5);
+    out.push_back(std::move(project));
+  }
   return out;
 }
 
-std::optional<std::vector<ExperimentSummary>> SqliteStore::experiments(const std::string& project_name) {
+std::optional<std::vector<ExperimentSummary>> SqliteStore::experiments(const Scope& scope, const std::string& project_name) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement project = connection_.prepare("SELECT id FROM projects WHERE name = ?1");
-  project.bind(1, project_name);
-  if (!project.step()) return std::nullopt;
+  const std::optional<std::string> project_id = readable_project_id(scope, project_name);
+  if (!project_id) return std::nullopt;
   SqliteStatement query = connection_.prepare(
       "SELECT e.id, e.name, e.created_at, r.id, r.status, r.metadata, r.item_count, r.passed_count, r.started_at, r.completed_at "
       "FROM experiments e LEFT JOIN runs r ON r.id = "
-      "(SELECT id FROM runs WHERE experiment_id = e.id ORDER BY started_at DESC, id DESC LIMIT 1) "
-      "WHERE e.project_id = ?1 ORDER BY e.name");
-  query.bind(1, project.text(0));
+      "(SELECT id FROM runs WHERE experiment_id = e.id AND " + visible("tenant_id", 2) +
+      " ORDER BY started_at DESC, id DESC LIMIT 1) "
+      "WHERE e.project_id = ?1 AND " + visible("e.tenant_id", 2) + " ORDER BY e.name, e.id");
+  query.bind(1, *project_id).bind(2, scope.tenant);
   std::vector<ExperimentSummary> out;
   while (query.step()) {
     ExperimentSummary experiment{std::string(query.text(0)), std::string(query.text(1)), std::string(query.text(2))};
@@ -318,30 +350,43 @@ std::optional<std::vector<ExperimentSummary>> SqliteStore::experiments(const std
   return out;
 }
 
-std::optional<ExperimentInfo> SqliteStore::experiment(const std::string& experiment_id) {
+std::optional<ExperimentInfo> SqliteStore::experiment(const Scope& scope, const std::string& experiment_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
-      "SELECT e.id, e.name, p.name FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = ?1");
-  query.bind(1, experiment_id);
+      "SELECT e.id, e.name, p.name, e.tenant_id FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = ?1 AND " +
+      visible("e.tenant_id", 2));
+  query.bind(1, experiment_id).bind(2, scope.tenant);
   if (!query.step()) return std::nullopt;
-  return ExperimentInfo{std::string(query.text(0)), std::string(query.text(1)), std::string(query.text(2))};
+  return ExperimentInfo{std::string(query.text(0)), std::string(query.text(1)), std::string(query.text(2)), query.optional_text(3)};
 }
 
-std::vector<RunSummary> SqliteStore::runs(const std::string& experiment_id, std::size_t limit) {
+std::vector<RunSummary> SqliteStore::runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement query = connection_.prepare("SELECT " + std::string(kRunSummaryColumns) +
-                                              " FROM runs WHERE experiment_id = ?1 ORDER BY started_at DESC, id DESC LIMIT ?2");
-  query.bind(1, experiment_id).bind(2, static_cast<std::int64_t>(limit));
+  SqliteStatement query = connection_.prepare("SELECT " + std::string(kRunSummaryColumns) + " FROM runs WHERE experiment_id = ?1 AND " +
+                                              visible("tenant_id", 3) + " ORDER BY started_at DESC, id DESC LIMIT ?2");
+  query.bind(1, experiment_id).bind(2, static_cast<std::int64_t>(limit)).bind(3, scope.tenant);
   std::vector<RunSummary> out;
   while (query.step()) out.push_back(read_run_summary(query, 0));
   return out;
 }
 
-bool SqliteStore::delete_run(const std::string& run_id) { return changed("DELETE FROM runs WHERE id = ?1", run_id); }
+bool SqliteStore::delete_run(const Scope& scope, const std::string& run_id) {
+  return changed("DELETE FROM runs WHERE id = ?1 AND " + visible("tenant_id", 2), run_id, scope);
+}
 
-bool SqliteStore::delete_experiment(const std::string& experiment_id) { return changed("DELETE FROM experiments WHERE id = ?1", experiment_id); }
+bool SqliteStore::delete_experiment(const Scope& scope, const std::string& experiment_id) {
+  return changed("DELETE FROM experiments WHERE id = ?1 AND " + visible("tenant_id", 2), experiment_id, scope);
+}
 
-bool SqliteStore::delete_project(const std::string& project_name) { return changed("DELETE FROM projects WHERE name = ?1", project_name); }
+bool SqliteStore::delete_project(const Scope& scope, const std::string& project_name) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const std::optional<std::string> project_id = readable_project_id(scope, project_name);
+  if (!project_id) return false;
+  SqliteStatement statement = connection_.prepare("DELETE FROM projects WHERE id = ?1");
+  statement.bind(1, *project_id);
+  statement.step();
+  return sqlite3_changes(connection_.handle()) > 0;
+}
 
 }  // namespace krino::core::store
 
@@ -376,9 +421,16 @@ std::optional<ApiKey> SqliteStore::key_by_hash(const std::string& key_hash) {
   return read_key(query);
 }
 
-std::vector<ApiKey> SqliteStore::keys() {
+// A tenant's admin sees only its tenant's keys: parameter `?param` NULL (unscoped) matches all.
+std::string SqliteStore::own_key(int param) {
+  const std::string p = "?" + std::to_string(param);
+  return "(" + p + " IS NULL OR tenant_id = " + p + ")";
+}
+
+std::vector<ApiKey> SqliteStore::keys(const Scope& scope) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement query = connection_.prepare("SELECT " + std::string(kKeyColumns) + " FROM api_keys ORDER BY id");
+  SqliteStatement query = connection_.prepare("SELECT " + std::string(kKeyColumns) + " FROM api_keys WHERE " + own_key(1) + " ORDER BY id");
+  query.bind(1, scope.tenant);
   std::vector<ApiKey> out;
   while (query.step()) out.push_back(read_key(query));
   return out;
@@ -391,15 +443,18 @@ bool SqliteStore::has_keys() {
   return query.integer(0) != 0;
 }
 
-bool SqliteStore::disable_key(const std::string& key_id) {
+bool SqliteStore::disable_key(const Scope& scope, const std::string& key_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement update = connection_.prepare("UPDATE api_keys SET disabled_at = COALESCE(disabled_at, ?2) WHERE id = ?1");
-  update.bind(1, key_id).bind(2, utc_timestamp_now());
+  SqliteStatement update =
+      connection_.prepare("UPDATE api_keys SET disabled_at = COALESCE(disabled_at, ?3) WHERE id = ?1 AND " + own_key(2));
+  update.bind(1, key_id).bind(2, scope.tenant).bind(3, utc_timestamp_now());
   update.step();
   return sqlite3_changes(connection_.handle()) > 0;
 }
 
-bool SqliteStore::delete_key(const std::string& key_id) { return changed("DELETE FROM api_keys WHERE id = ?1", key_id); }
+bool SqliteStore::delete_key(const Scope& scope, const std::string& key_id) {
+  return changed("DELETE FROM api_keys WHERE id = ?1 AND " + own_key(2), key_id, scope);
+}
 
 void SqliteStore::record_write(const AuditEntry& entry) {
   const std::lock_guard<std::mutex> lock(mutex_);

@@ -21,6 +21,9 @@ struct Principal {
   std::optional<std::string> key_id;  // none: open mode, or the KRINO_API_KEY key
   std::optional<std::string> tenant;  // none: sees every tenant's rows
   store::Role role = store::Role::admin;
+
+  // The rows this caller sees and stamps (store::Scope).
+  store::Scope scope() const { return store::Scope{tenant}; }
 };
 
 struct AuthOptions {

@@ -18,31 +18,40 @@ class PostgresStore final : public Store {
 
   std::string backend() const override { return "postgresql"; }
   int schema_version() override;
-  CreatedRun create_run(const NewRun& run) override;
-  IngestOutcome add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+  CreatedRun create_run(const Scope& scope, const NewRun& run) override;
+  IngestOutcome add_items(const Scope& scope, const std::string& run_id, std::optional<std::string_view> idempotency_key,
                           std::span<const NewItem> items) override;
-  void set_run_status(const std::string& run_id, RunStatus status) override;
-  std::optional<RunDetails> run(const std::string& run_id) override;
-  ItemPage items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) override;
-  std::vector<ProjectSummary> projects() override;
-  std::optional<std::vector<ExperimentSummary>> experiments(const std::string& project_name) override;
-  std::optional<ExperimentInfo> experiment(const std::string& experiment_id) override;
-  std::vector<RunSummary> runs(const std::string& experiment_id, std::size_t limit) override;
-  bool delete_run(const std::string& run_id) override;
-  bool delete_experiment(const std::string& experiment_id) override;
-  bool delete_project(const std::string& project_name) override;
+  void set_run_status(const Scope& scope, const std::string& run_id, RunStatus status) override;
+  std::optional<RunDetails> run(const Scope& scope, const std::string& run_id) override;
+  ItemPage items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) override;
+  std::vector<ProjectSummary> projects(const Scope& scope) override;
+  std::optional<std::vector<ExperimentSummary>> experiments(const Scope& scope, const std::string& project_name) override;
+  std::optional<ExperimentInfo> experiment(const Scope& scope, const std::string& experiment_id) override;
+  std::vector<RunSummary> runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) override;
+  bool delete_run(const Scope& scope, const std::string& run_id) override;
+  bool delete_experiment(const Scope& scope, const std::string& experiment_id) override;
+  bool delete_project(const Scope& scope, const std::string& project_name) override;
   ApiKey create_key(const std::string& name, Role role, const std::optional<std::string>& tenant, const std::string& key_hash) override;
   std::optional<ApiKey> key_by_hash(const std::string& key_hash) override;
-  std::vector<ApiKey> keys() override;
+  std::vector<ApiKey> keys(const Scope& scope) override;
   bool has_keys() override;
-  bool disable_key(const std::string& key_id) override;
-  bool delete_key(const std::string& key_id) override;
+  bool disable_key(const Scope& scope, const std::string& key_id) override;
+  bool delete_key(const Scope& scope, const std::string& key_id) override;
   void record_write(const AuditEntry& entry) override;
 
  private:
   void apply_migrations();
-  // The run's status, locking its row until the transaction ends; StoreError(not_found) if none.
-  RunStatus lock_run(const std::string& run_id);
+  // The run's status, locking its row until the transaction ends; StoreError(not_found) when the
+  // scope sees no such run.
+  RunStatus lock_run(const Scope& scope, const std::string& run_id);
+  // SQL for "`column` is visible to the scope whose tenant is parameter $param".
+  static std::string visible(std::string_view column, int param);
+  // The id of the project (no parent) or experiment (under `parent_id`) named `name` that the scope
+  // writes into, inserted for it when there is none.
+  std::string writable_id(std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
+                          const std::string& name, const Scope& scope);
+  // The project a scope means by `name` (see Store::experiments).
+  std::optional<std::string> readable_project_id(const Scope& scope, const std::string& name);
 
   std::mutex mutex_;  // one connection, one user at a time
   PgConnection connection_;

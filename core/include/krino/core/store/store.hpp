@@ -20,48 +20,56 @@ class Store {
   // The highest migration applied.
   virtual int schema_version() = 0;
 
-  // Starts a run of `run.experiment` in `run.project`, creating both when they do not exist yet.
-  virtual CreatedRun create_run(const NewRun& run) = 0;
+  // Every call that reads or changes results takes the caller's Scope (store_types.hpp): a row the
+  // scope cannot see is, to that caller, a row that does not exist.
+
+  // Starts a run of `run.experiment` in `run.project`, creating both when the scope sees none of
+  // that name. A tenant uses its own project (or experiment) first, then a shared one; an unscoped
+  // caller only ever writes into shared ones.
+  virtual CreatedRun create_run(const Scope& scope, const NewRun& run) = 0;
 
   // Adds a batch of items to a run that has not ended, in order, after the items it already has;
   // all of them or none. A batch sent again with the same `idempotency_key` (a client retrying
   // after a lost answer) changes nothing and says so. Throws StoreError: not_found for an unknown
   // run, conflict for a run that has ended.
-  virtual IngestOutcome add_items(const std::string& run_id, std::optional<std::string_view> idempotency_key,
+  virtual IngestOutcome add_items(const Scope& scope, const std::string& run_id, std::optional<std::string_view> idempotency_key,
                                   std::span<const NewItem> items) = 0;
 
   // Moves a run to `status`. Reaching a terminal status (SUCCESS, FAILED, CANCELLED) stamps the
   // completion time and materialises the run's totals; a terminal run cannot change again
   // (conflict). Throws not_found for an unknown run.
-  virtual void set_run_status(const std::string& run_id, RunStatus status) = 0;
+  virtual void set_run_status(const Scope& scope, const std::string& run_id, RunStatus status) = 0;
 
   // The run's header and totals, or nullopt when there is no such run.
-  virtual std::optional<RunDetails> run(const std::string& run_id) = 0;
+  virtual std::optional<RunDetails> run(const Scope& scope, const std::string& run_id) = 0;
 
   // Up to `limit` items of the run after position `after_seq` (-1: from the start), in order.
-  virtual ItemPage items(const std::string& run_id, std::int64_t after_seq, std::size_t limit) = 0;
+  virtual ItemPage items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) = 0;
 
   // Every project, by name, with how many experiments it has and when its newest run started.
-  virtual std::vector<ProjectSummary> projects() = 0;
+  virtual std::vector<ProjectSummary> projects(const Scope& scope) = 0;
   // The project's experiments by name, each with its newest run; nullopt when there is no project.
-  virtual std::optional<std::vector<ExperimentSummary>> experiments(const std::string& project_name) = 0;
-  virtual std::optional<ExperimentInfo> experiment(const std::string& experiment_id) = 0;
+  // A name the scope sees twice (a tenant's project beside a shared one of the same name) means the
+  // caller's own: the tenant's for a tenant, the shared one for an unscoped caller.
+  virtual std::optional<std::vector<ExperimentSummary>> experiments(const Scope& scope, const std::string& project_name) = 0;
+  virtual std::optional<ExperimentInfo> experiment(const Scope& scope, const std::string& experiment_id) = 0;
   // The experiment's newest `limit` runs, newest first.
-  virtual std::vector<RunSummary> runs(const std::string& experiment_id, std::size_t limit) = 0;
+  virtual std::vector<RunSummary> runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) = 0;
 
   // Each deletes the row with everything under it; false when there was none.
-  virtual bool delete_run(const std::string& run_id) = 0;
-  virtual bool delete_experiment(const std::string& experiment_id) = 0;
-  virtual bool delete_project(const std::string& project_name) = 0;
+  virtual bool delete_run(const Scope& scope, const std::string& run_id) = 0;
+  virtual bool delete_experiment(const Scope& scope, const std::string& experiment_id) = 0;
+  virtual bool delete_project(const Scope& scope, const std::string& project_name) = 0;
 
-  // API keys, by the SHA-256 of the key text (the key itself is never stored).
+  // API keys, by the SHA-256 of the key text (the key itself is never stored). A tenant's admin
+  // manages only its tenant's keys (shared keys are more powerful than it is); an unscoped one, all.
   virtual ApiKey create_key(const std::string& name, Role role, const std::optional<std::string>& tenant,
                             const std::string& key_hash) = 0;
   virtual std::optional<ApiKey> key_by_hash(const std::string& key_hash) = 0;  // disabled keys too
-  virtual std::vector<ApiKey> keys() = 0;                                       // oldest first
+  virtual std::vector<ApiKey> keys(const Scope& scope) = 0;                     // oldest first
   virtual bool has_keys() = 0;                                                  // disabled ones count
-  virtual bool disable_key(const std::string& key_id) = 0;
-  virtual bool delete_key(const std::string& key_id) = 0;
+  virtual bool disable_key(const Scope& scope, const std::string& key_id) = 0;
+  virtual bool delete_key(const Scope& scope, const std::string& key_id) = 0;
   virtual void record_write(const AuditEntry& entry) = 0;
 };
 

@@ -18,11 +18,20 @@ std::string_view status_name(RunStatus status);      // "RUNNING", "SUCCESS", ..
 std::optional<RunStatus> parse_status(std::string_view name);
 inline bool is_terminal(RunStatus status) { return status != RunStatus::running; }
 
+// Whose rows a call may see and whom the rows it creates belong to. Unscoped (no tenant: open
+// mode, the KRINO_API_KEY key, a key without a tenant) sees every row and creates shared ones. A
+// tenant sees its own rows and the shared ones, and stamps what it creates with its name.
+//
+// A row's children belong to its tenant or the parent is shared (creation keeps it so), so checking
+// a row's own tenant is enough to know whether a caller may see it.
+struct Scope {
+  std::optional<std::string> tenant = std::nullopt;
+};
+
 struct NewRun {
   std::string project;
   std::string experiment;
   std::string metadata = "{}";  // a JSON object, stored as sent
-  std::optional<std::string> tenant = std::nullopt;
   std::optional<std::string> dataset_version = std::nullopt;
   std::optional<std::string> git_branch = std::nullopt;
 };
@@ -96,6 +105,7 @@ struct RunSummary {
 struct ProjectSummary {
   std::string id;
   std::string name;
+  std::optional<std::string> tenant = std::nullopt;
   std::int64_t experiment_count = 0;
   std::string created_at;
   std::optional<std::string> latest_activity = std::nullopt;  // when its newest run started
@@ -112,6 +122,7 @@ struct ExperimentInfo {
   std::string id;
   std::string name;
   std::string project_name;
+  std::optional<std::string> tenant = std::nullopt;
 };
 
 // What an API key may do: VIEWER reads, EDITOR also writes, ADMIN also manages keys.
