@@ -4,6 +4,7 @@
 // `krino serve` mounts them.
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/http_server/http_server.hpp"
+#include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
@@ -54,6 +55,8 @@ struct ServerFixture {
     server_api::add_run_routes(router, *store, *auth);
     server_api::add_project_routes(router, *store, *auth);
     server_api::add_key_routes(router, *store, *auth);
+    comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
+    server_api::add_comparison_routes(router, *store, *comparisons, *auth);
     http_server::HttpServerOptions options;
     options.port = 0;
     server = std::make_unique<http_server::HttpServer>(io.context(), options, router);
@@ -81,6 +84,7 @@ struct ServerFixture {
   std::unique_ptr<store::Store> store;
   server_api::AuthOptions auth_options;  // open until a test makes a key
   std::unique_ptr<server_api::Authenticator> auth;
+  std::unique_ptr<server_api::RunComparisons> comparisons;
   http_server::Router router;
   IoService io{1};
   std::unique_ptr<http_server::HttpServer> server;
