@@ -191,7 +191,7 @@ BOOST_AUTO_TEST_CASE(the_servers_run_equals_the_json_report) {
 }
 
 BOOST_AUTO_TEST_CASE(a_server_killed_mid_run_loses_nothing_once_the_spool_is_uploaded) {
-  Workspace work(20000);
+  Workspace work(8000);
   const unsigned short port = unused_port();
   std::optional<Server> server(std::in_place, port, work.path("data"));
   const std::string url = "http://127.0.0.1:" + std::to_string(port);
@@ -203,7 +203,7 @@ BOOST_AUTO_TEST_CASE(a_server_killed_mid_run_loses_nothing_once_the_spool_is_upl
   bool killed = false;
   const std::string report = work.path("report.jsonl");
   options.interrupt_when = [&] {
-    if (!killed && size_of(report) > 20000u * 300u / 4u) {
+    if (!killed && size_of(report) > 8000u * 300u / 4u) {
       server->stop(SIGKILL);
       killed = true;
     }
@@ -226,8 +226,8 @@ BOOST_AUTO_TEST_CASE(a_server_killed_mid_run_loses_nothing_once_the_spool_is_upl
   std::size_t passed = 0;
   const auto expected = report_scores(report, passed);
   const ServerRun stored = read_run(port, run_id_in(run.err));
-  BOOST_TEST(stored.items_seen == 20000u);  // each once
-  BOOST_TEST(stored.details.at("totalItems").as_int64() == 20000);
+  BOOST_TEST(stored.items_seen == 8000u);  // each once
+  BOOST_TEST(stored.details.at("totalItems").as_int64() == 8000);
   BOOST_TEST(stored.details.at("passedItems").as_int64() == static_cast<int64_t>(passed));
   BOOST_TEST(stored.details.at("status").as_string() == "SUCCESS");
   BOOST_TEST((stored.scores == expected));

@@ -206,13 +206,15 @@ void BatchSender::send_batch() {
   record.items_json = joined_array(batch_);
   record.item_count = batch_.size();
   batch_.clear();
-  if (!run_.local && !out_of_time()) {
+  if (!run_.local && !run_.offline && !out_of_time()) {
     const CallOutcome sent = client_.post_items(record.target.run_id, record.idempotency_key, record.items_json);
     if (sent.delivered()) {
       run_.summary.items.delivered += record.item_count;
       return;
     }
-    log_("a batch of " + std::to_string(record.item_count) + " items was not delivered: " + sent.message);
+    run_.offline = sent.kind == CallOutcome::Kind::unreachable;
+    log_("a batch of " + std::to_string(record.item_count) + " items was not delivered: " + sent.message +
+         (run_.offline ? "; the rest of this run goes to the spool" : ""));
   }
   run_.undelivered = true;
   if (spool(record)) run_.summary.items.spooled += record.item_count;

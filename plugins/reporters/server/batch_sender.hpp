@@ -7,7 +7,8 @@
 // A run whose creation failed (the server is down as it starts) gets the id `local-<epochMillis>`
 // and all its batches go to the spool, to be replayed by `krino upload`. A run with any batch in the
 // spool has its final status spooled too, after those batches, so a replay completes it only once
-// its items are in.
+// its items are in. Once a batch finds no server after all its retries, the rest of the run goes
+// straight to the spool: a dead server must not slow the run by the retries of every batch.
 //
 // The same worker replays spool records for `krino upload`: each batch keeps its Idempotency-Key,
 // a local run is created once and its records follow it to the new id.
@@ -100,6 +101,7 @@ class BatchSender {
     bool open = false;
     bool local = false;
     bool undelivered = false;  // some batch went to the spool or was lost
+    bool offline = false;      // a batch found no server after its retries: the rest is spooled
     RunSummary summary;
   };
 

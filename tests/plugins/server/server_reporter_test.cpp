@@ -357,20 +357,21 @@ BOOST_AUTO_TEST_CASE(a_batch_that_fails_mid_run_is_spooled_under_the_server_run_
   {
     ServerReporter reporter(options_for(dir.file("spool.ndjson")), transport, waits.sleeper(), output);
     BOOST_TEST(!feed_sample(reporter).empty());
-    BOOST_TEST(reporter.totals().delivered == 3u);  // batches 1 and 3
-    BOOST_TEST(reporter.totals().spooled == 2u);
+    BOOST_TEST(reporter.totals().delivered == 2u);  // batch 1
+    BOOST_TEST(reporter.totals().spooled == 3u);    // batch 2, and batch 3 without trying: the server is gone
   }
   std::fclose(output);
   const auto posts = transport.item_posts();
-  BOOST_REQUIRE_EQUAL(posts.size(), 6u);
+  BOOST_REQUIRE_EQUAL(posts.size(), 5u);
   for (std::size_t i = 2; i < 5; ++i) BOOST_TEST(posts[i].idempotency_key == posts[1].idempotency_key);
   const auto lines = lines_of(read_file(dir / "spool.ndjson"));
-  BOOST_REQUIRE_EQUAL(lines.size(), 2u);
+  BOOST_REQUIRE_EQUAL(lines.size(), 3u);
   const SpoolRecord batch = read_spool_line(lines[0]);
   BOOST_TEST(batch.target.run_id == "run-7");
   BOOST_TEST(batch.idempotency_key == posts[1].idempotency_key);  // a replay is deduplicated
   BOOST_TEST(batch.item_count == 2u);
-  BOOST_TEST(read_spool_line(lines[1]).status == "SUCCESS");
+  BOOST_TEST(read_spool_line(lines[1]).item_count == 1u);
+  BOOST_TEST(read_spool_line(lines[2]).status == "SUCCESS");
   for (const auto& r : transport.requests()) BOOST_TEST(r.method != "PATCH");  // the status waits for the items
 }
 
