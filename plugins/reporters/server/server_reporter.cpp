@@ -57,7 +57,12 @@ ServerReporter::~ServerReporter() {
 void ServerReporter::on_event(const krino::Event& event) {
   if (is_spool_line(event.raw())) {
     replaying_ = true;
-    sender_.replay(read_spool_line(event.raw()));
+    SpoolRecord record = read_spool_line(event.raw());
+    // The options say where it goes now (krino upload fills them from the records when not told).
+    record.target.server = options_.url;
+    record.target.project = options_.project;
+    if (!options_.experiment.empty()) record.target.experiment = options_.experiment;
+    sender_.replay(std::move(record));
     return;
   }
   krino::report::dispatch_event(event, *this);
