@@ -102,6 +102,72 @@ BOOST_AUTO_TEST_CASE(serves_runs_stops_on_sigterm_and_keeps_them_across_restarts
   serve_restart_and_read_back({"--database", cluster.new_database()}, "postgresql");
 }
 
+BOOST_AUTO_TEST_CASE(krino_gate_server_prints_the_servers_verdict_and_fails_ci_on_a_regression) {
+  const std::string data_dir = temp_path("serve-gate");
+  std::filesystem::remove_all(data_dir);
+  const unsigned short port = free_port();
+  auto items = [](int failing) {
+    std::string body = R"({"items":[)";
+    for (int i = 0; i < 30; ++i)
+      body += std::string(i > 0 ? "," : "") + R"({"inputs":{"n":)" + std::to_string(i) + R"(},"success":)" + (i < failing ? "false" : "true") +
+              R"(,"evalResults":[{"name":"exact","score":)" + (i < failing ? "0.0" : "1.0") + R"(,"success":)" +
+              (i < failing ? "false" : "true") + "}]}";
+    return body + "]}";
+  };
+  ProcessOptions options;
+  options.interrupt_signal = SIGTERM;
+  std::string experiment;
+  std::vector<ProcessResult> gates;
+  options.interrupt_when = [&] {
+    try {
+      TestHttpClient client(port);
+      std::vector<std::string> runs;
+      for (int failing : {0, 20}) {
+        const HttpResult created = call(client, "POST", "/api/v1/projects/demo/runs", R"({"experimentName":"qa"})");
+        const auto object = krino::json::parse(created.body()).as_object();
+        runs.emplace_back(object.at("runId").as_string());
+        experiment = std::string(object.at("experimentId").as_string());
+        call(client, "POST", "/api/v1/runs/" + runs.back() + "/items", items(failing));
+        call(client, "PATCH", "/api/v1/runs/" + runs.back(), R"({"status":"SUCCESS"})");
+      }
+      const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/";
+      const std::vector<std::string> gate = {krino_binary(), "gate", "--server", url, "--experiment", experiment, "--run-id"};
+      auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> argv = gate;
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        return run_process(argv);
+      };
+      gates.push_back(with({runs[1]}));
+      gates.push_back(with({runs[1], "--json"}));
+      gates.push_back(with({runs[1], "--no-fail-on-regression"}));
+      gates.push_back(with({runs[0]}));
+      gates.push_back(with({"0190a0b0-c0d0-7000-8000-000000000000"}));
+      ProcessOptions from_env;
+      from_env.environment = {"KRINO_SERVER_URL=" + url};
+      gates.push_back(run_process({krino_binary(), "gate", "--experiment", experiment, "--run-id", runs[1]}, from_env));
+      return true;
+    } catch (const std::exception&) {
+      return false;  // not listening yet
+    }
+  };
+  const ProcessResult server =
+      run_process({krino_binary(), "serve", "--listen", "127.0.0.1:" + std::to_string(port), "--data-dir", data_dir}, options);
+  BOOST_TEST(server.exit_code == 0, server.err);
+  BOOST_REQUIRE_EQUAL(gates.size(), 6u);
+  BOOST_TEST(gates[0].exit_code == 1, gates[0].err);
+  BOOST_TEST(gates[0].out.find("gate: FAIL") != std::string::npos, gates[0].out);
+  BOOST_TEST(gates[0].out.find("regressed: exact 1 -> 0.333333") != std::string::npos, gates[0].out);
+  BOOST_TEST(gates[1].exit_code == 1);
+  BOOST_TEST(krino::json::parse(gates[1].out).at("regressedCount").as_int64() == 20);
+  BOOST_TEST(gates[2].exit_code == 0, gates[2].err);
+  BOOST_TEST(gates[3].exit_code == 0, gates[3].err);
+  BOOST_TEST(gates[3].out.find("gate: NO_BASELINE") != std::string::npos, gates[3].out);
+  BOOST_TEST(gates[4].exit_code == 3);
+  BOOST_TEST(gates[4].err.find("the server answered 404") != std::string::npos, gates[4].err);
+  BOOST_TEST(gates[5].exit_code == 1, gates[5].err);
+  std::filesystem::remove_all(data_dir);
+}
+
 BOOST_AUTO_TEST_CASE(an_unreachable_postgresql_is_a_runtime_error_that_does_not_show_the_password) {
   const ProcessResult result = run_process({krino_binary(), "serve", "--listen", "127.0.0.1:0", "--database", "postgresql://krino:s3cret@127.0.0.1:1/none"});
   BOOST_TEST(result.exit_code == 3, result.err);

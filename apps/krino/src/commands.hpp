@@ -70,6 +70,10 @@ struct GateArguments {
   std::string baseline, run, verdict_dir = "krino-gate", on_removed_evaluator = "fail";
   bool update = false, no_fail_on_regression = false, fail_on_removed_items = false, fail_on_inconclusive = false,
        no_bootstrap_pass = false, json = false;
+  // `krino gate --server`: the results server's gate on a stored run (docs/server.md)
+  std::string server;          // default: $KRINO_SERVER_URL
+  std::string api_key;         // default: $KRINO_API_KEY
+  std::string experiment_id, run_id, baseline_run_id, baseline_branch;
   void add_to(CLI::App& command);
   void apply(core::GateConfig& config) const;
 };
@@ -103,6 +107,7 @@ struct UploadArguments {
 
 int upload_command(const UploadArguments& args);
 int gate_command(const GateArguments& args);
+int server_gate_command(const GateArguments& args);
 int serve_command(const ServeArguments& args);
 int compare_command(const CompareArguments& args);
 int run_command(const RunArguments& args);

@@ -64,8 +64,16 @@ int main(int argc, char** argv) {
 
   GateArguments gate;
   auto* gate_cmd = app.add_subcommand("gate", "Compare a run's JSON Lines output with a baseline file (the regression gate)");
-  gate_cmd->add_option("run", gate.run, "The run: JSON Lines output of `krino run` (json reporter)")->required()->type_name("RUN.jsonl");
-  gate_cmd->add_option("--baseline,-b", gate.baseline, "The baseline file (written when missing, locally)")->required()->type_name("FILE");
+  gate_cmd->add_option("run", gate.run, "The run: JSON Lines output of `krino run` (json reporter)")->type_name("RUN.jsonl");
+  gate_cmd->add_option("--baseline,-b", gate.baseline, "The baseline file (written when missing, locally)")->type_name("FILE");
+  gate_cmd->add_option("--server", gate.server, "Ask a results server's gate instead (default $KRINO_SERVER_URL with --experiment)")
+      ->type_name("URL");
+  gate_cmd->add_option("--experiment", gate.experiment_id, "With --server: the experiment's id")->type_name("ID");
+  gate_cmd->add_option("--run-id", gate.run_id, "With --server: the candidate run's id (the server reporter prints it)")->type_name("ID");
+  gate_cmd->add_option("--baseline-run", gate.baseline_run_id, "With --server: compare with this run, not the newest successful one")
+      ->type_name("ID");
+  gate_cmd->add_option("--baseline-branch", gate.baseline_branch, "With --server: look for the baseline on this git branch only");
+  gate_cmd->add_option("--api-key", gate.api_key, "With --server: an EDITOR key (default $KRINO_API_KEY)")->type_name("KEY");
   gate_cmd->add_option("--severity-margin", gate.severity_margin, "Fail when one item drops by more than this (default 0.15)");
   gate_cmd->add_option("--verdict-dir", gate.verdict_dir, "Where the verdict JSON goes (default krino-gate)")->type_name("DIR");
   gate_cmd->add_option("--on-removed-evaluator", gate.on_removed_evaluator, "fail or warn (default fail)")
@@ -142,7 +150,7 @@ int main(int argc, char** argv) {
     if (*serve_cmd) return serve_command(serve);
     if (*upload_cmd) return upload_command(upload);
     if (*extract_cmd) return extract_command(extract);
-    if (*gate_cmd) return gate_command(gate);
+    if (*gate_cmd) return gate.experiment_id.empty() && gate.run_id.empty() && gate.server.empty() ? gate_command(gate) : server_gate_command(gate);
     if (*compare_cmd) return compare_command(compare);
     if (*list_cmd) return plugins_list_command(list);
     if (*info_cmd) return plugins_info_command(info);
