@@ -110,23 +110,33 @@ void ServerSession::on_read(beast::error_code ec, std::size_t bytes) {
   const BeastRequest& message = parser_->get();
   Request request{message, {}, {}, {}};
   record_.method = std::string(message.method_string());
-  Response response;
   if (!split_target(std::string_view(message.target().data(), message.target().size()), request)) {
     record_.path = std::string(message.target().substr(0, 200));
-    response = error_response(Status::bad_request, "bad_target", "the request target is not a valid path");
-  } else {
-    record_.path = request.path;
+    Response response = error_response(Status::bad_request, "bad_target", "the request target is not a valid path");
+    response.keep_alive(message.keep_alive());
+    return answer(std::move(response), bytes);
+  }
+  record_.path = request.path;
+  // On a handler thread; nothing else touches this connection meanwhile (it reads no more until it
+  // has answered), so record_ is the handler's until the answer is posted back.
+  boost::asio::post(state_->handlers, [self = shared_from_this(), request = std::move(request), bytes]() mutable {
+    Response response;
     try {
-      response = state_->router.dispatch(request);
+      response = self->state_->router.dispatch(request);
     } catch (const std::exception& error) {
       // A handler's bug must not take the server down; the message stays in the server's log, the
       // client learns only that it failed (it may hold data of another request).
       response = error_response(Status::internal_server_error, "internal_error", "the server failed to answer; see its log");
-      record_.path += " (handler threw: " + std::string(error.what()) + ")";
+      self->record_.path += " (handler threw: " + std::string(error.what()) + ")";
     }
-  }
-  response.keep_alive(message.keep_alive());
-  answer(std::move(response), bytes);
+    response.keep_alive(request.message.keep_alive());
+    // `self` moves on with the answer: the connection (and the state it holds) is never released on
+    // a handler thread, whose pool the state owns.
+    auto executor = self->stream_.get_executor();
+    boost::asio::post(executor, [self = std::move(self), response = std::move(response), bytes]() mutable {
+      self->answer(std::move(response), bytes);
+    });
+  });
 }
 
 void ServerSession::answer(Response response, std::uint64_t request_bytes) {

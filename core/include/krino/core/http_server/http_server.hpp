@@ -24,6 +24,9 @@ struct HttpServerOptions {
   std::uint32_t max_header_bytes = 64 * 1024;
   std::chrono::milliseconds request_timeout{30'000};  // from a request's first byte to its last
   std::chrono::milliseconds idle_timeout{75'000};     // a kept-alive connection with no request
+  // Handlers run on these threads, never on the I/O threads: one that waits on the database or
+  // computes for seconds (a comparison of a long run) then holds up no other connection.
+  std::size_t handler_threads = 4;
 };
 
 // What the access log records of one response (never a header or a body: they may hold keys).
