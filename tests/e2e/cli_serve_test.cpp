@@ -71,6 +71,9 @@ void serve_restart_and_read_back(const std::vector<std::string>& storage, const 
     BOOST_TEST(metrics.status() == 200u);
     BOOST_TEST(metrics.body().find("krino_http_requests_total{method=\"POST\",code=\"201\"} 2") != std::string::npos, metrics.body());
     BOOST_TEST(metrics.body().find("krino_http_request_duration_seconds_count ") != std::string::npos, metrics.body());
+    BOOST_TEST(metrics.body().find("krino_ingest_items_total 1\n") != std::string::npos, metrics.body());
+    BOOST_TEST(metrics.body().find("krino_runs_ended_total 1\n") != std::string::npos, metrics.body());
+    BOOST_TEST(metrics.body().find("krino_http_handlers_pending 1\n") != std::string::npos, metrics.body());  // this request
   });
   BOOST_TEST(first.exit_code == 0, first.err);
   BOOST_TEST(first.err.find("krino serve: stopped") != std::string::npos, first.err);

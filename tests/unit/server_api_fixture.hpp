@@ -52,7 +52,7 @@ template <class Backend>
 struct ServerFixture {
   ServerFixture() : store(backend.open()) {
     auth = std::make_unique<server_api::Authenticator>(*store, auth_options);
-    server_api::add_run_routes(router, *store, *auth);
+    server_api::add_run_routes(router, *store, *auth, ingest);
     server_api::add_project_routes(router, *store, *auth);
     server_api::add_key_routes(router, *store, *auth);
     comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
@@ -85,6 +85,7 @@ struct ServerFixture {
   server_api::AuthOptions auth_options;  // open until a test makes a key
   std::unique_ptr<server_api::Authenticator> auth;
   std::unique_ptr<server_api::RunComparisons> comparisons;
+  server_api::IngestCounters ingest;
   http_server::Router router;
   IoService io{1};
   std::unique_ptr<http_server::HttpServer> server;

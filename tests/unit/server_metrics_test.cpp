@@ -1,4 +1,5 @@
-// /metrics' text: counters by method and code, and a cumulative histogram of durations.
+// /metrics' text: counters by method and code, a cumulative histogram of durations, ingestion's
+// counters and the handler queue.
 #include "krino/core/server/server_metrics.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -21,7 +22,12 @@ BOOST_AUTO_TEST_CASE(counts_requests_and_accumulates_buckets) {
   metrics.record(fast);
   metrics.record(fast);
   metrics.record(slow);
-  const std::string text = metrics.text();
+  metrics.ingest.items_stored += 1500;
+  ++metrics.ingest.batches_repeated;
+  const std::string text = metrics.text(7);
+  BOOST_TEST(text.find("# TYPE krino_ingest_items_total counter\nkrino_ingest_items_total 1500\n") != std::string::npos, text);
+  BOOST_TEST(text.find("krino_ingest_batches_repeated_total 1\n") != std::string::npos, text);
+  BOOST_TEST(text.find("# TYPE krino_http_handlers_pending gauge\nkrino_http_handlers_pending 7\n") != std::string::npos, text);
   BOOST_TEST(text.find("krino_http_requests_total{method=\"GET\",code=\"200\"} 2\n") != std::string::npos, text);
   BOOST_TEST(text.find("krino_http_requests_total{method=\"POST\",code=\"201\"} 1\n") != std::string::npos, text);
   BOOST_TEST(text.find("krino_http_request_duration_seconds_bucket{le=\"5e-04\"} 2\n") != std::string::npos, text);

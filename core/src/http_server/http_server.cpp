@@ -74,6 +74,8 @@ unsigned short HttpServer::port() const {
   return state_->acceptor.local_endpoint(ec).port();
 }
 
+std::size_t HttpServer::pending_handlers() const { return state_->handlers_pending.load(); }
+
 void HttpServer::stop(std::function<void()> done) {
   std::vector<std::shared_ptr<ServerSession>> open;
   bool finished = false;

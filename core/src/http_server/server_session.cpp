@@ -119,6 +119,7 @@ void ServerSession::on_read(beast::error_code ec, std::size_t bytes) {
   record_.path = request.path;
   // On a handler thread; nothing else touches this connection meanwhile (it reads no more until it
   // has answered), so record_ is the handler's until the answer is posted back.
+  ++state_->handlers_pending;
   boost::asio::post(state_->handlers, [self = shared_from_this(), request = std::move(request), bytes]() mutable {
     Response response;
     try {
@@ -130,6 +131,7 @@ void ServerSession::on_read(beast::error_code ec, std::size_t bytes) {
       self->record_.path += " (handler threw: " + std::string(error.what()) + ")";
     }
     response.keep_alive(request.message.keep_alive());
+    --self->state_->handlers_pending;
     // `self` moves on with the answer: the connection (and the state it holds) is never released on
     // a handler thread, whose pool the state owns.
     auto executor = self->stream_.get_executor();

@@ -6,6 +6,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,7 @@ struct HttpServer::State {
   // Where handlers run. Destroyed (joined) with the state, which the last connection or the server
   // releases on an I/O thread or the owner's, never on one of these threads (see ServerSession).
   boost::asio::thread_pool handlers;
+  std::atomic<std::size_t> handlers_pending{0};  // posted to `handlers` and not done: running or queued
 
   std::mutex mutex;  // guards what follows
   std::map<ServerSession*, std::weak_ptr<ServerSession>> sessions;

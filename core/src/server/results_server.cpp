@@ -68,14 +68,14 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
       return http_server::error_response(http_server::Status::service_unavailable, "database_unavailable", error.what());
     }
   });
-  parts_->router.add(verb::get, "/metrics", [&metrics = parts_->metrics](const http_server::Request&) {
+  parts_->router.add(verb::get, "/metrics", [parts = parts_.get()](const http_server::Request&) {
     http_server::Response response(http_server::Status::ok, 11);
     response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
-    response.body() = metrics.text();
+    response.body() = parts->metrics.text(parts->http->pending_handlers());
     response.prepare_payload();
     return response;
   });
-  server_api::add_run_routes(parts_->router, store, parts_->auth);
+  server_api::add_run_routes(parts_->router, store, parts_->auth, parts_->metrics.ingest);
   server_api::add_project_routes(parts_->router, store, parts_->auth);
   server_api::add_key_routes(parts_->router, store, parts_->auth);
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);

@@ -25,9 +25,27 @@ void ServerMetrics::record(const http_server::AccessRecord& record) {
   seconds_sum_ += seconds;
 }
 
-std::string ServerMetrics::text() const {
-  const std::lock_guard<std::mutex> lock(mutex_);
+namespace {
+
+void append_metric(std::string& out, std::string_view name, std::string_view type, std::string_view help, std::uint64_t value) {
+  out.append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ").append(name).append(" ").append(type).append("\n");
+  out.append(name).append(" ").append(std::to_string(value)).append("\n");
+}
+
+}  // namespace
+
+std::string ServerMetrics::text(std::size_t pending_handlers) const {
   std::string out;
+  append_metric(out, "krino_ingest_items_total", "counter", "Items stored by POST /api/v1/runs/{id}/items.", ingest.items_stored.load());
+  append_metric(out, "krino_ingest_batches_total", "counter", "Batches stored.", ingest.batches_stored.load());
+  append_metric(out, "krino_ingest_batches_repeated_total", "counter", "Batches sent again with a known Idempotency-Key (stored once).",
+                ingest.batches_repeated.load());
+  append_metric(out, "krino_ingest_batches_refused_total", "counter", "Batches answered with a 4xx.", ingest.batches_refused.load());
+  append_metric(out, "krino_runs_started_total", "counter", "Runs created.", ingest.runs_started.load());
+  append_metric(out, "krino_runs_ended_total", "counter", "Runs moved to a terminal status.", ingest.runs_ended.load());
+  append_metric(out, "krino_http_handlers_pending", "gauge", "Requests whose handler is running or waiting for a handler thread.",
+                pending_handlers);
+  const std::lock_guard<std::mutex> lock(mutex_);
   out += "# HELP krino_http_requests_total HTTP requests answered, by method and status code.\n";
   out += "# TYPE krino_http_requests_total counter\n";
   for (const auto& [key, count] : requests_) {

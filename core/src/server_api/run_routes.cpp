@@ -34,7 +34,7 @@ Response no_run(const Request& request) {
   return http_server::error_response(Status::not_found, "not_found", "no run " + request.param("runId"));
 }
 
-Response create_run(store::Store& store, const Request& request, const store::Scope& scope) {
+Response create_run(store::Store& store, const Request& request, const store::Scope& scope, IngestCounters& counters) {
   std::optional<Response> refusal;
   const auto members = object_body(request, refusal);
   if (!members) return *refusal;
@@ -56,6 +56,7 @@ Response create_run(store::Store& store, const Request& request, const store::Sc
     *target = krino::json::string_token_text(*value);
   }
   const store::CreatedRun created = store.create_run(scope, run);
+  ++counters.runs_started;
   std::string body = "{\"runId\":";
   krino::json::append_json_string(body, created.run_id);
   append_key(body, "experimentId");
@@ -66,24 +67,36 @@ Response create_run(store::Store& store, const Request& request, const store::Sc
   return response;
 }
 
-Response add_items(store::Store& store, const Request& request, const store::Scope& scope) {
+Response add_items(store::Store& store, const Request& request, const store::Scope& scope, IngestCounters& counters) {
   const auto run_id = run_id_of(request);
-  if (!run_id) return no_run(request);
+  if (!run_id) {
+    ++counters.batches_refused;
+    return no_run(request);
+  }
   auto batch = read_item_batch(request.message.body());
-  if (const auto* problem = std::get_if<BatchProblem>(&batch)) return invalid_field(problem->field, problem->message);
+  if (const auto* problem = std::get_if<BatchProblem>(&batch)) {
+    ++counters.batches_refused;
+    return invalid_field(problem->field, problem->message);
+  }
   std::optional<std::string_view> key = request.header("Idempotency-Key");
   if (key && key->empty()) key.reset();
   try {
-    const auto outcome = store.add_items(scope, *run_id, key, std::get<std::vector<store::NewItem>>(batch));
-    if (outcome == store::IngestOutcome::already_stored)
+    const auto& items = std::get<std::vector<store::NewItem>>(batch);
+    const auto outcome = store.add_items(scope, *run_id, key, items);
+    if (outcome == store::IngestOutcome::already_stored) {
+      ++counters.batches_repeated;
       return http_server::json_response(Status::ok, R"({"status":"ok","alreadyStored":true})");
+    }
+    ++counters.batches_stored;
+    counters.items_stored += items.size();
     return http_server::json_response(Status::created, R"({"status":"ok"})");
   } catch (const store::StoreError& error) {
+    ++counters.batches_refused;
     return store_failure(error);
   }
 }
 
-Response update_run(store::Store& store, const Request& request, const store::Scope& scope) {
+Response update_run(store::Store& store, const Request& request, const store::Scope& scope, IngestCounters& counters) {
   const auto run_id = run_id_of(request);
   if (!run_id) return no_run(request);
   std::optional<Response> refusal;
@@ -95,6 +108,7 @@ Response update_run(store::Store& store, const Request& request, const store::Sc
   if (!status) return invalid_field("status", "must be one of RUNNING, SUCCESS, FAILED, CANCELLED");
   try {
     store.set_run_status(scope, *run_id, *status);
+    if (store::is_terminal(*status)) ++counters.runs_ended;
   } catch (const store::StoreError& error) {
     return store_failure(error);
   }
@@ -180,11 +194,11 @@ Response get_run(store::Store& store, const Request& request, const store::Scope
 
 }  // namespace
 
-void add_run_routes(http_server::Router& router, store::Store& store, const Authenticator& auth) {
+void add_run_routes(http_server::Router& router, store::Store& store, const Authenticator& auth, IngestCounters& counters) {
   using boost::beast::http::verb;
-  router.add(verb::post, "/api/v1/projects/{projectName}/runs", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return create_run(store, r, p.scope()); }));
-  router.add(verb::post, "/api/v1/runs/{runId}/items", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return add_items(store, r, p.scope()); }));
-  router.add(verb::patch, "/api/v1/runs/{runId}", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return update_run(store, r, p.scope()); }));
+  router.add(verb::post, "/api/v1/projects/{projectName}/runs", auth.guard(Access::write, [&store, &counters](const Request& r, const Principal& p) { return create_run(store, r, p.scope(), counters); }));
+  router.add(verb::post, "/api/v1/runs/{runId}/items", auth.guard(Access::write, [&store, &counters](const Request& r, const Principal& p) { return add_items(store, r, p.scope(), counters); }));
+  router.add(verb::patch, "/api/v1/runs/{runId}", auth.guard(Access::write, [&store, &counters](const Request& r, const Principal& p) { return update_run(store, r, p.scope(), counters); }));
   router.add(verb::get, "/api/v1/runs/{runId}", auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return get_run(store, r, p.scope()); }));
 }
 

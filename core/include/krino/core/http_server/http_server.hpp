@@ -54,6 +54,8 @@ class HttpServer {
   void start();
   // The port listened on (the one the system chose when the options said 0).
   unsigned short port() const;
+  // Requests whose handler is running or waiting for a handler thread: the server's queue depth.
+  std::size_t pending_handlers() const;
 
   // Stops accepting; closes connections waiting for a request; lets each request being read or
   // handled finish and answers it with `Connection: close`; then calls `done` (on an I/O thread).

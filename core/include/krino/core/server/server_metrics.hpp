@@ -1,9 +1,11 @@
 #pragma once
 // What GET /metrics reports, in Prometheus' text format (version 0.0.4): requests by method and
-// status code, and a histogram of their durations. Fed by the HTTP server's access records.
+// status code, a histogram of their durations (fed by the HTTP server's access records), what
+// ingestion stored (counted by the run routes), and how many requests wait for a handler.
 //
 // Threading: record() and text() may be called from any thread.
 #include "krino/core/http_server/http_server.hpp"
+#include "krino/core/server_api/ingest_counters.hpp"
 
 #include <array>
 #include <cstdint>
@@ -17,7 +19,10 @@ namespace krino::core::server {
 class ServerMetrics {
  public:
   void record(const http_server::AccessRecord& record);
-  std::string text() const;
+  // `pending_handlers`: HttpServer::pending_handlers() now.
+  std::string text(std::size_t pending_handlers) const;
+
+  server_api::IngestCounters ingest;  // the run routes count into it
 
  private:
   // Upper bounds of the duration buckets, in seconds (the last, +Inf, is implied).

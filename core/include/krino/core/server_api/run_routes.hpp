@@ -7,11 +7,12 @@
 //   GET   /api/v1/runs/{runId}?page=&size=     the run, its totals and a page of items
 #include "krino/core/http_server/router.hpp"
 #include "krino/core/server_api/auth.hpp"
+#include "krino/core/server_api/ingest_counters.hpp"
 #include "krino/core/store/store.hpp"
 
 namespace krino::core::server_api {
 
-// `store` and `auth` must outlive the router. Reads need Access::read, the rest Access::write.
-void add_run_routes(http_server::Router& router, store::Store& store, const Authenticator& auth);
+// `store`, `auth` and `counters` must outlive the router. Reads need Access::read, the rest Access::write.
+void add_run_routes(http_server::Router& router, store::Store& store, const Authenticator& auth, IngestCounters& counters);
 
 }  // namespace krino::core::server_api
