@@ -43,7 +43,7 @@ struct WebhookChange {
   std::string url;
   bool enabled = true;
   Secret secret_change = Secret::keep;
-  std::string secret;  // for Secret::set
+  std::string secret = {};  // for Secret::set
 };
 
 enum class DeliveryStatus { pending, delivered, dead };
