@@ -4,6 +4,7 @@
 // `krino serve` mounts them.
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/http_server/http_server.hpp"
+#include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
@@ -54,6 +55,7 @@ struct ServerFixture {
     server_api::add_run_routes(router, *store, *auth);
     server_api::add_project_routes(router, *store, *auth);
     server_api::add_key_routes(router, *store, *auth);
+    server_api::add_alert_routes(router, *store, *auth);
     http_server::HttpServerOptions options;
     options.port = 0;
     server = std::make_unique<http_server::HttpServer>(io.context(), options, router);
