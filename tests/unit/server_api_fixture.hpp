@@ -5,6 +5,7 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
+#include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
@@ -56,6 +57,8 @@ struct ServerFixture {
     server_api::add_project_routes(router, *store, *auth);
     server_api::add_key_routes(router, *store, *auth);
     server_api::add_alert_routes(router, *store, *auth);
+    comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
+    server_api::add_comparison_routes(router, *store, *comparisons, *auth);
     http_server::HttpServerOptions options;
     options.port = 0;
     server = std::make_unique<http_server::HttpServer>(io.context(), options, router);
@@ -83,6 +86,7 @@ struct ServerFixture {
   std::unique_ptr<store::Store> store;
   server_api::AuthOptions auth_options;  // open until a test makes a key
   std::unique_ptr<server_api::Authenticator> auth;
+  std::unique_ptr<server_api::RunComparisons> comparisons;
   http_server::Router router;
   IoService io{1};
   std::unique_ptr<http_server::HttpServer> server;

@@ -3,6 +3,7 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/server/server_metrics.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
+#include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
@@ -40,10 +41,11 @@ void log_access(const http_server::AccessRecord& record) {
 
 struct ResultsServer::Parts {
   explicit Parts(const ResultsServerOptions& options)
-      : store(store::open_store(options.database)), auth(*store, options.auth), io(options.io_threads) {}
+      : store(store::open_store(options.database)), auth(*store, options.auth), comparisons(*store, ComparisonOptions{}), io(options.io_threads) {}
 
   std::unique_ptr<store::Store> store;
   server_api::Authenticator auth;
+  server_api::RunComparisons comparisons;  // the gate's defaults: alpha 0.05, seed 42, 10,000 iterations
   ServerMetrics metrics;
   http_server::Router router;
   IoService io;
@@ -78,6 +80,7 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   server_api::add_project_routes(parts_->router, store, parts_->auth);
   server_api::add_key_routes(parts_->router, store, parts_->auth);
   server_api::add_alert_routes(parts_->router, store, parts_->auth);
+  server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
   parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router,
                                                            [&metrics = parts_->metrics](const http_server::AccessRecord& record) {
                                                              log_access(record);

@@ -44,4 +44,27 @@ inline void append_run_summary(std::string& out, const store::RunSummary& run) {
   out += '}';
 }
 
+// What follows `content` in a Spring Data page, the paging the Dokimos UI and clients read:
+// number, size, totalElements, totalPages, numberOfElements, first, last, empty.
+inline void append_page_fields(std::string& out, std::size_t page, std::size_t size, std::int64_t total, std::size_t on_page, bool last) {
+  using krino::event::append_key;
+  const std::int64_t total_pages = (total + static_cast<std::int64_t>(size) - 1) / static_cast<std::int64_t>(size);
+  append_key(out, "number");
+  krino::event::append_integer(out, page);
+  append_key(out, "size");
+  krino::event::append_integer(out, size);
+  append_key(out, "totalElements");
+  krino::event::append_integer(out, total);
+  append_key(out, "totalPages");
+  krino::event::append_integer(out, total_pages);
+  append_key(out, "numberOfElements");
+  krino::event::append_integer(out, on_page);
+  append_key(out, "first");
+  krino::event::append_bool(out, page == 0);
+  append_key(out, "last");
+  krino::event::append_bool(out, last);
+  append_key(out, "empty");
+  krino::event::append_bool(out, on_page == 0);
+}
+
 }  // namespace krino::core::server_api

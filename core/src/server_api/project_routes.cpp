@@ -2,6 +2,7 @@
 
 #include "json_out.hpp"
 #include "query_params.hpp"
+#include "route_helpers.hpp"
 #include "krino/core/store/uuid_v7.hpp"
 
 #include <boost/beast/http/verb.hpp>
@@ -22,13 +23,6 @@ constexpr std::size_t kDefaultTrendLimit = 20;
 constexpr std::size_t kMaxLimit = 1000;
 
 Response not_found(const std::string& what) { return http_server::error_response(Status::not_found, "not_found", "no " + what); }
-
-// An id from the path in canonical form; nullopt for anything that is not a UUID (then 404).
-std::optional<std::string> uuid_param(const Request& request, const std::string& name) {
-  const auto id = store::parse_uuid(request.param(name));
-  if (!id) return std::nullopt;
-  return store::to_text(*id);
-}
 
 Response list_projects(store::Store& store, const store::Scope& scope) {
   std::string body = "[";

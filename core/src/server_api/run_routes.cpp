@@ -5,6 +5,7 @@
 #include "krino/core/store/uuid_v7.hpp"
 #include "json_out.hpp"
 #include "query_params.hpp"
+#include "route_helpers.hpp"
 
 #include <krino/event/values.hpp>
 #include <krino/json_spans.hpp>
@@ -26,37 +27,8 @@ using krino::event::append_optional;
 constexpr std::size_t kDefaultPageSize = 50;
 constexpr std::size_t kMaxPageSize = 1000;
 
-Response invalid_field(std::string_view field, std::string_view message) {
-  std::string text(field);
-  text.append(" ").append(message);
-  return http_server::error_response(Status::bad_request, "invalid_request", text);
-}
-
-Response store_failure(const store::StoreError& error) {
-  if (error.kind() == store::StoreError::Kind::not_found) return http_server::error_response(Status::not_found, "not_found", error.what());
-  return http_server::error_response(Status::conflict, "conflict", error.what());
-}
-
-// The body as a JSON object's top-level members, or nullopt (the response then says why).
-std::optional<std::vector<JsonMember>> object_body(const Request& request, std::optional<Response>& refusal) {
-  const std::string& body = request.message.body();
-  if (!is_json_object(body, 64)) {
-    refusal = invalid_field("body", "must be one JSON object");
-    return std::nullopt;
-  }
-  if (krino::json::has_repeated_key(body)) {
-    refusal = invalid_field("body", "has a key twice");
-    return std::nullopt;
-  }
-  return top_level_members(body);
-}
-
 // A run id from the path: ids are UUIDs, so anything else is a 404 without a database query.
-std::optional<std::string> run_id_of(const Request& request) {
-  const auto id = store::parse_uuid(request.param("runId"));
-  if (!id) return std::nullopt;
-  return store::to_text(*id);
-}
+std::optional<std::string> run_id_of(const Request& request) { return uuid_param(request, "runId"); }
 
 Response no_run(const Request& request) {
   return http_server::error_response(Status::not_found, "not_found", "no run " + request.param("runId"));
@@ -195,29 +167,13 @@ Response get_run(store::Store& store, const Request& request, const store::Scope
   append_key(body, "tokenizedItemCount");
   krino::event::append_integer(body, run->tokenized_items);
   // The page in the shape of a Spring Data page, which the Dokimos UI and clients read.
-  const std::int64_t total_pages = (run->total_items + static_cast<std::int64_t>(*size) - 1) / static_cast<std::int64_t>(*size);
   body += ",\"items\":{\"content\":[";
   for (std::size_t i = 0; i < items.items.size(); ++i) {
     if (i > 0) body += ',';
     append_item(body, items.items[i]);
   }
   body += ']';
-  append_key(body, "number");
-  krino::event::append_integer(body, *page);
-  append_key(body, "size");
-  krino::event::append_integer(body, *size);
-  append_key(body, "totalElements");
-  krino::event::append_integer(body, run->total_items);
-  append_key(body, "totalPages");
-  krino::event::append_integer(body, total_pages);
-  append_key(body, "numberOfElements");
-  krino::event::append_integer(body, items.items.size());
-  append_key(body, "first");
-  krino::event::append_bool(body, *page == 0);
-  append_key(body, "last");
-  krino::event::append_bool(body, !items.next_after.has_value());
-  append_key(body, "empty");
-  krino::event::append_bool(body, items.items.empty());
+  append_page_fields(body, *page, *size, run->total_items, items.items.size(), !items.next_after.has_value());
   body += "}}";
   return http_server::json_response(Status::ok, std::move(body));
 }

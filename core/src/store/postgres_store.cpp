@@ -194,7 +194,7 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
   const PgResult row = connection_.execute(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
           iso("r.completed_at") +
-          ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd "
+          ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch "
           "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
           visible("r.tenant_id", 2),
       PgParams().text(run_id).optional(scope.tenant));
@@ -211,6 +211,8 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
   details.completed_at = row.optional_text(0, 8);
   details.total_items = row.integer(0, 9);
   details.passed_items = row.integer(0, 10);
+  details.dataset_version = row.optional_text(0, 14);
+  details.git_branch = row.optional_text(0, 15);
   if (is_terminal(details.status)) {
     details.tokens_in = row.optional_integer(0, 11);
     details.tokens_out = row.optional_integer(0, 12);
@@ -245,6 +247,70 @@ ItemPage PostgresStore::items(const Scope& scope, const std::string& run_id, std
     page.items.push_back(StoredItem{std::string(rows.text(row, 0)), rows.integer(row, 1), rows.boolean(row, 2), std::string(rows.text(row, 3))});
   }
   return page;
+}
+
+}  // namespace krino::core::store
+
+namespace krino::core::store {
+
+std::vector<StoredItem> PostgresStore::items_at(const Scope& scope, const std::string& run_id, std::span<const std::int64_t> seqs) {
+  std::vector<StoredItem> out;
+  if (seqs.empty()) return out;
+  // The positions as one array literal: one parameter whatever the page size.
+  std::string array = "{";
+  for (std::size_t i = 0; i < seqs.size(); ++i) array.append(i == 0 ? "" : ",").append(std::to_string(seqs[i]));
+  array += "}";
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const PgResult rows = connection_.execute(
+      "SELECT id, seq, success, document FROM items WHERE run_id = $1 AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND " +
+          visible("tenant_id", 2) + ") AND seq = ANY ($3::bigint[]) ORDER BY seq",
+      PgParams().text(run_id).optional(scope.tenant).text(array));
+  for (int row = 0; row < rows.rows(); ++row)
+    out.push_back(StoredItem{std::string(rows.text(row, 0)), rows.integer(row, 1), rows.boolean(row, 2), std::string(rows.text(row, 3))});
+  return out;
+}
+
+void PostgresStore::scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) {
+  std::int64_t count = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const PgResult run = connection_.execute("SELECT item_count FROM runs WHERE id = $1 AND " + visible("tenant_id", 2),
+                                             PgParams().text(run_id).optional(scope.tenant));
+    if (run.rows() == 0) return;
+    count = run.integer(0, 0);
+  }
+  // A chunk at a time (libpq holds a whole result in memory), the connection free between chunks.
+  std::vector<ScoredItem> chunk;
+  for (std::int64_t first = 0; first < count; first += kScanChunk) {
+    chunk.clear();
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      const PgResult rows = connection_.execute(
+          "SELECT i.seq, i.dataset_item_id, i.success, r.name, r.score, r.threshold, r.success FROM items i "
+          "LEFT JOIN eval_results r ON r.item_id = i.id WHERE i.run_id = $1 AND i.seq >= $2 AND i.seq < $3 ORDER BY i.seq, r.position",
+          PgParams().text(run_id).integer(first).integer(first + kScanChunk));
+      for (int row = 0; row < rows.rows(); ++row) {
+        const std::int64_t seq = rows.integer(row, 0);
+        if (chunk.empty() || chunk.back().seq != seq) chunk.push_back(ScoredItem{seq, rows.optional_text(row, 1), rows.boolean(row, 2), {}});
+        if (!rows.is_null(row, 3))
+          chunk.back().results.push_back(
+              NewResult{std::string(rows.text(row, 3)), rows.optional_real(row, 4), rows.optional_real(row, 5), rows.boolean(row, 6)});
+      }
+    }
+    for (const ScoredItem& item : chunk) visit(item);
+  }
+}
+
+std::optional<std::string> PostgresStore::baseline_run(const Scope& scope, const BaselineQuery& baseline) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  // UUIDv7 ids are time-ordered, so "started before the candidate" is "smaller id".
+  const PgResult rows = connection_.execute(
+      "SELECT id FROM runs WHERE experiment_id = $1 AND status = 'SUCCESS' AND id < $2::uuid AND dataset_version IS NOT DISTINCT FROM $3::text "
+      "AND ($4::text IS NULL OR git_branch = $4::text) AND " + visible("tenant_id", 5) + " ORDER BY id DESC LIMIT 1",
+      PgParams().text(baseline.experiment_id).text(baseline.candidate_run_id).optional(baseline.dataset_version).optional(baseline.git_branch)
+          .optional(scope.tenant));
+  if (rows.rows() == 0) return std::nullopt;
+  return std::string(rows.text(0, 0));
 }
 
 }  // namespace krino::core::store

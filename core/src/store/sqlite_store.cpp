@@ -208,7 +208,7 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
-      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd "
+      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch "
       "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
       visible("r.tenant_id", 2));
   query.bind(1, run_id).bind(2, scope.tenant);
@@ -225,6 +225,8 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   details.completed_at = query.optional_text(8);
   details.total_items = query.integer(9);
   details.passed_items = query.integer(10);
+  details.dataset_version = query.optional_text(14);
+  details.git_branch = query.optional_text(15);
   if (is_terminal(details.status)) {
     details.tokens_in = query.optional_integer(11);
     details.tokens_out = query.optional_integer(12);
@@ -265,6 +267,68 @@ ItemPage SqliteStore::items(const Scope& scope, const std::string& run_id, std::
     page.items.push_back(StoredItem{std::string(query.text(0)), query.integer(1), query.integer(2) != 0, std::string(query.text(3))});
   }
   return page;
+}
+
+}  // namespace krino::core::store
+
+namespace krino::core::store {
+
+std::vector<StoredItem> SqliteStore::items_at(const Scope& scope, const std::string& run_id, std::span<const std::int64_t> seqs) {
+  std::vector<StoredItem> out;
+  if (seqs.empty()) return out;
+  std::string sql = "SELECT id, seq, success, document FROM items WHERE run_id = ?1 AND EXISTS (SELECT 1 FROM runs WHERE id = ?1 AND " +
+                    visible("tenant_id", 2) + ") AND seq IN (";
+  for (std::size_t i = 0; i < seqs.size(); ++i) sql.append(i == 0 ? "?" : ", ?").append(std::to_string(i + 3));
+  sql += ") ORDER BY seq";
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteStatement query = connection_.prepare(sql);
+  query.bind(1, run_id).bind(2, scope.tenant);
+  for (std::size_t i = 0; i < seqs.size(); ++i) query.bind(static_cast<int>(i + 3), seqs[i]);
+  while (query.step()) out.push_back(StoredItem{std::string(query.text(0)), query.integer(1), query.integer(2) != 0, std::string(query.text(3))});
+  return out;
+}
+
+void SqliteStore::scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) {
+  std::int64_t count = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    SqliteStatement run = connection_.prepare("SELECT item_count FROM runs WHERE id = ?1 AND " + visible("tenant_id", 2));
+    run.bind(1, run_id).bind(2, scope.tenant);
+    if (!run.step()) return;
+    count = run.integer(0);
+  }
+  // A chunk at a time, the lock released between chunks (and while visiting), so a comparison of
+  // a long run never holds up ingestion for long.
+  std::vector<ScoredItem> chunk;
+  for (std::int64_t first = 0; first < count; first += kScanChunk) {
+    chunk.clear();
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      SqliteStatement query = connection_.prepare(
+          "SELECT i.seq, i.dataset_item_id, i.success, r.name, r.score, r.threshold, r.success FROM items i "
+          "LEFT JOIN eval_results r ON r.item_id = i.id WHERE i.run_id = ?1 AND i.seq >= ?2 AND i.seq < ?3 ORDER BY i.seq, r.position");
+      query.bind(1, run_id).bind(2, first).bind(3, first + kScanChunk);
+      while (query.step()) {
+        const std::int64_t seq = query.integer(0);
+        if (chunk.empty() || chunk.back().seq != seq) chunk.push_back(ScoredItem{seq, query.optional_text(1), query.integer(2) != 0, {}});
+        if (!query.is_null(3))
+          chunk.back().results.push_back(NewResult{std::string(query.text(3)), query.optional_real(4), query.optional_real(5), query.integer(6) != 0});
+      }
+    }
+    for (const ScoredItem& item : chunk) visit(item);
+  }
+}
+
+std::optional<std::string> SqliteStore::baseline_run(const Scope& scope, const BaselineQuery& baseline) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  // Ids are time-ordered, so "started before the candidate" is "smaller id" even within a second.
+  SqliteStatement query = connection_.prepare(
+      "SELECT id FROM runs WHERE experiment_id = ?1 AND status = 'SUCCESS' AND id < ?2 AND dataset_version IS ?3 "
+      "AND (?4 IS NULL OR git_branch = ?4) AND " + visible("tenant_id", 5) + " ORDER BY id DESC LIMIT 1");
+  query.bind(1, baseline.experiment_id).bind(2, baseline.candidate_run_id).bind(3, baseline.dataset_version).bind(4, baseline.git_branch);
+  query.bind(5, scope.tenant);
+  if (!query.step()) return std::nullopt;
+  return std::string(query.text(0));
 }
 
 }  // namespace krino::core::store

@@ -24,6 +24,9 @@ class PostgresStore final : public Store {
   void set_run_status(const Scope& scope, const std::string& run_id, RunStatus status) override;
   std::optional<RunDetails> run(const Scope& scope, const std::string& run_id) override;
   ItemPage items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) override;
+  std::vector<StoredItem> items_at(const Scope& scope, const std::string& run_id, std::span<const std::int64_t> seqs) override;
+  void scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) override;
+  std::optional<std::string> baseline_run(const Scope& scope, const BaselineQuery& query) override;
   std::vector<ProjectSummary> projects(const Scope& scope) override;
   std::optional<std::vector<ExperimentSummary>> experiments(const Scope& scope, const std::string& project_name) override;
   std::optional<ExperimentInfo> experiment(const Scope& scope, const std::string& experiment_id) override;

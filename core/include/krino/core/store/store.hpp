@@ -5,6 +5,7 @@
 #include "krino/core/store/alert_types.hpp"
 #include "krino/core/store/store_types.hpp"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -46,6 +47,17 @@ class Store {
 
   // Up to `limit` items of the run after position `after_seq` (-1: from the start), in order.
   virtual ItemPage items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) = 0;
+
+  // The items at positions `seqs` (ascending) of the run, documents included: a page of a
+  // comparison's cases.
+  virtual std::vector<StoredItem> items_at(const Scope& scope, const std::string& run_id, std::span<const std::int64_t> seqs) = 0;
+
+  // Calls `visit` for every item of the run in order, a bounded chunk read at a time: what the
+  // comparisons build their sides from. Nothing when the scope sees no such run.
+  virtual void scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) = 0;
+
+  // The baseline run a comparison takes when none is named (BaselineQuery), or nullopt.
+  virtual std::optional<std::string> baseline_run(const Scope& scope, const BaselineQuery& query) = 0;
 
   // Every project, by name, with how many experiments it has and when its newest run started.
   virtual std::vector<ProjectSummary> projects(const Scope& scope) = 0;

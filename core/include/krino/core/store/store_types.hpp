@@ -77,6 +77,30 @@ struct RunDetails {
   std::optional<double> cost_usd = std::nullopt;
   std::int64_t priced_items = 0;     // items with a cost
   std::int64_t tokenized_items = 0;  // items with token counts
+  std::optional<std::string> dataset_version = std::nullopt;
+  std::optional<std::string> git_branch = std::nullopt;
+};
+
+// An item as comparisons read it: where it stands in its run, how it is keyed, and its verdicts;
+// not its document.
+struct ScoredItem {
+  std::int64_t seq = 0;
+  std::optional<std::string> dataset_item_id = std::nullopt;
+  bool success = false;
+  std::vector<NewResult> results;  // in the order the client sent them
+};
+
+// How many items Store::scan_items reads at a time: bounded memory, and short locks.
+inline constexpr std::int64_t kScanChunk = 5000;
+
+// Which earlier run a comparison takes as its baseline: the newest SUCCESS run of the experiment
+// that started before the candidate, on the same dataset version (absent matches absent), on
+// `git_branch` when one is given.
+struct BaselineQuery {
+  std::string experiment_id;
+  std::string candidate_run_id;
+  std::optional<std::string> dataset_version = std::nullopt;
+  std::optional<std::string> git_branch = std::nullopt;
 };
 
 struct StoredItem {
