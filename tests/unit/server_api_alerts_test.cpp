@@ -4,6 +4,7 @@
 // with backoff, shown in the delivery log), and one that never comes back (DEAD, then redelivered).
 #include "krino/core/common/content_digest.hpp"
 #include "krino/core/server/alert_dispatcher.hpp"
+#include "krino/core/server/results_server.hpp"
 #include "krino/core/server/webhook_signature.hpp"
 
 #include "server_api_fixture.hpp"
@@ -388,6 +389,117 @@ BOOST_AUTO_TEST_CASE(the_backoff_doubles_up_to_its_ceiling) {
   BOOST_TEST(krino::core::server::alert_retry_delay(retry, 7).count() == 640'000);
   BOOST_TEST(krino::core::server::alert_retry_delay(retry, 12).count() == 3'600'000);
   BOOST_TEST(krino::core::server::alert_retry_delay(retry, 1000).count() == 3'600'000);
+}
+
+// The whole server, as `krino serve` runs it, with the real gate deciding: a run that regresses
+// against the run before it alerts each enabled webhook exactly once; a run that does not, none.
+template <class Backend>
+struct WholeServer {
+  WholeServer() {
+    krino::core::server::ResultsServerOptions options;
+    options.http.port = 0;
+    if constexpr (std::is_same_v<Backend, OnSqlite>) options.database = (backend.scratch / "krino.db").string();
+    else options.database = cluster().new_database();
+    options.alerts = quick_alerts(3);
+    server = std::make_unique<krino::core::server::ResultsServer>(options);
+    server->start();
+  }
+  ~WholeServer() { server->stop(std::chrono::seconds(10)); }
+
+  ApiResult call(const std::string& method, const std::string& target, const std::string& body = "") {
+    krino::fake_llm::test::HttpCall request;
+    request.method = method;
+    request.target = target;
+    request.body = body;
+    request.headers.emplace_back("Content-Type", "application/json");
+    return krino::fake_llm::test::http_call(server->port(), request);
+  }
+
+  // A run of shop/qa with 20 items, the first `failing` of which fail; ended SUCCESS.
+  std::string run_with_failures(int failing) {
+    const ApiResult created = call("POST", "/api/v1/projects/shop/runs", R"({"experimentName":"qa"})");
+    BOOST_REQUIRE_EQUAL(created.status(), 201u);
+    const std::string run(alert_json(created).at("runId").as_string());
+    std::string items = R"({"items":[)";
+    for (int i = 0; i < 20; ++i) {
+      const bool pass = i >= failing;
+      if (i > 0) items += ',';
+      items += R"({"datasetItemId":"case-)" + std::to_string(i) + R"(","success":)" + (pass ? "true" : "false") +
+               R"(,"evalResults":[{"name":"exact","score":)" + (pass ? "1" : "0") + R"(,"threshold":0.5,"success":)" +
+               (pass ? "true" : "false") + "}]}";
+    }
+    items += "]}";
+    BOOST_REQUIRE_EQUAL(call("POST", "/api/v1/runs/" + run + "/items", items).status(), 201u);
+    BOOST_REQUIRE_EQUAL(call("PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})").status(), 200u);
+    return run;
+  }
+
+  // Waits until the server has judged `runs` ended runs.
+  void wait_for_checks(int runs) {
+    const std::string wanted = "krino_alert_checks_total " + std::to_string(runs) + "\n";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (call("GET", "/metrics").body().find(wanted) != std::string::npos) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    BOOST_FAIL("the server did not judge " << runs << " runs: " << call("GET", "/metrics").body());
+  }
+
+  Backend backend;
+  std::unique_ptr<krino::core::server::ResultsServer> server;
+};
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_regressed_run_alerts_each_webhook_once_and_a_passing_one_none, Backend, Backends) {
+  Receiver receiver;
+  WholeServer<Backend> whole;
+  const std::string baseline = whole.run_with_failures(0);
+  const boost::json::value projects = alert_json(whole.call("GET", "/api/v1/projects"));
+  const std::string project(projects.at(0).at("id").as_string());
+  const std::string base = "/api/v1/projects/" + project + "/alert-webhooks";
+  std::vector<std::string> hooks;
+  for (const std::string& body : {R"({"url":")" + receiver.url() + R"(?n=1","secret":"k"})", R"({"url":")" + receiver.url() + R"(?n=2"})"}) {
+    const ApiResult made = whole.call("POST", base, body);
+    BOOST_REQUIRE_EQUAL(made.status(), 201u);
+    hooks.emplace_back(alert_json(made).at("id").as_string());
+  }
+  whole.call("POST", base, R"({"url":")" + receiver.url() + R"(?n=3","enabled":false})");
+
+  const std::string regressed = whole.run_with_failures(12);  // 12 of 20 pass -> fail: McNemar says significant
+  whole.wait_for_checks(1);
+  const std::string recovered = whole.run_with_failures(0);   // against the regressed run: better, no alert
+  whole.wait_for_checks(2);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (receiver.received().size() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // time for anything extra to arrive
+
+  const auto received = receiver.received();
+  BOOST_REQUIRE_EQUAL(received.size(), 2u);
+  for (const Receiver::Received& got : received) {
+    const boost::json::value payload = krino::json::parse(got.body);
+    BOOST_TEST(payload.at("projectName").as_string() == "shop");
+    BOOST_TEST(payload.at("experimentName").as_string() == "qa");
+    BOOST_TEST(payload.at("runId").as_string() == regressed);
+    BOOST_TEST(payload.at("baselineRunId").as_string() == baseline);
+    BOOST_TEST(payload.at("baselinePassRate").as_double() == 1.0);
+    BOOST_TEST(payload.at("candidatePassRate").as_double() == 0.4);
+    BOOST_TEST(payload.at("passRateDelta").as_double() == -0.6);
+    BOOST_TEST(payload.at("regressedCaseCount").as_int64() == 12);
+    BOOST_TEST(payload.at("gateStatus").as_string() == "FAIL");
+    BOOST_TEST(!payload.at("experimentId").as_string().empty());
+  }
+  // The alert says what the gate says.
+  const ApiResult gate = whole.call("POST", "/api/v1/experiments/" + std::string(krino::json::parse(received[0].body).at("experimentId").as_string()) + "/gate",
+                                    R"({"candidateRunId":")" + regressed + R"("})");
+  BOOST_REQUIRE_EQUAL(gate.status(), 200u);
+  BOOST_TEST(alert_json(gate).at("status").as_string() == "FAIL");
+  BOOST_TEST(alert_json(gate).at("passRateDelta").as_double() == -0.6);
+  for (const std::string& hook : hooks) {
+    const boost::json::value log = alert_json(whole.call("GET", base + "/" + hook + "/deliveries"));
+    BOOST_TEST(log.at("totalElements").as_int64() == 1);
+    BOOST_TEST(log.at("content").at(0).at("runId").as_string() == regressed);
+  }
+  BOOST_TEST(recovered != regressed);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -143,8 +143,9 @@ void AlertDispatcher::check_runs() {
       log_check_problem(check.run_id, error.what());  // tried again when the lease ends
       continue;
     }
-    if (payload) ++alerts_;
     store_.finish_alert_check(check.run_id, owner_, payload, unix_ms(Clock::now()));
+    ++checked_;
+    if (payload) ++alerts_;
   }
 }
 
@@ -237,6 +238,9 @@ std::string AlertDispatcher::metrics_text() const {
   out.append("krino_alert_attempts_total{outcome=\"delivered\"} ").append(std::to_string(delivered_.load())).append("\n");
   out.append("krino_alert_attempts_total{outcome=\"retry\"} ").append(std::to_string(retried_.load())).append("\n");
   out.append("krino_alert_attempts_total{outcome=\"dead\"} ").append(std::to_string(dead_.load())).append("\n");
+  out.append("# HELP krino_alert_checks_total Ended runs judged for an alert by this server.\n");
+  out.append("# TYPE krino_alert_checks_total counter\n");
+  out.append("krino_alert_checks_total ").append(std::to_string(checked_.load())).append("\n");
   out.append("# HELP krino_alerts_total Ended runs found to have regressed by this server.\n");
   out.append("# TYPE krino_alerts_total counter\n");
   out.append("krino_alerts_total ").append(std::to_string(alerts_.load())).append("\n");

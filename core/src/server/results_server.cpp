@@ -1,6 +1,7 @@
 #include "krino/core/server/results_server.hpp"
 
 #include "krino/core/common/io_service.hpp"
+#include "krino/core/server/regression_alert.hpp"
 #include "krino/core/server/server_metrics.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
@@ -50,6 +51,7 @@ struct ResultsServer::Parts {
   http_server::Router router;
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
+  std::unique_ptr<AlertDispatcher> alerts;  // after io: stopped and gone before it
 };
 
 ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
@@ -69,10 +71,14 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
       return http_server::error_response(http_server::Status::service_unavailable, "database_unavailable", error.what());
     }
   });
-  parts_->router.add(verb::get, "/metrics", [&metrics = parts_->metrics](const http_server::Request&) {
+  parts_->alerts = std::make_unique<AlertDispatcher>(
+      store, parts_->io.context(),
+      [&store, &comparisons = parts_->comparisons](const store::AlertCheck& check) { return regression_alert(store, comparisons, check); },
+      options.alerts);
+  parts_->router.add(verb::get, "/metrics", [&metrics = parts_->metrics, &alerts = *parts_->alerts](const http_server::Request&) {
     http_server::Response response(http_server::Status::ok, 11);
     response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
-    response.body() = metrics.text();
+    response.body() = metrics.text() + alerts.metrics_text();
     response.prepare_payload();
     return response;
   });
@@ -90,14 +96,20 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
 
 ResultsServer::~ResultsServer() = default;
 
-void ResultsServer::start() { parts_->http->start(); }
+void ResultsServer::start() {
+  parts_->http->start();
+  parts_->alerts->start();
+}
 
 unsigned short ResultsServer::port() const { return parts_->http->port(); }
 
 bool ResultsServer::stop(std::chrono::milliseconds grace) {
   auto stopped = std::make_shared<std::promise<void>>();
   parts_->http->stop([stopped] { stopped->set_value(); });
-  return stopped->get_future().wait_for(grace) == std::future_status::ready;
+  const bool finished = stopped->get_future().wait_for(grace) == std::future_status::ready;
+  // What the worker holds goes back to the queue when its lease ends (or at the next start).
+  parts_->alerts->stop();
+  return finished;
 }
 
 }  // namespace krino::core::server

@@ -95,7 +95,8 @@ class AlertDispatcher {
   std::atomic<std::int64_t> delivered_{0};
   std::atomic<std::int64_t> retried_{0};
   std::atomic<std::int64_t> dead_{0};
-  std::atomic<std::int64_t> alerts_{0};  // checks that found a regression
+  std::atomic<std::int64_t> checked_{0};  // ended runs judged
+  std::atomic<std::int64_t> alerts_{0};   // of which regressed
   std::atomic<std::int64_t> queued_checks_{0};
   std::atomic<std::int64_t> pending_{0};
   std::atomic<std::int64_t> dead_now_{0};
