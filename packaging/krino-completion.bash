@@ -14,6 +14,7 @@ _krino_options_gate="-b --baseline --severity-margin --verdict-dir --on-removed-
 _krino_options_compare="-f --format --max-items --fail-on-regression $_krino_test_options"
 _krino_options_merge='-o --output --allow-missing'
 _krino_options_serve='--listen --data-dir --database --max-body-bytes --require-read-key'
+_krino_options_upload="--server --project --experiment --api-key --allow-loss $_krino_plugin_options"
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
 
@@ -94,7 +95,8 @@ _krino() {
             mapfile -t COMPREPLY < <(compgen -W 'fail warn' -- "$cur")
             return ;;
         --set | -c | --config | -j | --parallelism | --shard | --severity-margin | --alpha | --seed | \
-            --permutation-iterations | --bootstrap-iterations | --max-items | --listen | --max-body-bytes)
+            --permutation-iterations | --bootstrap-iterations | --max-items | --listen | --max-body-bytes | \
+            --server | --project | --experiment | --api-key)
             return ;;  # free-form values
     esac
 
@@ -108,6 +110,7 @@ _krino() {
             compare) options=$_krino_options_compare ;;
             merge) options=$_krino_options_merge ;;
             serve) options=$_krino_options_serve ;;
+            upload) options=$_krino_options_upload ;;
             'plugins list') options=$_krino_options_plugins_list ;;
             'plugins info') options=$_krino_options_plugins_info ;;
             '') options='--help --version' ;;
@@ -118,7 +121,7 @@ _krino() {
     fi
 
     case $command in
-        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve plugins' -- "$cur") ;;
+        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve upload plugins' -- "$cur") ;;
         plugins) mapfile -t COMPREPLY < <(compgen -W 'list info' -- "$cur") ;;
         'plugins info') mapfile -t COMPREPLY < <(compgen -W "$(_krino_names --names)" -- "$cur") ;;
         'plugins list') ;;

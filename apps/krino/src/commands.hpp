@@ -90,6 +90,18 @@ struct ServeArguments {
   bool require_read_key = false;  // reads need a key too, once keys are in use
 };
 
+// krino upload: a json report or the server reporter's spool sent to a results server (docs/server.md).
+struct UploadArguments {
+  std::string file;
+  std::string server;      // default: $KRINO_SERVER_URL (a spool: its records' server)
+  std::string project;     // default: $KRINO_PROJECT (a spool: its records' project)
+  std::string experiment;  // default: the report's experiment name (a spool: its records')
+  std::string api_key;     // default: $KRINO_API_KEY
+  bool allow_loss = false;
+  PluginOptions plugins;
+};
+
+int upload_command(const UploadArguments& args);
 int gate_command(const GateArguments& args);
 int serve_command(const ServeArguments& args);
 int compare_command(const CompareArguments& args);

@@ -94,6 +94,16 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("-o,--output", merge.output, "The merged file (- for standard output)")->required()->type_name("FILE");
   merge_cmd->add_flag("--allow-missing", merge.allow_missing, "Merge even when some shards' files are absent (marked in the output)");
 
+  UploadArguments upload;
+  auto* upload_cmd = app.add_subcommand("upload", "Send a run's json report, or the server reporter's spool, to a results server");
+  upload_cmd->add_option("file", upload.file, "A json report (krino.event/1 lines) or a spool (krino.spool/1 lines)")->required()->type_name("FILE");
+  upload_cmd->add_option("--server", upload.server, "The server's URL (default $KRINO_SERVER_URL)")->type_name("URL");
+  upload_cmd->add_option("--project", upload.project, "The project (default $KRINO_PROJECT)")->type_name("NAME");
+  upload_cmd->add_option("--experiment", upload.experiment, "The experiment's name on the server (default: the report's)")->type_name("NAME");
+  upload_cmd->add_option("--api-key", upload.api_key, "An EDITOR or ADMIN key (default $KRINO_API_KEY)")->type_name("KEY");
+  upload_cmd->add_flag("--allow-loss", upload.allow_loss, "Exit 0 even when some items did not reach the server");
+  upload.plugins.add_to(*upload_cmd);
+
   ServeArguments serve;
   auto* serve_cmd = app.add_subcommand("serve", "Run the results server: REST API and storage for runs (docs/server.md)");
   serve_cmd->add_option("--listen", serve.listen, "Address and port to listen on (default 127.0.0.1:8080)")->type_name("HOST:PORT");
@@ -130,6 +140,7 @@ int main(int argc, char** argv) {
     if (*eval_cmd) return eval_command(eval);
     if (*merge_cmd) return merge_command(merge);
     if (*serve_cmd) return serve_command(serve);
+    if (*upload_cmd) return upload_command(upload);
     if (*extract_cmd) return extract_command(extract);
     if (*gate_cmd) return gate_command(gate);
     if (*compare_cmd) return compare_command(compare);
