@@ -1,7 +1,9 @@
 #include "krino/core/server/results_server.hpp"
 
 #include "krino/core/common/io_service.hpp"
+#include "krino/core/server/regression_alert.hpp"
 #include "krino/core/server/server_metrics.hpp"
+#include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
@@ -49,6 +51,7 @@ struct ResultsServer::Parts {
   http_server::Router router;
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
+  std::unique_ptr<AlertDispatcher> alerts;  // after io: stopped and gone before it
 };
 
 ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
@@ -68,16 +71,21 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
       return http_server::error_response(http_server::Status::service_unavailable, "database_unavailable", error.what());
     }
   });
+  parts_->alerts = std::make_unique<AlertDispatcher>(
+      store, parts_->io.context(),
+      [&store, &comparisons = parts_->comparisons](const store::AlertCheck& check) { return regression_alert(store, comparisons, check); },
+      options.alerts);
   parts_->router.add(verb::get, "/metrics", [parts = parts_.get()](const http_server::Request&) {
     http_server::Response response(http_server::Status::ok, 11);
     response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
-    response.body() = parts->metrics.text(parts->http->pending_handlers());
+    response.body() = parts->metrics.text(parts->http->pending_handlers()) + parts->alerts->metrics_text();
     response.prepare_payload();
     return response;
   });
   server_api::add_run_routes(parts_->router, store, parts_->auth, parts_->metrics.ingest);
   server_api::add_project_routes(parts_->router, store, parts_->auth);
   server_api::add_key_routes(parts_->router, store, parts_->auth);
+  server_api::add_alert_routes(parts_->router, store, parts_->auth);
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
   parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router,
                                                            [&metrics = parts_->metrics](const http_server::AccessRecord& record) {
@@ -88,14 +96,20 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
 
 ResultsServer::~ResultsServer() = default;
 
-void ResultsServer::start() { parts_->http->start(); }
+void ResultsServer::start() {
+  parts_->http->start();
+  parts_->alerts->start();
+}
 
 unsigned short ResultsServer::port() const { return parts_->http->port(); }
 
 bool ResultsServer::stop(std::chrono::milliseconds grace) {
   auto stopped = std::make_shared<std::promise<void>>();
   parts_->http->stop([stopped] { stopped->set_value(); });
-  return stopped->get_future().wait_for(grace) == std::future_status::ready;
+  const bool finished = stopped->get_future().wait_for(grace) == std::future_status::ready;
+  // What the worker holds goes back to the queue when its lease ends (or at the next start).
+  parts_->alerts->stop();
+  return finished;
 }
 
 }  // namespace krino::core::server

@@ -195,9 +195,103 @@ CREATE TABLE audit_log (
 );
 )sql";
 
+// 3: regression alerts. A project's webhooks (the secret is kept to sign with and never shown);
+// the queue of runs to check after they end (one row per run); the deliveries, each one POST body
+// for one webhook, with their attempts. A row of the queue is worked on by the worker that holds
+// its lease (lease_owner until lease_until); queue times are Unix milliseconds of the workers'
+// clock. A delivery keeps its run's id without a reference: its log outlives the run.
+constexpr std::string_view kAlertsSqlite = R"sql(
+CREATE TABLE alert_webhooks (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  tenant_id TEXT,
+  url TEXT NOT NULL,
+  secret TEXT,
+  enabled INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX alert_webhooks_by_project ON alert_webhooks (project_id, id);
+CREATE TABLE alert_checks (
+  run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  queued_at INTEGER NOT NULL,
+  claims INTEGER NOT NULL DEFAULT 0,
+  lease_owner TEXT,
+  lease_until INTEGER
+);
+CREATE TABLE alert_deliveries (
+  id TEXT PRIMARY KEY,
+  webhook_id TEXT NOT NULL REFERENCES alert_webhooks(id) ON DELETE CASCADE,
+  run_id TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  lease_owner TEXT,
+  lease_until INTEGER,
+  delivered_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX alert_deliveries_by_webhook ON alert_deliveries (webhook_id, id DESC);
+CREATE INDEX alert_deliveries_due ON alert_deliveries (status, next_attempt_at);
+CREATE TABLE alert_delivery_attempts (
+  delivery_id TEXT NOT NULL REFERENCES alert_deliveries(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  PRIMARY KEY (delivery_id, number)
+);
+)sql";
+
+constexpr std::string_view kAlertsPostgres = R"sql(
+CREATE TABLE alert_webhooks (
+  id uuid PRIMARY KEY,
+  project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  tenant_id text,
+  url text NOT NULL,
+  secret text,
+  enabled boolean NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX alert_webhooks_by_project ON alert_webhooks (project_id, id);
+CREATE TABLE alert_checks (
+  run_id uuid PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  queued_at bigint NOT NULL,
+  claims integer NOT NULL DEFAULT 0,
+  lease_owner text,
+  lease_until bigint
+);
+CREATE TABLE alert_deliveries (
+  id uuid PRIMARY KEY,
+  webhook_id uuid NOT NULL REFERENCES alert_webhooks(id) ON DELETE CASCADE,
+  run_id uuid NOT NULL,
+  payload text NOT NULL,
+  status text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at bigint,
+  lease_owner text,
+  lease_until bigint,
+  delivered_at bigint,
+  created_at bigint NOT NULL
+);
+CREATE INDEX alert_deliveries_by_webhook ON alert_deliveries (webhook_id, id DESC);
+CREATE INDEX alert_deliveries_due ON alert_deliveries (status, next_attempt_at);
+CREATE TABLE alert_delivery_attempts (
+  delivery_id uuid NOT NULL REFERENCES alert_deliveries(id) ON DELETE CASCADE,
+  number integer NOT NULL,
+  at bigint NOT NULL,
+  status_code integer,
+  error text,
+  PRIMARY KEY (delivery_id, number)
+);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
+    Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
 };
 
 }  // namespace

@@ -185,6 +185,7 @@ void PostgresStore::set_run_status(const Scope& scope, const std::string& run_id
       "latency_ms_sum = (SELECT SUM(latency_ms) FROM items WHERE run_id = $1) "
       "WHERE id = $1",
       PgParams().text(run_id).text(status_name(status)).text(utc_timestamp_now()));
+  queue_alert_check(run_id);  // in this transaction: a run that ended is never missed by the alerts
   transaction.commit();
 }
 

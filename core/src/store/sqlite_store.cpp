@@ -200,6 +200,7 @@ void SqliteStore::set_run_status(const Scope& scope, const std::string& run_id, 
       "WHERE id = ?1");
   finish.bind(1, run_id).bind(2, status_name(status)).bind(3, utc_timestamp_now());
   finish.step();
+  queue_alert_check(run_id);  // in this transaction: a run that ended is never missed by the alerts
   transaction.commit();
 }
 

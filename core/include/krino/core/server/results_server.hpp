@@ -7,6 +7,7 @@
 //   GET /readyz    200 when the database answers and its schema is current, else 503 (readiness)
 //   GET /metrics   Prometheus text: requests by method and code, request durations
 #include "krino/core/http_server/http_server.hpp"
+#include "krino/core/server/alert_dispatcher.hpp"
 #include "krino/core/server_api/auth.hpp"
 #include "krino/core/store/store.hpp"
 
@@ -22,6 +23,7 @@ struct ResultsServerOptions {
   std::string database;  // a SQLite file, or a postgresql:// URI (store/open_store.hpp)
   server_api::AuthOptions auth;
   int io_threads = 2;
+  AlertOptions alerts;  // the regression-alert worker: polling, retries, leases
 };
 
 class ResultsServer {

@@ -64,6 +64,37 @@ class SqliteStore final : public Store {
   std::mutex mutex_;  // one connection, one user at a time
   SqliteConnection connection_;
   UuidV7Generator ids_;
+
+ public:
+  // Regression alerts (sqlite_alerts.cpp).
+  std::optional<ProjectRef> project_by_id(const Scope& scope, const std::string& project_id) override;
+  AlertWebhook create_webhook(const Scope& scope, const std::string& project_id, const NewWebhook& webhook) override;
+  std::optional<std::vector<AlertWebhook>> webhooks(const Scope& scope, const std::string& project_id) override;
+  std::optional<AlertWebhook> webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) override;
+  std::optional<AlertWebhook> update_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                             const WebhookChange& change) override;
+  bool delete_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) override;
+  std::optional<DeliveryPage> deliveries(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                         std::size_t offset, std::size_t limit) override;
+  std::optional<AlertDelivery> redeliver(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                         const std::string& delivery_id, std::int64_t now_ms) override;
+  std::vector<AlertCheck> claim_alert_checks(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
+                                             std::size_t limit) override;
+  std::size_t finish_alert_check(const std::string& run_id, const std::string& owner, const std::optional<std::string>& payload,
+                                 std::int64_t now_ms) override;
+  std::vector<ClaimedDelivery> claim_deliveries(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
+                                                std::size_t limit) override;
+  bool record_attempt(const std::string& delivery_id, const std::string& owner, const AttemptOutcome& outcome) override;
+  AlertQueueDepth alert_queue_depth() override;
+
+ private:
+  // Inside set_run_status's transaction: queues the run that just ended for an alert check when
+  // its project has an enabled webhook (no lock of its own).
+  void queue_alert_check(const std::string& run_id);
+  // The webhook's id when the scope sees it under the project (no lock of its own).
+  std::optional<std::string> visible_webhook_id(const Scope& scope, const std::string& project_id, const std::string& webhook_id);
+  // One delivery with its attempts (no lock of its own).
+  AlertDelivery read_delivery(const std::string& delivery_id);
 };
 
 }  // namespace krino::core::store

@@ -2,6 +2,7 @@
 // Where the results server keeps projects, experiments, runs and their items: one interface, a
 // backend per database (SQLite by default, PostgreSQL for a team). Everything above it (API
 // handlers, gate, diff, alerts) talks to a Store and never to SQL.
+#include "krino/core/store/alert_types.hpp"
 #include "krino/core/store/store_types.hpp"
 
 #include <functional>
@@ -83,6 +84,45 @@ class Store {
   virtual bool disable_key(const Scope& scope, const std::string& key_id) = 0;
   virtual bool delete_key(const Scope& scope, const std::string& key_id) = 0;
   virtual void record_write(const AuditEntry& entry) = 0;
+
+  // Regression alerts (alert_types.hpp). A webhook belongs to a project, named by id, and is
+  // stamped with its creator's tenant; a caller sees the webhooks its scope sees of a project it
+  // sees. Each call returns nullopt / false / throws not_found when the project or webhook is not
+  // visible to the scope.
+  virtual std::optional<ProjectRef> project_by_id(const Scope& scope, const std::string& project_id) = 0;
+  virtual AlertWebhook create_webhook(const Scope& scope, const std::string& project_id, const NewWebhook& webhook) = 0;
+  virtual std::optional<std::vector<AlertWebhook>> webhooks(const Scope& scope, const std::string& project_id) = 0;  // oldest first
+  virtual std::optional<AlertWebhook> webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) = 0;
+  virtual std::optional<AlertWebhook> update_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                                     const WebhookChange& change) = 0;
+  virtual bool delete_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) = 0;
+  // The webhook's deliveries, newest first, `offset` and `limit` over them, with their attempts.
+  virtual std::optional<DeliveryPage> deliveries(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                                 std::size_t offset, std::size_t limit) = 0;
+  // Sends a DEAD delivery again from `now_ms` with a fresh budget of attempts; nullopt when there
+  // is no such delivery; StoreError(conflict) when it is not DEAD.
+  virtual std::optional<AlertDelivery> redeliver(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                                 const std::string& delivery_id, std::int64_t now_ms) = 0;
+
+  // The alert queue, for the workers (unscoped: they act for every tenant). A run reaching a
+  // terminal status in a project with an enabled webhook is queued to be checked in the same
+  // transaction (set_run_status). Claims give one owner a lease until `now_ms + lease_ms`; a row
+  // whose lease has run out (its owner died) can be claimed again. Several stores on one
+  // PostgreSQL database never claim the same row at once (FOR UPDATE SKIP LOCKED).
+  virtual std::vector<AlertCheck> claim_alert_checks(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
+                                                     std::size_t limit) = 0;
+  // Ends a claimed check: when `payload` is given, queues one delivery of it, due at `now_ms`, for
+  // each enabled webhook of the run's project that the run's tenant sees. Nothing happens when the
+  // owner's lease was lost (another worker has the check). Returns the deliveries queued.
+  virtual std::size_t finish_alert_check(const std::string& run_id, const std::string& owner, const std::optional<std::string>& payload,
+                                         std::int64_t now_ms) = 0;
+  // Pending deliveries due by `now_ms` whose webhook is enabled, oldest due first.
+  virtual std::vector<ClaimedDelivery> claim_deliveries(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
+                                                        std::size_t limit) = 0;
+  // Logs an attempt of a claimed delivery and moves it on (delivered, retried later, dead), releasing
+  // the lease; false (and nothing logged) when the owner no longer holds it.
+  virtual bool record_attempt(const std::string& delivery_id, const std::string& owner, const AttemptOutcome& outcome) = 0;
+  virtual AlertQueueDepth alert_queue_depth() = 0;
 };
 
 }  // namespace krino::core::store
