@@ -265,7 +265,12 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(webhook_writes_need_an_editor_and_other_tenants
   BOOST_REQUIRE_EQUAL(made.status(), 201u);
   BOOST_TEST(alert_json(made).at("tenantId").as_string() == "tenant-a");
   const std::string hook = base + "/" + std::string(alert_json(made).at("id").as_string());
-  BOOST_TEST(this->call("GET", hook, "", alert_bearer(a_viewer)).status() == 200u);
+  // A webhook's URL may be a credential: reading it needs an EDITOR too.
+  BOOST_TEST(this->call("GET", hook, "", alert_bearer(a_viewer)).status() == 403u);
+  BOOST_TEST(this->call("GET", hook, "").status() == 401u);
+  BOOST_TEST(this->call("GET", base, "", alert_bearer(a_viewer)).status() == 403u);
+  BOOST_TEST(this->call("GET", hook + "/deliveries", "", alert_bearer(a_viewer)).status() == 403u);
+  BOOST_TEST(this->call("GET", hook, "", alert_bearer(a_editor)).status() == 200u);
   BOOST_TEST(this->call("PUT", hook, R"({"url":"http://h/"})", alert_bearer(a_viewer)).status() == 403u);
 
   // Tenant B: the project does not exist for it, nor anything under it.

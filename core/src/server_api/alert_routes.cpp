@@ -2,6 +2,7 @@
 
 #include "json_out.hpp"
 #include "query_params.hpp"
+#include "route_helpers.hpp"
 #include "krino/core/common/json_scan.hpp"
 #include "krino/core/common/utc_time.hpp"
 #include "krino/core/net/url.hpp"
@@ -18,29 +19,12 @@ namespace krino::core::server_api {
 
 namespace {
 
-using http_server::Request;
-using http_server::Response;
-using http_server::Status;
-using krino::event::append_key;
 
 constexpr std::size_t kDefaultDeliveryPage = 20;
 constexpr std::size_t kMaxDeliveryPage = 100;
 constexpr std::size_t kMaxUrlBytes = 2048;
 constexpr std::size_t kMaxSecretBytes = 1024;
 
-Response webhook_field_error(std::string_view field, std::string_view message) {
-  std::string text(field);
-  text.append(" ").append(message);
-  return http_server::error_response(Status::bad_request, "invalid_request", text);
-}
-
-Response missing(const std::string& what) { return http_server::error_response(Status::not_found, "not_found", "no " + what); }
-
-std::optional<std::string> path_uuid(const Request& request, const std::string& name) {
-  const auto id = store::parse_uuid(request.param(name));
-  if (!id) return std::nullopt;
-  return store::to_text(*id);
-}
 
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -136,32 +120,32 @@ struct WebhookBody {
 
 std::variant<WebhookBody, Response> read_webhook_body(const Request& request) {
   const std::string& body = request.message.body();
-  if (!is_json_object(body, 64)) return webhook_field_error("body", "must be one JSON object");
-  if (krino::json::has_repeated_key(body)) return webhook_field_error("body", "has a key twice");
+  if (!is_json_object(body, 64)) return invalid_field("body", "must be one JSON object");
+  if (krino::json::has_repeated_key(body)) return invalid_field("body", "has a key twice");
   const auto members = top_level_members(body);
   WebhookBody read;
   const auto url = member(members, "url");
-  if (!url || !is_string_span(*url)) return webhook_field_error("url", "is required and must be a string");
+  if (!url || !is_string_span(*url)) return invalid_field("url", "is required and must be a string");
   read.url = krino::json::string_token_text(*url);
-  if (read.url.size() > kMaxUrlBytes) return webhook_field_error("url", "is longer than 2048 bytes");
+  if (read.url.size() > kMaxUrlBytes) return invalid_field("url", "is longer than 2048 bytes");
   try {
     const Url parsed = parse_url(read.url);
-    if (parsed.scheme != "http" && parsed.scheme != "https") return webhook_field_error("url", "must be an http:// or https:// URL");
+    if (parsed.scheme != "http" && parsed.scheme != "https") return invalid_field("url", "must be an http:// or https:// URL");
   } catch (const std::exception& error) {
-    return webhook_field_error("url", std::string("must be an http:// or https:// URL: ") + error.what());
+    return invalid_field("url", std::string("must be an http:// or https:// URL: ") + error.what());
   }
   if (const auto enabled = member(members, "enabled"); enabled && *enabled != "null") {
-    if (*enabled != "true" && *enabled != "false") return webhook_field_error("enabled", "must be true or false");
+    if (*enabled != "true" && *enabled != "false") return invalid_field("enabled", "must be true or false");
     read.enabled = *enabled == "true";
   }
   if (const auto secret = member(members, "secret")) {
     if (*secret == "null") {
       read.secret_change = store::WebhookChange::Secret::clear;
     } else {
-      if (!is_string_span(*secret)) return webhook_field_error("secret", "must be a string or null");
+      if (!is_string_span(*secret)) return invalid_field("secret", "must be a string or null");
       read.secret = krino::json::string_token_text(*secret);
-      if (read.secret.empty()) return webhook_field_error("secret", "must not be empty (send null, or leave it out, for unsigned deliveries)");
-      if (read.secret.size() > kMaxSecretBytes) return webhook_field_error("secret", "is longer than 1024 bytes");
+      if (read.secret.empty()) return invalid_field("secret", "must not be empty (send null, or leave it out, for unsigned deliveries)");
+      if (read.secret.size() > kMaxSecretBytes) return invalid_field("secret", "is longer than 1024 bytes");
       read.secret_change = store::WebhookChange::Secret::set;
     }
   }
@@ -169,8 +153,8 @@ std::variant<WebhookBody, Response> read_webhook_body(const Request& request) {
 }
 
 Response create_webhook(store::Store& store, const Request& request, const store::Scope& scope) {
-  const auto project_id = path_uuid(request, "projectId");
-  if (!project_id || !store.project_by_id(scope, *project_id)) return missing("project " + request.param("projectId"));
+  const auto project_id = uuid_param(request, "projectId");
+  if (!project_id || !store.project_by_id(scope, *project_id)) return not_found("project " + request.param("projectId"));
   auto body = read_webhook_body(request);
   if (auto* refusal = std::get_if<Response>(&body)) return std::move(*refusal);
   const WebhookBody& read = std::get<WebhookBody>(body);
@@ -184,14 +168,14 @@ Response create_webhook(store::Store& store, const Request& request, const store
     response.set(boost::beast::http::field::location, "/api/v1/projects/" + made.project_id + "/alert-webhooks/" + made.id);
     return response;
   } catch (const store::StoreError&) {
-    return missing("project " + request.param("projectId"));  // deleted meanwhile
+    return not_found("project " + request.param("projectId"));  // deleted meanwhile
   }
 }
 
 Response list_webhooks(store::Store& store, const Request& request, const store::Scope& scope) {
-  const auto project_id = path_uuid(request, "projectId");
+  const auto project_id = uuid_param(request, "projectId");
   const auto webhooks = project_id ? store.webhooks(scope, *project_id) : std::nullopt;
-  if (!webhooks) return missing("project " + request.param("projectId"));
+  if (!webhooks) return not_found("project " + request.param("projectId"));
   std::string out = "[";
   for (const store::AlertWebhook& webhook : *webhooks) {
     if (out.size() > 1) out += ',';
@@ -203,13 +187,13 @@ Response list_webhooks(store::Store& store, const Request& request, const store:
 
 // The project and webhook ids of the path, or nullopt when either is not an id at all.
 std::optional<std::pair<std::string, std::string>> webhook_path(const Request& request) {
-  const auto project_id = path_uuid(request, "projectId");
-  const auto webhook_id = path_uuid(request, "webhookId");
+  const auto project_id = uuid_param(request, "projectId");
+  const auto webhook_id = uuid_param(request, "webhookId");
   if (!project_id || !webhook_id) return std::nullopt;
   return std::pair{*project_id, *webhook_id};
 }
 
-Response no_webhook(const Request& request) { return missing("webhook " + request.param("webhookId") + " in project " + request.param("projectId")); }
+Response no_webhook(const Request& request) { return not_found("webhook " + request.param("webhookId") + " in project " + request.param("projectId")); }
 
 Response get_webhook(store::Store& store, const Request& request, const store::Scope& scope) {
   const auto ids = webhook_path(request);
@@ -251,37 +235,22 @@ Response list_deliveries(store::Store& store, const Request& request, const stor
   const auto found = ids ? store.deliveries(scope, ids->first, ids->second, *page * *size, *size) : std::nullopt;
   if (!found) return no_webhook(request);
   // A Spring Data page, as the run details' items are.
-  const auto page_size = static_cast<std::int64_t>(*size);
   std::string out = "{\"content\":[";
   for (std::size_t i = 0; i < found->deliveries.size(); ++i) {
     if (i > 0) out += ',';
     append_delivery(out, found->deliveries[i]);
   }
   out += ']';
-  append_key(out, "number");
-  krino::event::append_integer(out, *page);
-  append_key(out, "size");
-  krino::event::append_integer(out, *size);
-  append_key(out, "totalElements");
-  krino::event::append_integer(out, found->total);
-  append_key(out, "totalPages");
-  krino::event::append_integer(out, (found->total + page_size - 1) / page_size);
-  append_key(out, "numberOfElements");
-  krino::event::append_integer(out, found->deliveries.size());
-  append_key(out, "first");
-  krino::event::append_bool(out, *page == 0);
-  append_key(out, "last");
-  krino::event::append_bool(out, static_cast<std::int64_t>((*page + 1) * *size) >= found->total);
-  append_key(out, "empty");
-  krino::event::append_bool(out, found->deliveries.empty());
+  append_page_fields(out, *page, *size, found->total, found->deliveries.size(),
+                     static_cast<std::int64_t>((*page + 1) * *size) >= found->total);
   out += '}';
   return http_server::json_response(Status::ok, std::move(out));
 }
 
 Response redeliver(store::Store& store, const Request& request, const store::Scope& scope) {
   const auto ids = webhook_path(request);
-  const auto delivery_id = path_uuid(request, "deliveryId");
-  const Response none = missing("delivery " + request.param("deliveryId") + " of webhook " + request.param("webhookId"));
+  const auto delivery_id = uuid_param(request, "deliveryId");
+  const Response none = not_found("delivery " + request.param("deliveryId") + " of webhook " + request.param("webhookId"));
   if (!ids || !delivery_id) return none;
   try {
     const auto delivery = store.redeliver(scope, ids->first, ids->second, *delivery_id, now_ms());
@@ -301,11 +270,11 @@ void add_alert_routes(http_server::Router& router, store::Store& store, const Au
   const std::string base = "/api/v1/projects/{projectId}/alert-webhooks";
   const std::string one = base + "/{webhookId}";
   router.add(verb::post, base, auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return create_webhook(store, r, p.scope()); }));
-  router.add(verb::get, base, auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return list_webhooks(store, r, p.scope()); }));
-  router.add(verb::get, one, auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return get_webhook(store, r, p.scope()); }));
+  router.add(verb::get, base, auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return list_webhooks(store, r, p.scope()); }));
+  router.add(verb::get, one, auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return get_webhook(store, r, p.scope()); }));
   router.add(verb::put, one, auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return update_webhook(store, r, p.scope()); }));
   router.add(verb::delete_, one, auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return delete_webhook(store, r, p.scope()); }));
-  router.add(verb::get, one + "/deliveries", auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return list_deliveries(store, r, p.scope()); }));
+  router.add(verb::get, one + "/deliveries", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return list_deliveries(store, r, p.scope()); }));
   router.add(verb::post, one + "/deliveries/{deliveryId}/retry",
              auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return redeliver(store, r, p.scope()); }));
 }

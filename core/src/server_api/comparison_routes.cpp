@@ -19,17 +19,13 @@ namespace krino::core::server_api {
 
 namespace {
 
-using http_server::Request;
-using http_server::Response;
-using http_server::Status;
-using krino::event::append_key;
 
 constexpr std::size_t kDefaultCasesPerPage = 50;
 constexpr std::size_t kMaxCasesPerPage = 1000;
 
 Response gate(RunComparisons& comparisons, const Request& request, const store::Scope& scope) {
   const auto experiment_id = uuid_param(request, "experimentId");
-  if (!experiment_id) return http_server::error_response(Status::not_found, "not_found", "no experiment " + request.param("experimentId"));
+  if (!experiment_id) return not_found("experiment " + request.param("experimentId"));
   std::optional<Response> refusal;
   const auto members = object_body(request, refusal);
   if (!members) return *refusal;
@@ -39,13 +35,13 @@ Response gate(RunComparisons& comparisons, const Request& request, const store::
   if (!candidate || !is_string_span(*candidate)) return invalid_field("candidateRunId", "is required and must be a string");
   const std::string candidate_text = krino::json::string_token_text(*candidate);
   const auto candidate_id = store::parse_uuid(candidate_text);
-  if (!candidate_id) return http_server::error_response(Status::not_found, "not_found", "no run " + candidate_text);
+  if (!candidate_id) return not_found("run " + candidate_text);
   gate_request.candidate_run_id = store::to_text(*candidate_id);
   if (const auto baseline = member(*members, "baselineRunId"); baseline && *baseline != "null") {
     if (!is_string_span(*baseline)) return invalid_field("baselineRunId", "must be a string");
     const std::string text = krino::json::string_token_text(*baseline);
     const auto id = store::parse_uuid(text);
-    if (!id) return http_server::error_response(Status::not_found, "not_found", "no run " + text);
+    if (!id) return not_found("run " + text);
     gate_request.baseline_run_id = store::to_text(*id);
   }
   if (const auto branch = member(*members, "baselineBranch"); branch && *branch != "null") {
@@ -184,13 +180,13 @@ void append_case(std::string& out, const RunComparison& compared, const ItemComp
 
 Response diff(store::Store& store, RunComparisons& comparisons, const Request& request, const store::Scope& scope) {
   const auto experiment_id = uuid_param(request, "experimentId");
-  if (!experiment_id) return http_server::error_response(Status::not_found, "not_found", "no experiment " + request.param("experimentId"));
+  if (!experiment_id) return not_found("experiment " + request.param("experimentId"));
   const auto candidate_id = uuid_param(request, "candidateRunId");
-  if (!candidate_id) return http_server::error_response(Status::not_found, "not_found", "no run " + request.param("candidateRunId"));
+  if (!candidate_id) return not_found("run " + request.param("candidateRunId"));
   const auto baseline_text = request.query_value("baselineRunId");
   if (!baseline_text || baseline_text->empty()) return invalid_field("baselineRunId", "is required");
   const auto baseline_id = store::parse_uuid(*baseline_text);
-  if (!baseline_id) return http_server::error_response(Status::not_found, "not_found", "no run " + std::string(*baseline_text));
+  if (!baseline_id) return not_found("run " + std::string(*baseline_text));
   const auto filter = parse_filter(request.query_value("status").value_or("ALL"));
   if (!filter) return invalid_field("status", "must be one of ALL, REGRESSED, IMPROVED, CHANGED");
   std::optional<Response> refusal;
@@ -201,7 +197,7 @@ Response diff(store::Store& store, RunComparisons& comparisons, const Request& r
 
   std::shared_ptr<const RunComparison> compared;
   try {
-    if (!store.experiment(scope, *experiment_id)) return http_server::error_response(Status::not_found, "not_found", "no experiment " + *experiment_id);
+    if (!store.experiment(scope, *experiment_id)) return not_found("experiment " + *experiment_id);
     compared = comparisons.compare(scope, *experiment_id, store::to_text(*baseline_id), *candidate_id);
   } catch (const store::StoreError& error) {
     return store_failure(error);

@@ -1,6 +1,7 @@
 #include "krino/core/server_api/key_routes.hpp"
 
 #include "json_out.hpp"
+#include "route_helpers.hpp"
 #include "krino/core/common/json_scan.hpp"
 #include "krino/core/store/uuid_v7.hpp"
 
@@ -12,10 +13,6 @@ namespace krino::core::server_api {
 
 namespace {
 
-using http_server::Request;
-using http_server::Response;
-using http_server::Status;
-using krino::event::append_key;
 
 Response bad(std::string_view message) { return http_server::error_response(Status::bad_request, "invalid_request", message); }
 
@@ -88,7 +85,7 @@ std::optional<std::string> key_id(const Request& request) {
   return store::to_text(*id);
 }
 
-Response no_key(const Request& request) { return http_server::error_response(Status::not_found, "not_found", "no key " + request.param("keyId")); }
+Response no_key(const Request& request) { return not_found("key " + request.param("keyId")); }
 
 }  // namespace
 

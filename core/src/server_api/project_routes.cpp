@@ -13,16 +13,11 @@ namespace krino::core::server_api {
 
 namespace {
 
-using http_server::Request;
-using http_server::Response;
-using http_server::Status;
-using krino::event::append_key;
 
 constexpr std::size_t kDefaultRunLimit = 100;
 constexpr std::size_t kDefaultTrendLimit = 20;
 constexpr std::size_t kMaxLimit = 1000;
 
-Response not_found(const std::string& what) { return http_server::error_response(Status::not_found, "not_found", "no " + what); }
 
 Response list_projects(store::Store& store, const store::Scope& scope) {
   std::string body = "[";

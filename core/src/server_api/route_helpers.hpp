@@ -5,6 +5,7 @@
 #include "krino/core/store/store_types.hpp"
 #include "krino/core/store/uuid_v7.hpp"
 
+#include <krino/event/values.hpp>
 #include <krino/json_spans.hpp>
 
 #include <optional>
@@ -13,6 +14,16 @@
 #include <vector>
 
 namespace krino::core::server_api {
+
+using http_server::Request;
+using http_server::Response;
+using http_server::Status;
+using krino::event::append_key;
+
+// 404 {"error":"not_found","message":"no <what>"}.
+inline http_server::Response not_found(const std::string& what) {
+  return http_server::error_response(http_server::Status::not_found, "not_found", "no " + what);
+}
 
 // 400 {"error":"invalid_request","message":"<field> <message>"}.
 inline http_server::Response invalid_field(std::string_view field, std::string_view message) {

@@ -18,10 +18,6 @@ namespace krino::core::server_api {
 
 namespace {
 
-using http_server::Request;
-using http_server::Response;
-using http_server::Status;
-using krino::event::append_key;
 using krino::event::append_optional;
 
 constexpr std::size_t kDefaultPageSize = 50;
@@ -31,7 +27,7 @@ constexpr std::size_t kMaxPageSize = 1000;
 std::optional<std::string> run_id_of(const Request& request) { return uuid_param(request, "runId"); }
 
 Response no_run(const Request& request) {
-  return http_server::error_response(Status::not_found, "not_found", "no run " + request.param("runId"));
+  return not_found("run " + request.param("runId"));
 }
 
 Response create_run(store::Store& store, const Request& request, const store::Scope& scope, IngestCounters& counters) {

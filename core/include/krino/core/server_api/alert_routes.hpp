@@ -15,7 +15,8 @@
 
 namespace krino::core::server_api {
 
-// `store` and `auth` must outlive the router. Reads need Access::read, the rest Access::write.
+// `store` and `auth` must outlive the router. Every route needs Access::write, reads too: a webhook's
+// URL may itself be a credential.
 void add_alert_routes(http_server::Router& router, store::Store& store, const Authenticator& auth);
 
 }  // namespace krino::core::server_api
