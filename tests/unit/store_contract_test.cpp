@@ -100,6 +100,32 @@ BOOST_AUTO_TEST_CASE(items_keep_their_bytes_and_order_and_a_retried_batch_is_sto
   });
 }
 
+BOOST_AUTO_TEST_CASE(text_with_escapes_quotes_and_sql_comes_back_byte_for_byte) {
+  // What COPY's text format and SQL quoting must both leave alone: backslashes, escaped tabs and
+  // newlines, quotes, statement separators, NUL as an escape, and non-ASCII text.
+  const std::string document = R"({"q":"tab\t nl\n cr\r back\\ nul\u0000 it's \"quoted\"; DROP TABLE items; -- é 漢字 😀"})";
+  const std::string name = "judge\\ 'quoted' \t;--";
+  on_each_backend([&](Store& store) {
+    const std::string run = store.create_run(kAll, NewRun{"it's; --", "qa\\"}).run_id;
+    NewItem made;
+    made.document = document;
+    made.success = true;
+    made.dataset_item_id = "id\twith\\escapes";
+    made.results.push_back(NewResult{name, 0.1, std::nullopt, true});
+    store.add_items(kAll, run, std::string_view("k\t'"), std::vector<NewItem>{made, made});
+    const ItemPage page = store.items(kAll, run, -1, 10);
+    BOOST_REQUIRE_EQUAL(page.items.size(), 2u);
+    BOOST_TEST(page.items[1].document == document);
+    std::vector<ScoredItem> scanned;
+    store.scan_items(kAll, run, [&](const ScoredItem& item) { scanned.push_back(item); });
+    BOOST_REQUIRE_EQUAL(scanned.size(), 2u);
+    BOOST_TEST(*scanned[0].dataset_item_id == *made.dataset_item_id);
+    BOOST_TEST(scanned[0].results.at(0).name == name);
+    BOOST_TEST(*scanned[0].results.at(0).score == 0.1);
+    BOOST_TEST(store.run(kAll, run)->project_name == "it's; --");
+  });
+}
+
 BOOST_AUTO_TEST_CASE(ending_a_run_materialises_its_totals_and_closes_it) {
   on_each_backend([&](Store& store) {
     const std::string run = store.create_run(kAll, NewRun{"shop", "qa"}).run_id;

@@ -8,6 +8,7 @@ namespace {
 
 // 1: projects, experiments, runs and their items. An item keeps its whole document as the client
 // sent it (exact numbers and text), and the columns a list, a total or a comparison needs beside it.
+// Every index costs each ingested item a B-tree insert, so there are only the ones a query uses.
 // Names are unique per tenant: two tenants may each have a project "chat" (a shared row has no tenant).
 // `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run counts
 // its items and passes as batches arrive (a list of runs then needs no query per run); tokens, cost
@@ -61,7 +62,6 @@ CREATE TABLE items (
   created_at TEXT NOT NULL,
   UNIQUE (run_id, seq)
 );
-CREATE INDEX items_by_dataset_item ON items (run_id, dataset_item_id);
 CREATE TABLE eval_results (
   item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
   run_id TEXT NOT NULL,
@@ -72,7 +72,6 @@ CREATE TABLE eval_results (
   success INTEGER NOT NULL,
   PRIMARY KEY (item_id, position)
 );
-CREATE INDEX eval_results_by_run ON eval_results (run_id, name);
 CREATE TABLE ingest_batches (
   run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   idempotency_key TEXT NOT NULL,
@@ -131,7 +130,6 @@ CREATE TABLE items (
   created_at timestamptz NOT NULL,
   UNIQUE (run_id, seq)
 );
-CREATE INDEX items_by_dataset_item ON items (run_id, dataset_item_id);
 CREATE TABLE eval_results (
   item_id uuid NOT NULL REFERENCES items(id) ON DELETE CASCADE,
   run_id uuid NOT NULL,
@@ -142,7 +140,6 @@ CREATE TABLE eval_results (
   success boolean NOT NULL,
   PRIMARY KEY (item_id, position)
 );
-CREATE INDEX eval_results_by_run ON eval_results (run_id, name);
 CREATE TABLE ingest_batches (
   run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   idempotency_key text NOT NULL,

@@ -127,9 +127,9 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
   const std::string now = utc_timestamp_now();
   std::int64_t passed = 0;
   PgBatchInsert item_rows(connection_,
-                          "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at)",
+                          "items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at)",
                           11);
-  PgBatchInsert result_rows(connection_, "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success)", 7);
+  PgBatchInsert result_rows(connection_, "eval_results (item_id, run_id, position, name, score, threshold, success)", 7);
   result_rows.refers_to(item_rows);
   for (const NewItem& item : items) {
     passed += item.success ? 1 : 0;

@@ -37,7 +37,9 @@ SqliteStore::SqliteStore(const std::filesystem::path& path) : connection_(path.s
   // A wait instead of SQLITE_BUSY when another process (a second `krino serve` by mistake, a
   // backup) holds the lock for a moment.
   sqlite3_busy_timeout(connection_.handle(), 5000);
-  connection_.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+  // A page cache of up to 16 MiB (the default is 2 MiB): ingestion's index inserts and a
+  // comparison's scans then read pages from memory instead of the file.
+  connection_.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-16384;");
   apply_migrations();
 }
 

@@ -25,6 +25,7 @@ class PgParams {
   PgParams& optional(const std::optional<T>& value);
 
   std::vector<const char*> pointers() const;
+  const std::vector<std::optional<std::string>>& values() const { return values_; }
   int size() const { return static_cast<int>(values_.size()); }
   void clear() { values_.clear(); }
 
@@ -43,6 +44,7 @@ class PgResult {
   std::optional<std::int64_t> optional_integer(int row, int column) const;
   std::optional<double> optional_real(int row, int column) const;
   bool boolean(int row, int column) const { return text(row, column) == "t"; }
+  PGresult* raw() const { return result_.get(); }
 
  private:
   std::unique_ptr<PGresult, void (*)(PGresult*)> result_;
@@ -58,6 +60,8 @@ class PgConnection {
 
   // Runs `sql` (one statement when there are parameters, several when there are none).
   PgResult execute(std::string_view sql, const PgParams& params = {});
+  // Runs `copy` ("COPY t (columns) FROM STDIN") and sends it `rows`, in COPY's text format.
+  void copy_in(std::string_view copy, std::string_view rows);
   // "host:port/database", for messages.
   const std::string& where() const { return where_; }
 
@@ -66,13 +70,13 @@ class PgConnection {
   std::string where_;
 };
 
-// Many rows in few statements: `INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4), ...`, sent every
-// `rows_per_statement` rows and by flush(). One round trip per statement instead of per row is what
-// makes a batch of items cheap (PostgreSQL allows 65,535 parameters in one statement).
+// Many rows in one COPY ... FROM STDIN, sent every `rows_per_statement` rows and by flush(). COPY
+// skips what an INSERT costs per statement (parsing, planning, a parameter per value), which is most
+// of the work for small rows: what makes a batch of items cheap.
 class PgBatchInsert {
  public:
-  // `head` is "INSERT INTO table (columns...)"; each row has `columns` values.
-  PgBatchInsert(PgConnection& connection, std::string head, int columns, int rows_per_statement = 500);
+  // `target` is "table (columns...)"; each row has `columns` values.
+  PgBatchInsert(PgConnection& connection, std::string target, int columns, int rows_per_statement = 5000);
   // Starts a row: append exactly `columns` values to what it returns.
   PgParams& row();
   // Sends the rows not sent yet.
@@ -83,7 +87,7 @@ class PgBatchInsert {
  private:
   PgBatchInsert* parent_ = nullptr;
   PgConnection& connection_;
-  std::string head_;
+  std::string copy_;  // "COPY <target> FROM STDIN"
   int columns_;
   int rows_per_statement_;
   int pending_ = 0;
