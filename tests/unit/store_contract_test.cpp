@@ -100,6 +100,48 @@ BOOST_AUTO_TEST_CASE(items_keep_their_bytes_and_order_and_a_retried_batch_is_sto
   });
 }
 
+// Items and verdicts have no foreign keys: deleting a run, an experiment or a project must take
+// them along itself. Counted in the tables, not through the store (which hides a deleted run's rows).
+BOOST_AUTO_TEST_CASE(deletes_leave_no_items_or_verdicts_behind) {
+  auto exercise = [](Store& store, const std::function<std::int64_t(std::string_view)>& count) {
+    auto fill = [&](const std::string& project, const std::string& experiment) {
+      const std::string run = store.create_run(kAll, NewRun{project, experiment}).run_id;
+      store.add_items(kAll, run, std::nullopt, std::vector<NewItem>{item(0, true), item(1, false)});
+      return run;
+    };
+    const std::string kept = fill("keep", "qa");
+    const std::string run = fill("shop", "qa");
+    fill("shop", "qa");
+    fill("shop", "tone");
+    BOOST_TEST(count("items") == 8);
+    BOOST_TEST(store.delete_run(kAll, run));
+    BOOST_TEST(count("items") == 6);
+    BOOST_TEST(count("eval_results") == 6);
+    BOOST_TEST(store.delete_experiment(kAll, store.create_run(kAll, NewRun{"shop", "qa"}).experiment_id));
+    BOOST_TEST(count("items") == 4);
+    BOOST_TEST(store.delete_project(kAll, "shop"));
+    BOOST_TEST(count("items") == 2);
+    BOOST_TEST(count("eval_results") == 2);
+    BOOST_TEST(store.items(kAll, kept, -1, 10).items.size() == 2u);
+  };
+  {
+    krino::test::ScratchDirectory scratch;
+    SqliteStore store(scratch / "krino.db");
+    SqliteConnection look(scratch / "krino.db");
+    exercise(store, [&](std::string_view table) {
+      SqliteStatement query = look.prepare("SELECT COUNT(*) FROM " + std::string(table));
+      query.step();
+      return query.integer(0);
+    });
+  }
+  {
+    const std::string database = cluster().new_database();
+    PostgresStore store(database);
+    PgConnection look(database);
+    exercise(store, [&](std::string_view table) { return look.execute("SELECT COUNT(*) FROM " + std::string(table)).integer(0, 0); });
+  }
+}
+
 BOOST_AUTO_TEST_CASE(text_with_escapes_quotes_and_sql_comes_back_byte_for_byte) {
   // What COPY's text format and SQL quoting must both leave alone: backslashes, escaped tabs and
   // newlines, quotes, statement separators, NUL as an escape, and non-ASCII text.

@@ -8,7 +8,9 @@ namespace {
 
 // 1: projects, experiments, runs and their items. An item keeps its whole document as the client
 // sent it (exact numbers and text), and the columns a list, a total or a comparison needs beside it.
-// Every index costs each ingested item a B-tree insert, so there are only the ones a query uses.
+// Every index costs each ingested item a B-tree insert, so there are only the ones a query uses;
+// and items and their verdicts carry no foreign key (a check per ingested row costs more than the
+// insert): the store, their only writer, deletes them with their run.
 // Names are unique per tenant: two tenants may each have a project "chat" (a shared row has no tenant).
 // `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run counts
 // its items and passes as batches arrive (a list of runs then needs no query per run); tokens, cost
@@ -50,7 +52,7 @@ CREATE INDEX runs_by_experiment ON runs (experiment_id, started_at DESC, id DESC
 CREATE INDEX runs_by_status ON runs (status);
 CREATE TABLE items (
   id TEXT PRIMARY KEY,
-  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  run_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
   dataset_item_id TEXT,
   success INTEGER NOT NULL,
@@ -63,7 +65,7 @@ CREATE TABLE items (
   UNIQUE (run_id, seq)
 );
 CREATE TABLE eval_results (
-  item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+  item_id TEXT NOT NULL,
   run_id TEXT NOT NULL,
   position INTEGER NOT NULL,
   name TEXT NOT NULL,
@@ -118,7 +120,7 @@ CREATE INDEX runs_by_experiment ON runs (experiment_id, started_at DESC, id DESC
 CREATE INDEX runs_by_status ON runs (status);
 CREATE TABLE items (
   id uuid PRIMARY KEY,
-  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  run_id uuid NOT NULL,
   seq bigint NOT NULL,
   dataset_item_id text,
   success boolean NOT NULL,
@@ -131,7 +133,7 @@ CREATE TABLE items (
   UNIQUE (run_id, seq)
 );
 CREATE TABLE eval_results (
-  item_id uuid NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+  item_id uuid NOT NULL,
   run_id uuid NOT NULL,
   position integer NOT NULL,
   name text NOT NULL,

@@ -418,20 +418,41 @@ std::vector<RunSummary> PostgresStore::runs(const Scope& scope, const std::strin
   return out;
 }
 
-bool PostgresStore::delete_run(const Scope& scope, const std::string& run_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM runs WHERE id = $1 AND " + visible("tenant_id", 2), run_id, scope);
+void PostgresStore::purge_items(std::string_view runs_sql, const std::string& key) {
+  const std::string runs(runs_sql);
+  connection_.execute("DELETE FROM eval_results WHERE item_id IN (SELECT id FROM items WHERE run_id IN (" + runs + "))", PgParams().text(key));
+  connection_.execute("DELETE FROM items WHERE run_id IN (" + runs + ")", PgParams().text(key));
 }
 
-bool PostgresStore::delete_experiment(const Scope& scope, const std::string& experiment_id) {
+bool PostgresStore::delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM experiments WHERE id = $1 AND " + visible("tenant_id", 2), experiment_id, scope);
+  PgTransaction transaction(connection_);
+  const PgResult found = connection_.execute(
+      "SELECT 1 FROM " + std::string(table) + " WHERE id = $1 AND " + visible("tenant_id", 2) + " FOR UPDATE", PgParams().text(id).optional(scope.tenant));
+  if (found.rows() == 0) return false;
+  // The runs' rows locked before their items go: a replica adding a batch to one of them (it locks
+  // the run's row too) then waits, and finds the run gone, instead of leaving items behind.
+  connection_.execute("SELECT 1 FROM runs WHERE id IN (" + std::string(runs_sql) + ") FOR UPDATE", PgParams().text(id));
+  purge_items(runs_sql, id);
+  connection_.execute("DELETE FROM " + std::string(table) + " WHERE id = $1", PgParams().text(id));
+  transaction.commit();
+  return true;
+}
+
+bool PostgresStore::delete_run(const Scope& scope, const std::string& run_id) { return delete_visible("runs", run_id, scope, "SELECT $1::uuid"); }
+
+bool PostgresStore::delete_experiment(const Scope& scope, const std::string& experiment_id) {
+  return delete_visible("experiments", experiment_id, scope, "SELECT id FROM runs WHERE experiment_id = $1");
 }
 
 bool PostgresStore::delete_project(const Scope& scope, const std::string& project_name) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const std::optional<std::string> project_id = readable_project_id(scope, project_name);
-  return project_id && connection_.execute("DELETE FROM projects WHERE id = $1 RETURNING 1", PgParams().text(*project_id)).rows() > 0;
+  std::optional<std::string> project_id;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    project_id = readable_project_id(scope, project_name);
+  }
+  return project_id && delete_visible("projects", *project_id, scope,
+                                      "SELECT r.id FROM runs r JOIN experiments e ON e.id = r.experiment_id WHERE e.project_id = $1");
 }
 
 }  // namespace krino::core::store

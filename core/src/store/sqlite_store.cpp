@@ -437,22 +437,45 @@ std::vector<RunSummary> SqliteStore::runs(const Scope& scope, const std::string&
   return out;
 }
 
-bool SqliteStore::delete_run(const Scope& scope, const std::string& run_id) {
-  return changed("DELETE FROM runs WHERE id = ?1 AND " + visible("tenant_id", 2), run_id, scope);
+void SqliteStore::purge_items(std::string_view runs_sql, const std::string& key) {
+  const std::string runs(runs_sql);
+  for (const std::string& sql : {"DELETE FROM eval_results WHERE item_id IN (SELECT id FROM items WHERE run_id IN (" + runs + "))",
+                                 "DELETE FROM items WHERE run_id IN (" + runs + ")"}) {
+    SqliteStatement statement = connection_.prepare(sql);
+    statement.bind(1, key);
+    statement.step();
+  }
 }
 
+bool SqliteStore::delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteTransaction transaction(connection_);
+  SqliteStatement found = connection_.prepare("SELECT 1 FROM " + std::string(table) + " WHERE id = ?1 AND " + visible("tenant_id", 2));
+  found.bind(1, id).bind(2, scope.tenant);
+  if (!found.step()) return false;
+  purge_items(runs_sql, id);
+  SqliteStatement remove = connection_.prepare("DELETE FROM " + std::string(table) + " WHERE id = ?1");
+  remove.bind(1, id);
+  remove.step();
+  transaction.commit();
+  return true;
+}
+
+bool SqliteStore::delete_run(const Scope& scope, const std::string& run_id) { return delete_visible("runs", run_id, scope, "SELECT ?1"); }
+
 bool SqliteStore::delete_experiment(const Scope& scope, const std::string& experiment_id) {
-  return changed("DELETE FROM experiments WHERE id = ?1 AND " + visible("tenant_id", 2), experiment_id, scope);
+  return delete_visible("experiments", experiment_id, scope, "SELECT id FROM runs WHERE experiment_id = ?1");
 }
 
 bool SqliteStore::delete_project(const Scope& scope, const std::string& project_name) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const std::optional<std::string> project_id = readable_project_id(scope, project_name);
-  if (!project_id) return false;
-  SqliteStatement statement = connection_.prepare("DELETE FROM projects WHERE id = ?1");
-  statement.bind(1, *project_id);
-  statement.step();
-  return sqlite3_changes(connection_.handle()) > 0;
+  std::optional<std::string> project_id;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    project_id = readable_project_id(scope, project_name);
+  }
+  // Found in the scope already: delete_visible's check sees it again (a project's own tenant, or shared).
+  return project_id && delete_visible("projects", *project_id, scope,
+                                      "SELECT r.id FROM runs r JOIN experiments e ON e.id = r.experiment_id WHERE e.project_id = ?1");
 }
 
 }  // namespace krino::core::store

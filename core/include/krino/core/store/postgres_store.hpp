@@ -53,6 +53,12 @@ class PostgresStore final : public Store {
   // writes into, inserted for it when there is none.
   std::string writable_id(std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
                           const std::string& name, const Scope& scope);
+  // Deletes the items and verdicts of the runs `runs_sql` selects (parameter $1 `key`): they have no
+  // foreign key to cascade from. Inside the caller's transaction.
+  void purge_items(std::string_view runs_sql, const std::string& key);
+  // Deletes the row `id` of `table` when the scope sees it, with the items of the runs `runs_sql`
+  // selects ($1 = id), in one transaction; whether there was one.
+  bool delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql);
   // The project a scope means by `name` (see Store::experiments).
   std::optional<std::string> readable_project_id(const Scope& scope, const std::string& name);
 
