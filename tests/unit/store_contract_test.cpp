@@ -303,14 +303,15 @@ BOOST_AUTO_TEST_CASE(a_large_batch_keeps_every_item_and_result_in_order) {
 // both at once are all stored, numbered densely without a clash, and a retried batch stays single.
 BOOST_AUTO_TEST_CASE(two_postgres_replicas_share_a_run_without_losing_or_doubling_items) {
   const std::string database = cluster().new_database();
-  PostgresStore first(database);
-  PostgresStore second(database);
+  // Two connections each: two threads per replica share a replica's pool.
+  PostgresStore first(database, 2);
+  PostgresStore second(database, 2);
   const std::string run = first.create_run(kAll, NewRun{"shop", "qa"}).run_id;
   constexpr int kBatches = 40;
   constexpr int kPerBatch = 25;
   std::atomic<int> retries_refused{0};  // Boost.Test's checks are for the main thread: count here
-  auto send = [&](PostgresStore& store, int parity) {
-    for (int b = parity; b < kBatches; b += 2) {
+  auto send = [&](PostgresStore& store, int start) {
+    for (int b = start; b < kBatches; b += 4) {
       std::vector<NewItem> batch;
       for (int i = 0; i < kPerBatch; ++i) batch.push_back(item(b * kPerBatch + i, true));
       const std::string key = "batch-" + std::to_string(b);
@@ -319,10 +320,9 @@ BOOST_AUTO_TEST_CASE(two_postgres_replicas_share_a_run_without_losing_or_doublin
       if (store.add_items(kAll, run, std::string_view(key), batch) == IngestOutcome::already_stored) ++retries_refused;
     }
   };
-  std::thread a([&] { send(first, 0); });
-  std::thread b([&] { send(second, 1); });
-  a.join();
-  b.join();
+  std::vector<std::thread> senders;
+  for (int start = 0; start < 4; ++start) senders.emplace_back([&, start] { send(start % 2 == 0 ? first : second, start); });
+  for (std::thread& sender : senders) sender.join();
   BOOST_TEST(retries_refused.load() == kBatches);
   second.set_run_status(kAll, run, RunStatus::success);
   BOOST_TEST(first.run(kAll, run)->total_items == kBatches * kPerBatch);

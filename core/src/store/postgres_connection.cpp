@@ -4,6 +4,7 @@
 
 #include <krino/json_text.hpp>
 
+#include <algorithm>
 #include <charconv>
 
 namespace krino::core::store {
@@ -76,9 +77,7 @@ PgConnection::PgConnection(const std::string& conninfo) {
   connection_ = PQconnectdb(conninfo.c_str());
   if (connection_ != nullptr && PQstatus(connection_) == CONNECTION_OK) {
     where_ = std::string(PQhost(connection_)) + ":" + PQport(connection_) + "/" + PQdb(connection_);
-    // Times in UTC, doubles in their shortest exact form and no NOTICE chatter on stderr, whatever
-    // the server's defaults are.
-    execute("SET TimeZone = 'UTC'; SET extra_float_digits = 1; SET client_encoding = 'UTF8'; SET client_min_messages = warning");
+    apply_session_settings();
     return;
   }
   const std::string message = connection_ != nullptr ? PQerrorMessage(connection_) : "out of memory";
@@ -88,6 +87,18 @@ PgConnection::PgConnection(const std::string& conninfo) {
 }
 
 PgConnection::~PgConnection() { PQfinish(connection_); }
+
+void PgConnection::apply_session_settings() {
+  // Times in UTC, doubles in their shortest exact form and no NOTICE chatter on stderr, whatever
+  // the server's defaults are.
+  execute("SET TimeZone = 'UTC'; SET extra_float_digits = 1; SET client_encoding = 'UTF8'; SET client_min_messages = warning");
+}
+
+void PgConnection::reconnect_if_lost() {
+  if (PQstatus(connection_) == CONNECTION_OK) return;
+  PQreset(connection_);
+  if (PQstatus(connection_) == CONNECTION_OK) apply_session_settings();
+}
 
 PgResult PgConnection::execute(std::string_view sql, const PgParams& params) {
   const std::string statement(sql);
@@ -174,6 +185,32 @@ void PgBatchInsert::flush() {
   connection_.copy_in(copy_, rows);
   params_.clear();
   pending_ = 0;
+}
+
+PgPool::PgPool(const std::string& conninfo, std::size_t size) {
+  for (std::size_t i = 0; i < std::max<std::size_t>(size, 1); ++i) idle_.push_back(std::make_unique<PgConnection>(conninfo));
+}
+
+PgPool::Lease PgPool::acquire() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  freed_.wait(lock, [this] { return !idle_.empty(); });
+  std::unique_ptr<PgConnection> connection = std::move(idle_.back());
+  idle_.pop_back();
+  return Lease(*this, std::move(connection));
+}
+
+PgPool::Lease::~Lease() {
+  if (!connection_) return;  // moved from
+  try {
+    connection_->reconnect_if_lost();
+  } catch (...) {
+    // Still down: the next caller's statement reports it, and the lease after that tries again.
+  }
+  {
+    const std::lock_guard<std::mutex> lock(pool_->mutex_);
+    pool_->idle_.push_back(std::move(connection_));
+  }
+  pool_->freed_.notify_one();
 }
 
 PgTransaction::PgTransaction(PgConnection& connection) : connection_(connection) { connection_.execute("BEGIN"); }

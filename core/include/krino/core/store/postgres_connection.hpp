@@ -4,8 +4,10 @@
 // an error (it may hold a password).
 #include <libpq-fe.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,8 +66,13 @@ class PgConnection {
   void copy_in(std::string_view copy, std::string_view rows);
   // "host:port/database", for messages.
   const std::string& where() const { return where_; }
+  // Connects again when the connection was lost (the database restarted, a network cut), so the
+  // next caller gets a working one; what failed has already reported its error.
+  void reconnect_if_lost();
 
  private:
+  void apply_session_settings();
+
   PGconn* connection_ = nullptr;
   std::string where_;
 };
@@ -92,6 +99,36 @@ class PgBatchInsert {
   int rows_per_statement_;
   int pending_ = 0;
   PgParams params_;
+};
+
+// A few connections, each lent to one caller at a time. PostgreSQL serves a connection with one
+// backend process, so a single connection would hold the server to one core of the database.
+class PgPool {
+ public:
+  // Opens `size` connections now (so a wrong URI fails at start, not at the first request).
+  PgPool(const std::string& conninfo, std::size_t size);
+
+  // A connection for the lease's lifetime; returned to the pool when it ends.
+  class Lease {
+   public:
+    Lease(PgPool& pool, std::unique_ptr<PgConnection> connection) : pool_(&pool), connection_(std::move(connection)) {}
+    Lease(Lease&& other) noexcept = default;
+    Lease& operator=(Lease&&) = delete;
+    ~Lease();
+    PgConnection& operator*() const { return *connection_; }
+
+   private:
+    PgPool* pool_;
+    std::unique_ptr<PgConnection> connection_;
+  };
+
+  // Waits until a connection is free.
+  Lease acquire();
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  std::vector<std::unique_ptr<PgConnection>> idle_;
 };
 
 // BEGIN ... COMMIT, rolled back when left without commit().
