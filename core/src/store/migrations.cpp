@@ -12,9 +12,9 @@ namespace {
 // and items and their verdicts carry no foreign key (a check per ingested row costs more than the
 // insert): the store, their only writer, deletes them with their run.
 // Names are unique per tenant: two tenants may each have a project "chat" (a shared row has no tenant).
-// `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run counts
-// its items and passes as batches arrive (a list of runs then needs no query per run); tokens, cost
-// and latency are summed when it ends.
+// `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run keeps
+// its totals (items, passes, coverage, tokens, cost, latency) up to date as batches arrive, so no
+// page or list ever sums a run's items.
 constexpr std::string_view kResultsSqlite = R"sql(
 CREATE TABLE projects (
   id TEXT PRIMARY KEY,
@@ -43,6 +43,8 @@ CREATE TABLE runs (
   completed_at TEXT,
   item_count INTEGER NOT NULL DEFAULT 0,
   passed_count INTEGER NOT NULL DEFAULT 0,
+  priced_count INTEGER NOT NULL DEFAULT 0,
+  tokenized_count INTEGER NOT NULL DEFAULT 0,
   tokens_in INTEGER,
   tokens_out INTEGER,
   cost_usd REAL,
@@ -111,6 +113,8 @@ CREATE TABLE runs (
   completed_at timestamptz,
   item_count bigint NOT NULL DEFAULT 0,
   passed_count bigint NOT NULL DEFAULT 0,
+  priced_count bigint NOT NULL DEFAULT 0,
+  tokenized_count bigint NOT NULL DEFAULT 0,
   tokens_in bigint,
   tokens_out bigint,
   cost_usd double precision,

@@ -129,16 +129,20 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
     if (seen.rows() > 0) return IngestOutcome::already_stored;
   }
   if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
-  std::int64_t seq = connection.execute("SELECT item_count FROM runs WHERE id = $1", PgParams().text(run_id)).integer(0, 0);
+  const PgResult current = connection.execute(
+      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum FROM runs WHERE id = $1",
+      PgParams().text(run_id));
+  RunTotals totals{current.integer(0, 0),          current.integer(0, 1),          current.integer(0, 2),       current.integer(0, 3),
+                   current.optional_integer(0, 4), current.optional_integer(0, 5), current.optional_real(0, 6), current.optional_real(0, 7)};
+  std::int64_t seq = totals.items;
   const std::string now = utc_timestamp_now();
-  std::int64_t passed = 0;
   PgBatchInsert item_rows(connection,
                           "items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at)",
                           11);
   PgBatchInsert result_rows(connection, "eval_results (item_id, run_id, position, name, score, threshold, success)", 7);
   result_rows.refers_to(item_rows);
   for (const NewItem& item : items) {
-    passed += item.success ? 1 : 0;
+    totals.add(item);
     const std::string item_id = to_text(ids_.next());
     item_rows.row()
         .text(item_id)
@@ -165,8 +169,19 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
   }
   result_rows.flush();  // the items it refers to first
   item_rows.flush();
-  connection.execute("UPDATE runs SET item_count = $2, passed_count = passed_count + $3 WHERE id = $1",
-                      PgParams().text(run_id).integer(seq).integer(passed));
+  connection.execute(
+      "UPDATE runs SET item_count = $2, passed_count = $3, priced_count = $4, tokenized_count = $5, tokens_in = $6, tokens_out = $7, "
+      "cost_usd = $8, latency_ms_sum = $9 WHERE id = $1",
+      PgParams()
+          .text(run_id)
+          .integer(totals.items)
+          .integer(totals.passed)
+          .integer(totals.priced)
+          .integer(totals.tokenized)
+          .optional(totals.tokens_in)
+          .optional(totals.tokens_out)
+          .optional(totals.cost_usd)
+          .optional(totals.latency_ms));
   if (idempotency_key)
     connection.execute("INSERT INTO ingest_batches (run_id, idempotency_key, item_count, created_at) VALUES ($1, $2, $3, now())",
                         PgParams().text(run_id).text(*idempotency_key).integer(static_cast<std::int64_t>(items.size())));
@@ -184,14 +199,9 @@ void PostgresStore::set_run_status(const Scope& scope, const std::string& run_id
     throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
                                                      "; it cannot become " + std::string(status_name(status)));
   if (!is_terminal(status)) return;
-  connection.execute(
-      "UPDATE runs SET status = $2, completed_at = $3, "
-      "tokens_in = (SELECT SUM(tokens_in) FROM items WHERE run_id = $1), "
-      "tokens_out = (SELECT SUM(tokens_out) FROM items WHERE run_id = $1), "
-      "cost_usd = (SELECT SUM(cost_usd) FROM items WHERE run_id = $1), "
-      "latency_ms_sum = (SELECT SUM(latency_ms) FROM items WHERE run_id = $1) "
-      "WHERE id = $1",
-      PgParams().text(run_id).text(status_name(status)).text(utc_timestamp_now()));
+  // The totals are up to date already (every batch brings them along): ending stamps the time.
+  connection.execute("UPDATE runs SET status = $2, completed_at = $3 WHERE id = $1",
+                     PgParams().text(run_id).text(status_name(status)).text(utc_timestamp_now()));
   queue_alert_check(connection, run_id);  // in this transaction: a run that ended is never missed by the alerts
   transaction.commit();
 }
@@ -202,8 +212,8 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
   const PgResult row = connection.execute(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
           iso("r.completed_at") +
-          ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch "
-          "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
+          ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, "
+          "r.tokenized_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
           visible("r.tenant_id", 2),
       PgParams().text(run_id).optional(scope.tenant));
   if (row.rows() == 0) return std::nullopt;
@@ -221,22 +231,11 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
   details.passed_items = row.integer(0, 10);
   details.dataset_version = row.optional_text(0, 14);
   details.git_branch = row.optional_text(0, 15);
-  if (is_terminal(details.status)) {
-    details.tokens_in = row.optional_integer(0, 11);
-    details.tokens_out = row.optional_integer(0, 12);
-    details.cost_usd = row.optional_real(0, 13);
-  } else {
-    const PgResult live = connection.execute(
-        "SELECT SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = $1", PgParams().text(run_id));
-    details.tokens_in = live.optional_integer(0, 0);
-    details.tokens_out = live.optional_integer(0, 1);
-    details.cost_usd = live.optional_real(0, 2);
-  }
-  const PgResult coverage = connection.execute(
-      "SELECT COUNT(cost_usd), COUNT(*) FILTER (WHERE tokens_in IS NOT NULL OR tokens_out IS NOT NULL) FROM items WHERE run_id = $1",
-      PgParams().text(run_id));
-  details.priced_items = coverage.integer(0, 0);
-  details.tokenized_items = coverage.integer(0, 1);
+  details.tokens_in = row.optional_integer(0, 11);
+  details.tokens_out = row.optional_integer(0, 12);
+  details.cost_usd = row.optional_real(0, 13);
+  details.priced_items = row.integer(0, 16);
+  details.tokenized_items = row.integer(0, 17);
   return details;
 }
 

@@ -142,10 +142,13 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
   }
   if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
 
-  SqliteStatement next = connection_.prepare("SELECT item_count FROM runs WHERE id = ?1");
-  next.bind(1, run_id);
-  next.step();
-  std::int64_t seq = next.integer(0);
+  SqliteStatement current = connection_.prepare(
+      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum FROM runs WHERE id = ?1");
+  current.bind(1, run_id);
+  current.step();
+  RunTotals totals{current.integer(0),          current.integer(1),          current.integer(2),       current.integer(3),
+                   current.optional_integer(4), current.optional_integer(5), current.optional_real(6), current.optional_real(7)};
+  std::int64_t seq = totals.items;
 
   SqliteStatement insert_item = connection_.prepare(
       "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at) "
@@ -153,9 +156,8 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
   SqliteStatement insert_result = connection_.prepare(
       "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   const std::string now = utc_timestamp_now();
-  std::int64_t passed = 0;
   for (const NewItem& item : items) {
-    passed += item.success ? 1 : 0;
+    totals.add(item);
     const std::string item_id = to_text(ids_.next());
     insert_item.bind(1, item_id).bind(2, run_id).bind(3, seq++).bind(4, item.dataset_item_id);
     insert_item.bind(5, static_cast<std::int64_t>(item.success)).bind(6, item.metrics.tokens_in).bind(7, item.metrics.tokens_out);
@@ -170,8 +172,11 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
       insert_result.reset();
     }
   }
-  SqliteStatement advance = connection_.prepare("UPDATE runs SET item_count = ?2, passed_count = passed_count + ?3 WHERE id = ?1");
-  advance.bind(1, run_id).bind(2, seq).bind(3, passed);
+  SqliteStatement advance = connection_.prepare(
+      "UPDATE runs SET item_count = ?2, passed_count = ?3, priced_count = ?4, tokenized_count = ?5, tokens_in = ?6, tokens_out = ?7, "
+      "cost_usd = ?8, latency_ms_sum = ?9 WHERE id = ?1");
+  advance.bind(1, run_id).bind(2, totals.items).bind(3, totals.passed).bind(4, totals.priced).bind(5, totals.tokenized);
+  advance.bind(6, totals.tokens_in).bind(7, totals.tokens_out).bind(8, totals.cost_usd).bind(9, totals.latency_ms);
   advance.step();
   if (idempotency_key) {
     SqliteStatement record = connection_.prepare(
@@ -192,14 +197,8 @@ void SqliteStore::set_run_status(const Scope& scope, const std::string& run_id, 
     throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
                                                      "; it cannot become " + std::string(status_name(status)));
   if (!is_terminal(status)) return;
-  // Totals are read from these columns from now on; SUM over no rows is NULL, which stays "not measured".
-  SqliteStatement finish = connection_.prepare(
-      "UPDATE runs SET status = ?2, completed_at = ?3, "
-      "tokens_in = (SELECT SUM(tokens_in) FROM items WHERE run_id = ?1), "
-      "tokens_out = (SELECT SUM(tokens_out) FROM items WHERE run_id = ?1), "
-      "cost_usd = (SELECT SUM(cost_usd) FROM items WHERE run_id = ?1), "
-      "latency_ms_sum = (SELECT SUM(latency_ms) FROM items WHERE run_id = ?1) "
-      "WHERE id = ?1");
+  // The totals are up to date already (every batch brings them along): ending stamps the time.
+  SqliteStatement finish = connection_.prepare("UPDATE runs SET status = ?2, completed_at = ?3 WHERE id = ?1");
   finish.bind(1, run_id).bind(2, status_name(status)).bind(3, utc_timestamp_now());
   finish.step();
   queue_alert_check(run_id);  // in this transaction: a run that ended is never missed by the alerts
@@ -210,7 +209,7 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
-      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch "
+      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, r.tokenized_count "
       "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
       visible("r.tenant_id", 2));
   query.bind(1, run_id).bind(2, scope.tenant);
@@ -229,27 +228,11 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   details.passed_items = query.integer(10);
   details.dataset_version = query.optional_text(14);
   details.git_branch = query.optional_text(15);
-  if (is_terminal(details.status)) {
-    details.tokens_in = query.optional_integer(11);
-    details.tokens_out = query.optional_integer(12);
-    details.cost_usd = query.optional_real(13);
-  } else {
-    // A run in progress: its totals as they stand.
-    SqliteStatement live = connection_.prepare(
-        "SELECT SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = ?1");
-    live.bind(1, run_id);
-    live.step();
-    details.tokens_in = live.optional_integer(0);
-    details.tokens_out = live.optional_integer(1);
-    details.cost_usd = live.optional_real(2);
-  }
-  // Coverage is counted when asked, in progress or not (it has no column).
-  SqliteStatement coverage = connection_.prepare(
-      "SELECT COUNT(cost_usd), COUNT(CASE WHEN tokens_in IS NOT NULL OR tokens_out IS NOT NULL THEN 1 END) FROM items WHERE run_id = ?1");
-  coverage.bind(1, run_id);
-  coverage.step();
-  details.priced_items = coverage.integer(0);
-  details.tokenized_items = coverage.integer(1);
+  details.tokens_in = query.optional_integer(11);
+  details.tokens_out = query.optional_integer(12);
+  details.cost_usd = query.optional_real(13);
+  details.priced_items = query.integer(16);
+  details.tokenized_items = query.integer(17);
   return details;
 }
 
