@@ -9,7 +9,8 @@ namespace {
 // 1: projects, experiments, runs and their items. An item keeps its whole document as the client
 // sent it (exact numbers and text), and the columns a list, a total or a comparison needs beside it.
 // Every index costs each ingested item a B-tree insert, so there are only the ones a query uses;
-// and items and their verdicts carry no foreign key (a check per ingested row costs more than the
+// verdicts are keyed by their item's place in its run, so a comparison reads a run's items and its
+// verdicts as two ranges of one index each; and items and their verdicts carry no foreign key (a check per ingested row costs more than the
 // insert): the store, their only writer, deletes them with their run.
 // Names are unique per tenant: two tenants may each have a project "chat" (a shared row has no tenant).
 // `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run keeps
@@ -67,15 +68,16 @@ CREATE TABLE items (
   UNIQUE (run_id, seq)
 );
 CREATE TABLE eval_results (
-  item_id TEXT NOT NULL,
   run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
   position INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
   name TEXT NOT NULL,
   score REAL,
   threshold REAL,
   success INTEGER NOT NULL,
-  PRIMARY KEY (item_id, position)
-);
+  PRIMARY KEY (run_id, seq, position)
+) WITHOUT ROWID;
 CREATE TABLE ingest_batches (
   run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   idempotency_key TEXT NOT NULL,
@@ -137,14 +139,15 @@ CREATE TABLE items (
   UNIQUE (run_id, seq)
 );
 CREATE TABLE eval_results (
-  item_id uuid NOT NULL,
   run_id uuid NOT NULL,
+  seq bigint NOT NULL,
   position integer NOT NULL,
+  item_id uuid NOT NULL,
   name text NOT NULL,
   score double precision,
   threshold double precision,
   success boolean NOT NULL,
-  PRIMARY KEY (item_id, position)
+  PRIMARY KEY (run_id, seq, position)
 );
 CREATE TABLE ingest_batches (
   run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,

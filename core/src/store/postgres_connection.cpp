@@ -175,7 +175,6 @@ PgParams& PgBatchInsert::row() {
 
 void PgBatchInsert::flush() {
   if (pending_ == 0) return;
-  if (parent_ != nullptr) parent_->flush();
   std::string rows;
   const auto& values = params_.values();
   for (std::size_t i = 0; i < values.size(); ++i) {

@@ -139,15 +139,15 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
   PgBatchInsert item_rows(connection,
                           "items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at)",
                           11);
-  PgBatchInsert result_rows(connection, "eval_results (item_id, run_id, position, name, score, threshold, success)", 7);
-  result_rows.refers_to(item_rows);
+  PgBatchInsert result_rows(connection, "eval_results (run_id, seq, position, item_id, name, score, threshold, success)", 8);
   for (const NewItem& item : items) {
     totals.add(item);
     const std::string item_id = to_text(ids_.next());
+    const std::int64_t item_seq = seq++;
     item_rows.row()
         .text(item_id)
         .text(run_id)
-        .integer(seq++)
+        .integer(item_seq)
         .optional(item.dataset_item_id)
         .boolean(item.success)
         .optional(item.metrics.tokens_in)
@@ -159,16 +159,17 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
     std::int64_t position = 0;
     for (const NewResult& result : item.results)
       result_rows.row()
-          .text(item_id)
           .text(run_id)
+          .integer(item_seq)
           .integer(position++)
+          .text(item_id)
           .text(result.name)
           .optional(result.score)
           .optional(result.threshold)
           .boolean(result.success);
   }
-  result_rows.flush();  // the items it refers to first
   item_rows.flush();
+  result_rows.flush();
   connection.execute(
       "UPDATE runs SET item_count = $2, passed_count = $3, priced_count = $4, tokenized_count = $5, tokens_in = $6, tokens_out = $7, "
       "cost_usd = $8, latency_ms_sum = $9 WHERE id = $1",
@@ -296,16 +297,22 @@ void PostgresStore::scan_items(const Scope& scope, const std::string& run_id, co
     {
       PgPool::Lease lease = pool_.acquire();
   PgConnection& connection = *lease;
-      const PgResult rows = connection.execute(
-          "SELECT i.seq, i.dataset_item_id, i.success, r.name, r.score, r.threshold, r.success FROM items i "
-          "LEFT JOIN eval_results r ON r.item_id = i.id WHERE i.run_id = $1 AND i.seq >= $2 AND i.seq < $3 ORDER BY i.seq, r.position",
+      // The chunk's items, then their verdicts: two ranges, each of one index.
+      const PgResult items = connection.execute(
+          "SELECT seq, dataset_item_id, success FROM items WHERE run_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq",
           PgParams().text(run_id).integer(first).integer(first + kScanChunk));
-      for (int row = 0; row < rows.rows(); ++row) {
-        const std::int64_t seq = rows.integer(row, 0);
-        if (chunk.empty() || chunk.back().seq != seq) chunk.push_back(ScoredItem{seq, rows.optional_text(row, 1), rows.boolean(row, 2), {}});
-        if (!rows.is_null(row, 3))
-          chunk.back().results.push_back(
-              NewResult{std::string(rows.text(row, 3)), rows.optional_real(row, 4), rows.optional_real(row, 5), rows.boolean(row, 6)});
+      for (int row = 0; row < items.rows(); ++row)
+        chunk.push_back(ScoredItem{items.integer(row, 0), items.optional_text(row, 1), items.boolean(row, 2), {}});
+      const PgResult results = connection.execute(
+          "SELECT seq, name, score, threshold, success FROM eval_results WHERE run_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq, position",
+          PgParams().text(run_id).integer(first).integer(first + kScanChunk));
+      std::size_t at = 0;
+      for (int row = 0; row < results.rows(); ++row) {
+        const std::int64_t seq = results.integer(row, 0);
+        while (at < chunk.size() && chunk[at].seq < seq) ++at;
+        if (at == chunk.size() || chunk[at].seq != seq) continue;
+        chunk[at].results.push_back(
+            NewResult{std::string(results.text(row, 1)), results.optional_real(row, 2), results.optional_real(row, 3), results.boolean(row, 4)});
       }
     }
     for (const ScoredItem& item : chunk) visit(item);
@@ -436,7 +443,7 @@ std::vector<RunSummary> PostgresStore::runs(const Scope& scope, const std::strin
 
 void PostgresStore::purge_items(PgConnection& connection, std::string_view runs_sql, const std::string& key) {
   const std::string runs(runs_sql);
-  connection.execute("DELETE FROM eval_results WHERE item_id IN (SELECT id FROM items WHERE run_id IN (" + runs + "))", PgParams().text(key));
+  connection.execute("DELETE FROM eval_results WHERE run_id IN (" + runs + ")", PgParams().text(key));
   connection.execute("DELETE FROM items WHERE run_id IN (" + runs + ")", PgParams().text(key));
 }
 

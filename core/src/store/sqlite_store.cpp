@@ -154,20 +154,21 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
       "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
   SqliteStatement insert_result = connection_.prepare(
-      "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+      "INSERT INTO eval_results (run_id, seq, position, item_id, name, score, threshold, success) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
   const std::string now = utc_timestamp_now();
   for (const NewItem& item : items) {
     totals.add(item);
     const std::string item_id = to_text(ids_.next());
-    insert_item.bind(1, item_id).bind(2, run_id).bind(3, seq++).bind(4, item.dataset_item_id);
+    const std::int64_t item_seq = seq++;
+    insert_item.bind(1, item_id).bind(2, run_id).bind(3, item_seq).bind(4, item.dataset_item_id);
     insert_item.bind(5, static_cast<std::int64_t>(item.success)).bind(6, item.metrics.tokens_in).bind(7, item.metrics.tokens_out);
     insert_item.bind(8, item.metrics.cost_usd).bind(9, item.metrics.latency_ms).bind(10, item.document).bind(11, now);
     insert_item.step();
     insert_item.reset();
     std::int64_t position = 0;
     for (const NewResult& result : item.results) {
-      insert_result.bind(1, item_id).bind(2, run_id).bind(3, position++).bind(4, result.name);
-      insert_result.bind(5, result.score).bind(6, result.threshold).bind(7, static_cast<std::int64_t>(result.success));
+      insert_result.bind(1, run_id).bind(2, item_seq).bind(3, position++).bind(4, item_id).bind(5, result.name);
+      insert_result.bind(6, result.score).bind(7, result.threshold).bind(8, static_cast<std::int64_t>(result.success));
       insert_result.step();
       insert_result.reset();
     }
@@ -289,15 +290,21 @@ void SqliteStore::scan_items(const Scope& scope, const std::string& run_id, cons
     chunk.clear();
     {
       const std::lock_guard<std::mutex> lock(mutex_);
-      SqliteStatement query = connection_.prepare(
-          "SELECT i.seq, i.dataset_item_id, i.success, r.name, r.score, r.threshold, r.success FROM items i "
-          "LEFT JOIN eval_results r ON r.item_id = i.id WHERE i.run_id = ?1 AND i.seq >= ?2 AND i.seq < ?3 ORDER BY i.seq, r.position");
-      query.bind(1, run_id).bind(2, first).bind(3, first + kScanChunk);
-      while (query.step()) {
-        const std::int64_t seq = query.integer(0);
-        if (chunk.empty() || chunk.back().seq != seq) chunk.push_back(ScoredItem{seq, query.optional_text(1), query.integer(2) != 0, {}});
-        if (!query.is_null(3))
-          chunk.back().results.push_back(NewResult{std::string(query.text(3)), query.optional_real(4), query.optional_real(5), query.integer(6) != 0});
+      // The chunk's items, then their verdicts: two ranges, each of one index.
+      SqliteStatement items = connection_.prepare(
+          "SELECT seq, dataset_item_id, success FROM items WHERE run_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq");
+      items.bind(1, run_id).bind(2, first).bind(3, first + kScanChunk);
+      while (items.step()) chunk.push_back(ScoredItem{items.integer(0), items.optional_text(1), items.integer(2) != 0, {}});
+      SqliteStatement results = connection_.prepare(
+          "SELECT seq, name, score, threshold, success FROM eval_results WHERE run_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq, position");
+      results.bind(1, run_id).bind(2, first).bind(3, first + kScanChunk);
+      std::size_t at = 0;
+      while (results.step()) {
+        const std::int64_t seq = results.integer(0);
+        while (at < chunk.size() && chunk[at].seq < seq) ++at;
+        if (at == chunk.size() || chunk[at].seq != seq) continue;
+        chunk[at].results.push_back(
+            NewResult{std::string(results.text(1)), results.optional_real(2), results.optional_real(3), results.integer(4) != 0});
       }
     }
     for (const ScoredItem& item : chunk) visit(item);
@@ -422,7 +429,7 @@ std::vector<RunSummary> SqliteStore::runs(const Scope& scope, const std::string&
 
 void SqliteStore::purge_items(std::string_view runs_sql, const std::string& key) {
   const std::string runs(runs_sql);
-  for (const std::string& sql : {"DELETE FROM eval_results WHERE item_id IN (SELECT id FROM items WHERE run_id IN (" + runs + "))",
+  for (const std::string& sql : {"DELETE FROM eval_results WHERE run_id IN (" + runs + ")",
                                  "DELETE FROM items WHERE run_id IN (" + runs + ")"}) {
     SqliteStatement statement = connection_.prepare(sql);
     statement.bind(1, key);

@@ -88,11 +88,8 @@ class PgBatchInsert {
   PgParams& row();
   // Sends the rows not sent yet.
   void flush();
-  // Rows here refer to rows of `parent` (a foreign key): its pending rows are sent before these.
-  void refers_to(PgBatchInsert& parent) { parent_ = &parent; }
 
  private:
-  PgBatchInsert* parent_ = nullptr;
   PgConnection& connection_;
   std::string copy_;  // "COPY <target> FROM STDIN"
   int columns_;
