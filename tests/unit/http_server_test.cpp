@@ -78,12 +78,14 @@ struct Fixture {
     server->start();
   }
 
-  IoService io{2};
-  Router router;
-  std::unique_ptr<HttpServer> server;
+  // Declared first, destroyed last: the server's threads may still write the log and run /slow while
+  // the I/O service winds down.
   std::promise<void> slow_started;
   std::mutex log_mutex;
   std::vector<AccessRecord> log;
+  IoService io{2};
+  Router router;
+  std::unique_ptr<HttpServer> server;
 };
 
 }  // namespace

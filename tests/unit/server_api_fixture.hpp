@@ -22,6 +22,8 @@
 
 #include <krino/json_parse.hpp>
 
+#include <chrono>
+#include <future>
 #include <memory>
 #include <string>
 #include <utility>
@@ -66,8 +68,18 @@ struct ServerFixture {
     client = std::make_unique<TestHttpClient>(server->port());
   }
 
+  // Stops the server the way `krino serve` does, so no handler is still running when the store,
+  // the routes and the I/O service go.
+  ~ServerFixture() {
+    client.reset();
+    auto stopped = std::make_shared<std::promise<void>>();
+    server->stop([stopped] { stopped->set_value(); });
+    stopped->get_future().wait_for(std::chrono::seconds(30));
+  }
+
   HttpResult call(std::string method, std::string target, std::string body = "", std::vector<std::pair<std::string, std::string>> headers = {}) {
     HttpCall request;
+    request.deadline = std::chrono::minutes(2);  // a batch of 100,000 items, under a sanitizer
     request.method = std::move(method);
     request.target = std::move(target);
     request.body = std::move(body);
