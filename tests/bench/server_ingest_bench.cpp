@@ -7,11 +7,10 @@
 // With --reporter the items come from `krino run` itself: a dataset of N items of about 1 KB, two
 // evaluators, and the `server` reporter (batch_size B) as its only reporter; the figure is N / the
 // run's wall time, beside the same run with no reporter at all (what the server costs a run).
-#include "bench_process.hpp"
+#include "bench_server.hpp"
 #include "postgres_cluster.hpp"
 #include "test_http_client.hpp"
 
-#include <boost/asio/ip/tcp.hpp>
 
 #include <atomic>
 #include <fstream>
@@ -30,12 +29,6 @@ namespace {
 
 using krino::fake_llm::test::HttpCall;
 using krino::fake_llm::test::TestHttpClient;
-
-unsigned short free_port() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
 
 // One item of about 1 KB: inputs, outputs, two results, metrics.
 std::string item_json(std::size_t n) {
@@ -80,26 +73,16 @@ int main(int argc, char** argv) {
   } else {
     storage = {"--data-dir", data_dir};
   }
-  const unsigned short port = free_port();
-  std::vector<std::string> command = {krino, "serve", "--listen", "127.0.0.1:" + std::to_string(port)};
-  command.insert(command.end(), storage.begin(), storage.end());
-
-  // The server in a child of its own; this thread measures it when it ends.
-  std::optional<krino::bench::Measured> server;
-  std::atomic<pid_t> server_pid{0};
-  std::thread server_thread([&] { server = krino::bench::run_measured(command, true, &server_pid); });
-  std::optional<TestHttpClient> probe;
-  for (int attempt = 0; attempt < 500 && !probe; ++attempt) {
-    try {
-      probe.emplace(port);
-    } catch (const std::exception&) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  }
-  if (!probe) {
-    std::fprintf(stderr, "krino serve did not start\n");
+  std::optional<krino::bench::BenchServer> server;
+  try {
+    server.emplace(krino, storage);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
     return 3;
   }
+  const unsigned short port = server->port();
+  std::optional<TestHttpClient> probe(std::in_place, port);
+
   if (reporter) {
     std::filesystem::create_directories(data_dir);
     const std::string dataset = data_dir + "/data.jsonl";
@@ -116,19 +99,18 @@ int main(int argc, char** argv) {
                           << "\nevaluators: [exact_match, {exact_match: {name: loose, ignore_case: true}}]\nmin_pass_rate: 0\nreporters: " << reporters << "\n";
       return file;
     };
-    const std::string url = "http://127.0.0.1:" + std::to_string(port);
+    const std::string url = server->url();
     const std::string with_server = experiment(
         "reporter", "[{server: {url: \"" + url + "\", project: bench, batch_size: " + std::to_string(batch) + ", spool: \"\"}}]");
     const std::string alone = experiment("alone", "[]");
     const krino::bench::Measured bare = krino::bench::run_measured({krino, "run", alone});
     const krino::bench::Measured sent = krino::bench::run_measured({krino, "run", with_server});
     probe.reset();
-    ::kill(server_pid.load(), SIGTERM);
-    server_thread.join();
+    const krino::bench::Measured served = server->stop();
     std::filesystem::remove_all(data_dir);
     std::printf("backend     items   batch   krino run alone   with server reporter    items/s   run peak RSS   server peak RSS\n");
     std::printf("%-10s %6zu %7zu %15.2f s %19.2f s %10.0f %11.1f MB %14.1f MB\n", postgres ? "postgresql" : "sqlite", items, batch,
-                bare.seconds, sent.seconds, static_cast<double>(items) / sent.seconds, sent.peak_rss_mb, server ? server->peak_rss_mb : 0.0);
+                bare.seconds, sent.seconds, static_cast<double>(items) / sent.seconds, sent.peak_rss_mb, served.peak_rss_mb);
     return bare.exit_code == 0 && sent.exit_code == 0 ? 0 : 1;
   }
 
@@ -172,12 +154,11 @@ int main(int argc, char** argv) {
   finish.body = R"({"status":"SUCCESS"})";
   probe->send(finish);
   probe.reset();
-  ::kill(server_pid.load(), SIGTERM);  // a graceful stop, then wait4 tells its peak RSS
-  server_thread.join();
+  const krino::bench::Measured served = server->stop();  // a graceful stop, then wait4 tells its peak RSS
   std::filesystem::remove_all(data_dir);
 
   std::printf("backend     items   batch  clients   seconds    items/s   server peak RSS   failed batches\n");
   std::printf("%-10s %6zu %7zu %8d %9.2f %10.0f %14.1f MB %16zu\n", postgres ? "postgresql" : "sqlite", items, batch, clients, seconds,
-              static_cast<double>(items) / seconds, server ? server->peak_rss_mb : 0.0, failures.load());
+              static_cast<double>(items) / seconds, served.peak_rss_mb, failures.load());
   return failures == 0 ? 0 : 1;
 }

@@ -5,14 +5,12 @@
 // this program times requests on loopback: the first diff (which computes the comparison), then
 // R random pages of each kind, reporting p50, p95 and max. The server's peak RSS comes from wait4.
 //   krino_server_query_bench [--items N] [--requests R] [--postgres] [--krino PATH]
-#include "bench_process.hpp"
+#include "bench_server.hpp"
 #include "postgres_cluster.hpp"
 #include "test_http_client.hpp"
 
 #include "krino/core/store/postgres_store.hpp"
 #include "krino/core/store/sqlite_store.hpp"
-
-#include <boost/asio/ip/tcp.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -33,12 +31,6 @@ namespace {
 using krino::fake_llm::test::HttpCall;
 using krino::fake_llm::test::TestHttpClient;
 using namespace krino::core::store;
-
-unsigned short free_port() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
 
 // Item n of a run: about 300 bytes, two verdicts. The candidate fails one item in 25 that passed.
 NewItem make_item(std::size_t n, bool candidate) {
@@ -143,24 +135,14 @@ int main(int argc, char** argv) {
   }
   const double fill_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_started).count();
 
-  const unsigned short port = free_port();
-  std::vector<std::string> command = {krino, "serve", "--listen", "127.0.0.1:" + std::to_string(port)};
-  command.insert(command.end(), storage.begin(), storage.end());
-  std::optional<krino::bench::Measured> server;
-  std::atomic<pid_t> server_pid{0};
-  std::thread server_thread([&] { server = krino::bench::run_measured(command, true, &server_pid); });
-  std::optional<TestHttpClient> client;
-  for (int attempt = 0; attempt < 1000 && !client; ++attempt) {
-    try {
-      client.emplace(port);
-    } catch (const std::exception&) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  }
-  if (!client) {
-    std::fprintf(stderr, "krino serve did not start\n");
+  std::optional<krino::bench::BenchServer> server;
+  try {
+    server.emplace(krino, storage);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
     return 3;
   }
+  std::optional<TestHttpClient> client(std::in_place, server->port());
 
   std::mt19937_64 random(42);
   const std::size_t pages = items / 50;
@@ -174,13 +156,12 @@ int main(int argc, char** argv) {
     timed(*client, diff + "&status=REGRESSED&size=50&page=" + std::to_string(random() % (pages / 25 + 1)), diff_regressed);
   timed(*client, "/api/v1/experiments/" + filled.experiment_id + "/gate", gate, "POST", R"({"candidateRunId":")" + filled.candidate_run + "\"}");
   client.reset();
-  ::kill(server_pid.load(), SIGTERM);
-  server_thread.join();
+  const krino::bench::Measured served = server->stop();
   std::filesystem::remove_all(data_dir);
 
   const std::size_t failures = details.failures + first_diff.failures + diff_all.failures + diff_regressed.failures + gate.failures;
   std::printf("backend %s, two runs of %zu items written in %.1f s; %zu requests of each page kind; server peak RSS %.1f MB; %zu failed\n",
-              postgres ? "postgresql" : "sqlite", items, fill_seconds, requests, server ? server->peak_rss_mb : 0.0, failures);
+              postgres ? "postgresql" : "sqlite", items, fill_seconds, requests, served.peak_rss_mb, failures);
   std::printf("%-34s %10s %10s %10s\n", "request", "p50 ms", "p95 ms", "max ms");
   auto row = [](const char* name, Timings& t) { std::printf("%-34s %10.2f %10.2f %10.2f\n", name, t.at(0.5), t.at(0.95), t.at(1.0)); };
   row("run details page (size 50)", details);
