@@ -78,6 +78,14 @@ struct Fixture {
     server->start();
   }
 
+  // Stops the server first, so no connection or handler outlives the router and the log (a test
+  // that stopped it already gets its answer at once).
+  ~Fixture() {
+    auto stopped = std::make_shared<std::promise<void>>();
+    server->stop([stopped] { stopped->set_value(); });
+    stopped->get_future().wait_for(std::chrono::seconds(10));
+  }
+
   // Declared first, destroyed last: the server's threads may still write the log and run /slow while
   // the I/O service winds down.
   std::promise<void> slow_started;
