@@ -179,4 +179,24 @@ BOOST_AUTO_TEST_CASE(a_bad_listen_address_is_a_usage_error) {
   BOOST_TEST(not_an_address.exit_code == 2, not_an_address.err);
 }
 
+BOOST_AUTO_TEST_CASE(alert_settings_out_of_range_are_usage_errors) {
+  const std::string data_dir = temp_path("serve-alert-flags");
+  auto serve = [&](std::vector<std::string> flags) {
+    std::vector<std::string> argv = {krino_binary(), "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    return run_process(argv);
+  };
+  // A lease that could end while its POST still waits would let a second replica send the alert.
+  const ProcessResult short_lease = serve({"--alert-lease-ms", "5000", "--alert-timeout-ms", "5000"});
+  BOOST_TEST(short_lease.exit_code == 2);
+  BOOST_TEST(short_lease.err.find("--alert-lease-ms (5000) must be longer than --alert-timeout-ms (5000)") != std::string::npos, short_lease.err);
+  const ProcessResult no_attempts = serve({"--alert-attempts", "0"});
+  BOOST_TEST(no_attempts.exit_code == 2);
+  BOOST_TEST(no_attempts.err.find("--alert-attempts") != std::string::npos, no_attempts.err);
+  const ProcessResult no_poll = serve({"--alert-poll-ms", "0"});
+  BOOST_TEST(no_poll.exit_code == 2);
+  BOOST_TEST(no_poll.err.find("--alert-poll-ms: Value 0 not in range") != std::string::npos, no_poll.err);
+  std::filesystem::remove_all(data_dir);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
