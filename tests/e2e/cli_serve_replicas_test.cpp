@@ -56,7 +56,9 @@ std::vector<std::string> replica_options(const std::string& database, const std:
 
 // Replicas A and B on one fresh database, each logging to its own file (shown when a test fails).
 struct Replicas {
-  explicit Replicas(const std::string& lease_ms = "5000", const std::string& timeout_ms = "3000")
+  // The default lease is long enough that no check or POST outlives it, even in a sanitiser build:
+  // only the test of a killed replica waits for one to run out.
+  explicit Replicas(const std::string& lease_ms = "15000", const std::string& timeout_ms = "3000")
       : database(replicas_cluster().new_database()),
         a_log(temp_path("replica-a-" + std::to_string(++made) + ".log")),
         b_log(temp_path("replica-b-" + std::to_string(made) + ".log")),
