@@ -23,6 +23,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <filesystem>
 #include <functional>
 #include <future>
 #include <map>
@@ -64,6 +65,13 @@ struct Replicas {
         b_log(temp_path("replica-b-" + std::to_string(made) + ".log")),
         a(unused_port(), replica_options(database, lease_ms, timeout_ms), a_log),
         b(unused_port(), replica_options(database, lease_ms, timeout_ms), b_log) {}
+  // A failing check has shown what it needs of the logs already (logs()).
+  ~Replicas() {
+    std::filesystem::remove(a_log);
+    std::filesystem::remove(b_log);
+  }
+  Replicas(const Replicas&) = delete;
+  Replicas& operator=(const Replicas&) = delete;
   ServeProcess& operator[](int i) { return i == 0 ? a : b; }
   // What the replicas wrote on stderr but the access log: errors, alert attempts, start and stop.
   std::string logs() const {
