@@ -3,7 +3,10 @@
 // on loopback; C client threads post batches of B items of about 1 KB, as the `server` reporter
 // will; the figure is items / wall time from the first batch to the last answer. The server's peak
 // RSS comes from wait4 after SIGTERM.
-//   krino_server_ingest_bench [--items N] [--batch B] [--clients C] [--postgres] [--krino PATH]
+//   krino_server_ingest_bench [--items N] [--batch B] [--clients C] [--postgres] [--krino PATH] [--reporter]
+// With --reporter the items come from `krino run` itself: a dataset of N items of about 1 KB, two
+// evaluators, and the `server` reporter (batch_size B) as its only reporter; the figure is N / the
+// run's wall time, beside the same run with no reporter at all (what the server costs a run).
 #include "bench_process.hpp"
 #include "postgres_cluster.hpp"
 #include "test_http_client.hpp"
@@ -11,6 +14,7 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include <atomic>
+#include <fstream>
 #include <csignal>
 #include <signal.h>
 #include <cstdio>
@@ -50,6 +54,7 @@ int main(int argc, char** argv) {
   std::size_t batch = 500;
   int clients = 2;
   bool postgres = false;
+  bool reporter = false;
   std::string krino = krino::bench::default_krino();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -57,9 +62,10 @@ int main(int argc, char** argv) {
     else if (a == "--batch" && i + 1 < argc) batch = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--clients" && i + 1 < argc) clients = std::atoi(argv[++i]);
     else if (a == "--postgres") postgres = true;
+    else if (a == "--reporter") reporter = true;
     else if (a == "--krino" && i + 1 < argc) krino = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s [--items N] [--batch B] [--clients C] [--postgres] [--krino PATH]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--items N] [--batch B] [--clients C] [--postgres] [--krino PATH] [--reporter]\n", argv[0]);
       return 2;
     }
   }
@@ -94,6 +100,38 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "krino serve did not start\n");
     return 3;
   }
+  if (reporter) {
+    std::filesystem::create_directories(data_dir);
+    const std::string dataset = data_dir + "/data.jsonl";
+    {
+      std::ofstream out(dataset);
+      const std::string padding(700, 'x');
+      for (std::size_t n = 0; n < items; ++n)
+        out << R"({"id":"item-)" << n << R"(","input":"What is the capital of country )" << n << "? " << padding
+            << R"(","expectedOutput":"Paris","actualOutput":"Paris, France"})" << '\n';
+    }
+    auto experiment = [&](const std::string& name, const std::string& reporters) {
+      const std::string file = data_dir + "/" + name + ".yaml";
+      std::ofstream(file) << "name: " << name << "\ndataset: " << dataset
+                          << "\nevaluators: [exact_match, {exact_match: {name: loose, ignore_case: true}}]\nmin_pass_rate: 0\nreporters: " << reporters << "\n";
+      return file;
+    };
+    const std::string url = "http://127.0.0.1:" + std::to_string(port);
+    const std::string with_server = experiment(
+        "reporter", "[{server: {url: \"" + url + "\", project: bench, batch_size: " + std::to_string(batch) + ", spool: \"\"}}]");
+    const std::string alone = experiment("alone", "[]");
+    const krino::bench::Measured bare = krino::bench::run_measured({krino, "run", alone});
+    const krino::bench::Measured sent = krino::bench::run_measured({krino, "run", with_server});
+    probe.reset();
+    ::kill(server_pid.load(), SIGTERM);
+    server_thread.join();
+    std::filesystem::remove_all(data_dir);
+    std::printf("backend     items   batch   krino run alone   with server reporter    items/s   run peak RSS   server peak RSS\n");
+    std::printf("%-10s %6zu %7zu %15.2f s %19.2f s %10.0f %11.1f MB %14.1f MB\n", postgres ? "postgresql" : "sqlite", items, batch,
+                bare.seconds, sent.seconds, static_cast<double>(items) / sent.seconds, sent.peak_rss_mb, server ? server->peak_rss_mb : 0.0);
+    return bare.exit_code == 0 && sent.exit_code == 0 ? 0 : 1;
+  }
+
   HttpCall create;
   create.target = "/api/v1/projects/bench/runs";
   create.body = R"({"experimentName":"ingest"})";

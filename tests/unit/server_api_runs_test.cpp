@@ -74,8 +74,18 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(bad_batches_are_400s_naming_the_field_and_store
   refused(R"({"items":[{"success":true,"costUsd":1e400}]})", "items[0].costUsd");
   refused(R"({"items":[{"success":true,"tokensIn":-3}]})", "items[0].tokensIn");
   refused(R"({"items":[{"success":true,"inputs":"q"}]})", "items[0].inputs");
-  const HttpResult read = this->call("GET", "/api/v1/runs/" + run);
+  refused("{\"items\":[{\"success\":true,\"inputs\":{\"q\":\"\xff\xfe\"}}]}", "body");  // not UTF-8
+  // 100,000 items in one batch, the last one wrong: refused whole, naming it.
+  std::string big = R"({"items":[)";
+  for (int i = 0; i < 100000; ++i) big += std::string(i > 0 ? "," : "") + R"({"inputs":{"n":)" + std::to_string(i) + R"(,"text":"é漢😀"},"success":true})";
+  refused(big + R"(,{"success":"no"}]})", "items[100000].success");
+  HttpResult read = this->call("GET", "/api/v1/runs/" + run);
   BOOST_TEST(krino::json::parse(read.body()).at("totalItems").as_int64() == 0);
+  // The same 100,000 without it: stored, every one.
+  BOOST_TEST(this->call("POST", items, big + "]}").status() == 201u);
+  read = this->call("GET", "/api/v1/runs/" + run + "?page=99999&size=1");
+  BOOST_TEST(krino::json::parse(read.body()).at("totalItems").as_int64() == 100000);
+  BOOST_TEST(read.body().find(R"("n":99999,"text":"é漢😀")") != std::string::npos, read.body());
 }
 
 BOOST_FIXTURE_TEST_CASE_TEMPLATE(unknown_and_ended_runs_and_bad_requests_get_their_status, Backend, Backends, ServerFixture<Backend>) {

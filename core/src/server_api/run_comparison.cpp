@@ -5,6 +5,8 @@
 
 #include <krino/json_text.hpp>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <deque>
 #include <mutex>
@@ -111,6 +113,9 @@ std::shared_ptr<const RunComparison> RunComparisons::compare(const store::Scope&
   made->comparison = compare_sides(base_side.side, cand_side.side, options_);
   base_side = {};
   cand_side = {};
+  // The sides and the engine's indexes were most of the memory; hand it back to the system now
+  // rather than keeping a long run's peak for the life of the server.
+  malloc_trim(0);
   for (std::uint32_t i = 0; i < made->comparison.items.size(); ++i) {
     const ChangeStatus status = made->comparison.items[i].status;
     if (status == ChangeStatus::regressed) made->regressed.push_back(i);

@@ -8,10 +8,14 @@ namespace {
 
 // 1: projects, experiments, runs and their items. An item keeps its whole document as the client
 // sent it (exact numbers and text), and the columns a list, a total or a comparison needs beside it.
+// Every index costs each ingested item a B-tree insert, so there are only the ones a query uses;
+// verdicts are keyed by their item's place in its run, so a comparison reads a run's items and its
+// verdicts as two ranges of one index each; and items and their verdicts carry no foreign key (a check per ingested row costs more than the
+// insert): the store, their only writer, deletes them with their run.
 // Names are unique per tenant: two tenants may each have a project "chat" (a shared row has no tenant).
-// `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run counts
-// its items and passes as batches arrive (a list of runs then needs no query per run); tokens, cost
-// and latency are summed when it ends.
+// `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run keeps
+// its totals (items, passes, coverage, tokens, cost, latency) up to date as batches arrive, so no
+// page or list ever sums a run's items.
 constexpr std::string_view kResultsSqlite = R"sql(
 CREATE TABLE projects (
   id TEXT PRIMARY KEY,
@@ -40,6 +44,8 @@ CREATE TABLE runs (
   completed_at TEXT,
   item_count INTEGER NOT NULL DEFAULT 0,
   passed_count INTEGER NOT NULL DEFAULT 0,
+  priced_count INTEGER NOT NULL DEFAULT 0,
+  tokenized_count INTEGER NOT NULL DEFAULT 0,
   tokens_in INTEGER,
   tokens_out INTEGER,
   cost_usd REAL,
@@ -49,7 +55,7 @@ CREATE INDEX runs_by_experiment ON runs (experiment_id, started_at DESC, id DESC
 CREATE INDEX runs_by_status ON runs (status);
 CREATE TABLE items (
   id TEXT PRIMARY KEY,
-  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  run_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
   dataset_item_id TEXT,
   success INTEGER NOT NULL,
@@ -61,18 +67,17 @@ CREATE TABLE items (
   created_at TEXT NOT NULL,
   UNIQUE (run_id, seq)
 );
-CREATE INDEX items_by_dataset_item ON items (run_id, dataset_item_id);
 CREATE TABLE eval_results (
-  item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
   run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
   position INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
   name TEXT NOT NULL,
   score REAL,
   threshold REAL,
   success INTEGER NOT NULL,
-  PRIMARY KEY (item_id, position)
-);
-CREATE INDEX eval_results_by_run ON eval_results (run_id, name);
+  PRIMARY KEY (run_id, seq, position)
+) WITHOUT ROWID;
 CREATE TABLE ingest_batches (
   run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   idempotency_key TEXT NOT NULL,
@@ -110,6 +115,8 @@ CREATE TABLE runs (
   completed_at timestamptz,
   item_count bigint NOT NULL DEFAULT 0,
   passed_count bigint NOT NULL DEFAULT 0,
+  priced_count bigint NOT NULL DEFAULT 0,
+  tokenized_count bigint NOT NULL DEFAULT 0,
   tokens_in bigint,
   tokens_out bigint,
   cost_usd double precision,
@@ -119,7 +126,7 @@ CREATE INDEX runs_by_experiment ON runs (experiment_id, started_at DESC, id DESC
 CREATE INDEX runs_by_status ON runs (status);
 CREATE TABLE items (
   id uuid PRIMARY KEY,
-  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  run_id uuid NOT NULL,
   seq bigint NOT NULL,
   dataset_item_id text,
   success boolean NOT NULL,
@@ -131,18 +138,17 @@ CREATE TABLE items (
   created_at timestamptz NOT NULL,
   UNIQUE (run_id, seq)
 );
-CREATE INDEX items_by_dataset_item ON items (run_id, dataset_item_id);
 CREATE TABLE eval_results (
-  item_id uuid NOT NULL REFERENCES items(id) ON DELETE CASCADE,
   run_id uuid NOT NULL,
+  seq bigint NOT NULL,
   position integer NOT NULL,
+  item_id uuid NOT NULL,
   name text NOT NULL,
   score double precision,
   threshold double precision,
   success boolean NOT NULL,
-  PRIMARY KEY (item_id, position)
+  PRIMARY KEY (run_id, seq, position)
 );
-CREATE INDEX eval_results_by_run ON eval_results (run_id, name);
 CREATE TABLE ingest_batches (
   run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   idempotency_key text NOT NULL,

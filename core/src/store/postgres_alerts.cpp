@@ -39,16 +39,17 @@ std::int64_t pg_now_ms() {
 }  // namespace
 
 std::optional<ProjectRef> PostgresStore::project_by_id(const Scope& scope, const std::string& project_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult row = connection_.execute("SELECT id, name, tenant_id FROM projects WHERE id = $1 AND " + visible("tenant_id", 2),
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult row = connection.execute("SELECT id, name, tenant_id FROM projects WHERE id = $1 AND " + visible("tenant_id", 2),
                                            PgParams().text(project_id).optional(scope.tenant));
   if (row.rows() == 0) return std::nullopt;
   return ProjectRef{std::string(row.text(0, 0)), std::string(row.text(0, 1)), row.optional_text(0, 2)};
 }
 
-std::optional<std::string> PostgresStore::visible_webhook_id(const Scope& scope, const std::string& project_id,
+std::optional<std::string> PostgresStore::visible_webhook_id(PgConnection& connection, const Scope& scope, const std::string& project_id,
                                                              const std::string& webhook_id) {
-  const PgResult row = connection_.execute(
+  const PgResult row = connection.execute(
       "SELECT w.id FROM alert_webhooks w JOIN projects p ON p.id = w.project_id WHERE w.id = $1 AND w.project_id = $2 AND " +
           visible("w.tenant_id", 3) + " AND " + visible("p.tenant_id", 3),
       PgParams().text(webhook_id).text(project_id).optional(scope.tenant));
@@ -57,13 +58,14 @@ std::optional<std::string> PostgresStore::visible_webhook_id(const Scope& scope,
 }
 
 AlertWebhook PostgresStore::create_webhook(const Scope& scope, const std::string& project_id, const NewWebhook& webhook) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  PgTransaction transaction(connection_);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
   // FOR SHARE: a project deleted meanwhile cannot leave the webhook without one.
-  const PgResult project = connection_.execute("SELECT 1 FROM projects WHERE id = $1 AND " + visible("tenant_id", 2) + " FOR SHARE",
+  const PgResult project = connection.execute("SELECT 1 FROM projects WHERE id = $1 AND " + visible("tenant_id", 2) + " FOR SHARE",
                                                PgParams().text(project_id).optional(scope.tenant));
   if (project.rows() == 0) throw StoreError(StoreError::Kind::not_found, "no project " + project_id);
-  const PgResult made = connection_.execute(
+  const PgResult made = connection.execute(
       "INSERT INTO alert_webhooks AS w (id, project_id, tenant_id, url, secret, enabled, created_at, updated_at) "
       "VALUES ($1, $2, $3, $4, $5, $6, now(), now()) RETURNING " + pg_webhook_columns(),
       PgParams().text(to_text(ids_.next())).text(project_id).optional(scope.tenant).text(webhook.url).optional(webhook.secret).boolean(webhook.enabled));
@@ -72,11 +74,12 @@ AlertWebhook PostgresStore::create_webhook(const Scope& scope, const std::string
 }
 
 std::optional<std::vector<AlertWebhook>> PostgresStore::webhooks(const Scope& scope, const std::string& project_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult project = connection_.execute("SELECT 1 FROM projects WHERE id = $1 AND " + visible("tenant_id", 2),
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult project = connection.execute("SELECT 1 FROM projects WHERE id = $1 AND " + visible("tenant_id", 2),
                                                PgParams().text(project_id).optional(scope.tenant));
   if (project.rows() == 0) return std::nullopt;
-  const PgResult rows = connection_.execute(
+  const PgResult rows = connection.execute(
       "SELECT " + pg_webhook_columns() + " FROM alert_webhooks w WHERE w.project_id = $1 AND " + visible("w.tenant_id", 2) + " ORDER BY w.id",
       PgParams().text(project_id).optional(scope.tenant));
   std::vector<AlertWebhook> out;
@@ -85,9 +88,10 @@ std::optional<std::vector<AlertWebhook>> PostgresStore::webhooks(const Scope& sc
 }
 
 std::optional<AlertWebhook> PostgresStore::webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  if (!visible_webhook_id(scope, project_id, webhook_id)) return std::nullopt;
-  const PgResult rows = connection_.execute("SELECT " + pg_webhook_columns() + " FROM alert_webhooks w WHERE w.id = $1",
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  if (!visible_webhook_id(connection, scope, project_id, webhook_id)) return std::nullopt;
+  const PgResult rows = connection.execute("SELECT " + pg_webhook_columns() + " FROM alert_webhooks w WHERE w.id = $1",
                                             PgParams().text(webhook_id));
   if (rows.rows() == 0) return std::nullopt;
   return read_pg_webhook(rows, 0);
@@ -95,9 +99,10 @@ std::optional<AlertWebhook> PostgresStore::webhook(const Scope& scope, const std
 
 std::optional<AlertWebhook> PostgresStore::update_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
                                                           const WebhookChange& change) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  PgTransaction transaction(connection_);
-  if (!visible_webhook_id(scope, project_id, webhook_id)) return std::nullopt;
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
+  if (!visible_webhook_id(connection, scope, project_id, webhook_id)) return std::nullopt;
   PgParams params;
   params.text(webhook_id).text(change.url).boolean(change.enabled);
   std::string secret_sql = "secret";
@@ -106,7 +111,7 @@ std::optional<AlertWebhook> PostgresStore::update_webhook(const Scope& scope, co
     if (change.secret_change == WebhookChange::Secret::set) params.text(change.secret);
     else params.null();
   }
-  const PgResult rows = connection_.execute("UPDATE alert_webhooks AS w SET url = $2, enabled = $3, secret = " + secret_sql +
+  const PgResult rows = connection.execute("UPDATE alert_webhooks AS w SET url = $2, enabled = $3, secret = " + secret_sql +
                                                 ", updated_at = now() WHERE w.id = $1 RETURNING " + pg_webhook_columns(),
                                             params);
   transaction.commit();
@@ -115,13 +120,14 @@ std::optional<AlertWebhook> PostgresStore::update_webhook(const Scope& scope, co
 }
 
 bool PostgresStore::delete_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  if (!visible_webhook_id(scope, project_id, webhook_id)) return false;
-  return connection_.execute("DELETE FROM alert_webhooks WHERE id = $1 RETURNING id", PgParams().text(webhook_id)).rows() > 0;
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  if (!visible_webhook_id(connection, scope, project_id, webhook_id)) return false;
+  return connection.execute("DELETE FROM alert_webhooks WHERE id = $1 RETURNING id", PgParams().text(webhook_id)).rows() > 0;
 }
 
-AlertDelivery PostgresStore::read_delivery(const std::string& delivery_id) {
-  const PgResult row = connection_.execute(
+AlertDelivery PostgresStore::read_delivery(PgConnection& connection, const std::string& delivery_id) {
+  const PgResult row = connection.execute(
       "SELECT id, webhook_id, run_id, payload, status, attempts, next_attempt_at, delivered_at, created_at FROM alert_deliveries "
       "WHERE id = $1",
       PgParams().text(delivery_id));
@@ -136,7 +142,7 @@ AlertDelivery PostgresStore::read_delivery(const std::string& delivery_id) {
   delivery.next_attempt_ms = row.optional_integer(0, 6);
   delivery.delivered_ms = row.optional_integer(0, 7);
   delivery.created_ms = row.integer(0, 8);
-  const PgResult attempts = connection_.execute(
+  const PgResult attempts = connection.execute(
       "SELECT number, at, status_code, error FROM alert_delivery_attempts WHERE delivery_id = $1 ORDER BY number", PgParams().text(delivery_id));
   for (int i = 0; i < attempts.rows(); ++i)
     delivery.attempt_log.push_back(
@@ -146,40 +152,42 @@ AlertDelivery PostgresStore::read_delivery(const std::string& delivery_id) {
 
 std::optional<DeliveryPage> PostgresStore::deliveries(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
                                                       std::size_t offset, std::size_t limit) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  if (!visible_webhook_id(scope, project_id, webhook_id)) return std::nullopt;
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  if (!visible_webhook_id(connection, scope, project_id, webhook_id)) return std::nullopt;
   DeliveryPage page;
-  page.total = connection_.execute("SELECT COUNT(*) FROM alert_deliveries WHERE webhook_id = $1", PgParams().text(webhook_id)).integer(0, 0);
-  const PgResult ids = connection_.execute("SELECT id FROM alert_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
+  page.total = connection.execute("SELECT COUNT(*) FROM alert_deliveries WHERE webhook_id = $1", PgParams().text(webhook_id)).integer(0, 0);
+  const PgResult ids = connection.execute("SELECT id FROM alert_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
                                            PgParams()
                                                .text(webhook_id)
                                                .integer(static_cast<std::int64_t>(limit))
                                                .integer(static_cast<std::int64_t>(offset)));
-  for (int row = 0; row < ids.rows(); ++row) page.deliveries.push_back(read_delivery(std::string(ids.text(row, 0))));
+  for (int row = 0; row < ids.rows(); ++row) page.deliveries.push_back(read_delivery(connection, std::string(ids.text(row, 0))));
   return page;
 }
 
 std::optional<AlertDelivery> PostgresStore::redeliver(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
                                                       const std::string& delivery_id, std::int64_t now_ms) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  PgTransaction transaction(connection_);
-  if (!visible_webhook_id(scope, project_id, webhook_id)) return std::nullopt;
-  const PgResult status = connection_.execute("SELECT status FROM alert_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE",
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
+  if (!visible_webhook_id(connection, scope, project_id, webhook_id)) return std::nullopt;
+  const PgResult status = connection.execute("SELECT status FROM alert_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE",
                                               PgParams().text(delivery_id).text(webhook_id));
   if (status.rows() == 0) return std::nullopt;
   if (status.text(0, 0) != "DEAD")
     throw StoreError(StoreError::Kind::conflict, "delivery " + delivery_id + " is " + std::string(status.text(0, 0)) + ", not DEAD");
-  connection_.execute(
+  connection.execute(
       "UPDATE alert_deliveries SET status = 'PENDING', attempts = 0, next_attempt_at = $2, lease_owner = NULL, lease_until = NULL "
       "WHERE id = $1",
       PgParams().text(delivery_id).integer(now_ms));
-  AlertDelivery delivery = read_delivery(delivery_id);
+  AlertDelivery delivery = read_delivery(connection, delivery_id);
   transaction.commit();
   return delivery;
 }
 
-void PostgresStore::queue_alert_check(const std::string& run_id) {
-  connection_.execute(
+void PostgresStore::queue_alert_check(PgConnection& connection, const std::string& run_id) {
+  connection.execute(
       "INSERT INTO alert_checks (run_id, queued_at) SELECT r.id, $2 FROM runs r JOIN experiments e ON e.id = r.experiment_id "
       "WHERE r.id = $1 AND EXISTS (SELECT 1 FROM alert_webhooks w WHERE w.project_id = e.project_id AND w.enabled) "
       "ON CONFLICT (run_id) DO NOTHING",
@@ -188,8 +196,9 @@ void PostgresStore::queue_alert_check(const std::string& run_id) {
 
 std::vector<AlertCheck> PostgresStore::claim_alert_checks(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
                                                           std::size_t limit) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute(
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute(
       "WITH due AS (SELECT run_id FROM alert_checks WHERE lease_until IS NULL OR lease_until <= $2::bigint "
       "ORDER BY queued_at, run_id LIMIT $4 FOR UPDATE SKIP LOCKED) "
       "UPDATE alert_checks c SET lease_owner = $1, lease_until = $2::bigint + $3::bigint, claims = c.claims + 1 FROM due, runs r "
@@ -204,21 +213,22 @@ std::vector<AlertCheck> PostgresStore::claim_alert_checks(const std::string& own
 
 std::size_t PostgresStore::finish_alert_check(const std::string& run_id, const std::string& owner, const std::optional<std::string>& payload,
                                               std::int64_t now_ms) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  PgTransaction transaction(connection_);
-  const PgResult removed = connection_.execute("DELETE FROM alert_checks WHERE run_id = $1 AND lease_owner = $2 RETURNING run_id",
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
+  const PgResult removed = connection.execute("DELETE FROM alert_checks WHERE run_id = $1 AND lease_owner = $2 RETURNING run_id",
                                                PgParams().text(run_id).text(owner));
   if (removed.rows() == 0) return 0;  // the lease went to another worker
   std::size_t queued = 0;
   if (payload) {
     // The webhooks the run's own tenant sees: a tenant's webhook on a shared project hears of its
     // tenant's runs only.
-    const PgResult hooks = connection_.execute(
+    const PgResult hooks = connection.execute(
         "SELECT w.id FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN alert_webhooks w ON w.project_id = e.project_id "
         "WHERE r.id = $1 AND w.enabled AND (w.tenant_id IS NULL OR w.tenant_id = r.tenant_id) ORDER BY w.id",
         PgParams().text(run_id));
     for (int row = 0; row < hooks.rows(); ++row) {
-      connection_.execute(
+      connection.execute(
           "INSERT INTO alert_deliveries (id, webhook_id, run_id, payload, status, attempts, next_attempt_at, created_at) "
           "VALUES ($1, $2, $3, $4, 'PENDING', 0, $5, $5)",
           PgParams().text(to_text(ids_.next())).text(hooks.text(row, 0)).text(run_id).text(*payload).integer(now_ms));
@@ -231,8 +241,9 @@ std::size_t PostgresStore::finish_alert_check(const std::string& run_id, const s
 
 std::vector<ClaimedDelivery> PostgresStore::claim_deliveries(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
                                                              std::size_t limit) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute(
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute(
       "WITH due AS (SELECT d.id FROM alert_deliveries d JOIN alert_webhooks w ON w.id = d.webhook_id "
       "WHERE d.status = 'PENDING' AND w.enabled AND d.next_attempt_at <= $2::bigint "
       "AND (d.lease_until IS NULL OR d.lease_until <= $2::bigint) ORDER BY d.next_attempt_at, d.id LIMIT $4 FOR UPDATE OF d SKIP LOCKED) "
@@ -247,8 +258,9 @@ std::vector<ClaimedDelivery> PostgresStore::claim_deliveries(const std::string& 
 }
 
 bool PostgresStore::record_attempt(const std::string& delivery_id, const std::string& owner, const AttemptOutcome& outcome) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  PgTransaction transaction(connection_);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
   const char* status = outcome.next == AttemptOutcome::Next::delivered ? "DELIVERED"
                        : outcome.next == AttemptOutcome::Next::dead    ? "DEAD"
                                                                        : "PENDING";
@@ -258,12 +270,12 @@ bool PostgresStore::record_attempt(const std::string& delivery_id, const std::st
   else params.null();
   if (outcome.next == AttemptOutcome::Next::delivered) params.integer(outcome.at_ms);
   else params.null();
-  const PgResult updated = connection_.execute(
+  const PgResult updated = connection.execute(
       "UPDATE alert_deliveries SET status = $3, attempts = attempts + 1, next_attempt_at = $4::bigint, delivered_at = $5::bigint, "
       "lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2 AND status = 'PENDING' RETURNING id",
       params);
   if (updated.rows() == 0) return false;
-  connection_.execute(
+  connection.execute(
       "INSERT INTO alert_delivery_attempts (delivery_id, number, at, status_code, error) "
       "SELECT $1::uuid, COALESCE(MAX(number), 0) + 1, $2, $3::integer, $4 FROM alert_delivery_attempts WHERE delivery_id = $1::uuid",
       PgParams().text(delivery_id).integer(outcome.at_ms).optional(outcome.status_code).optional(outcome.error));
@@ -272,8 +284,9 @@ bool PostgresStore::record_attempt(const std::string& delivery_id, const std::st
 }
 
 AlertQueueDepth PostgresStore::alert_queue_depth() {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult row = connection_.execute(
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult row = connection.execute(
       "SELECT (SELECT COUNT(*) FROM alert_checks), (SELECT COUNT(*) FROM alert_deliveries WHERE status = 'PENDING'), "
       "(SELECT COUNT(*) FROM alert_deliveries WHERE status = 'DEAD')");
   return AlertQueueDepth{row.integer(0, 0), row.integer(0, 1), row.integer(0, 2)};

@@ -4,6 +4,7 @@
 
 #include <krino/json_text.hpp>
 
+#include <algorithm>
 #include <charconv>
 
 namespace krino::core::store {
@@ -76,9 +77,7 @@ PgConnection::PgConnection(const std::string& conninfo) {
   connection_ = PQconnectdb(conninfo.c_str());
   if (connection_ != nullptr && PQstatus(connection_) == CONNECTION_OK) {
     where_ = std::string(PQhost(connection_)) + ":" + PQport(connection_) + "/" + PQdb(connection_);
-    // Times in UTC, doubles in their shortest exact form and no NOTICE chatter on stderr, whatever
-    // the server's defaults are.
-    execute("SET TimeZone = 'UTC'; SET extra_float_digits = 1; SET client_encoding = 'UTF8'; SET client_min_messages = warning");
+    apply_session_settings();
     return;
   }
   const std::string message = connection_ != nullptr ? PQerrorMessage(connection_) : "out of memory";
@@ -88,6 +87,18 @@ PgConnection::PgConnection(const std::string& conninfo) {
 }
 
 PgConnection::~PgConnection() { PQfinish(connection_); }
+
+void PgConnection::apply_session_settings() {
+  // Times in UTC, doubles in their shortest exact form and no NOTICE chatter on stderr, whatever
+  // the server's defaults are.
+  execute("SET TimeZone = 'UTC'; SET extra_float_digits = 1; SET client_encoding = 'UTF8'; SET client_min_messages = warning");
+}
+
+void PgConnection::reconnect_if_lost() {
+  if (PQstatus(connection_) == CONNECTION_OK) return;
+  PQreset(connection_);
+  if (PQstatus(connection_) == CONNECTION_OK) apply_session_settings();
+}
 
 PgResult PgConnection::execute(std::string_view sql, const PgParams& params) {
   const std::string statement(sql);
@@ -109,8 +120,52 @@ PgResult PgConnection::execute(std::string_view sql, const PgParams& params) {
   return result;
 }
 
-PgBatchInsert::PgBatchInsert(PgConnection& connection, std::string head, int columns, int rows_per_statement)
-    : connection_(connection), head_(std::move(head)), columns_(columns), rows_per_statement_(rows_per_statement) {}
+namespace {
+
+// A value in COPY's text format: \N for NULL; backslash, newline, carriage return and tab escaped
+// (every other byte, UTF-8 included, goes as it is).
+void append_copy_value(std::string& out, const std::optional<std::string>& value) {
+  if (!value) {
+    out += "\\N";
+    return;
+  }
+  for (const char c : *value) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+}
+
+}  // namespace
+
+void PgConnection::copy_in(std::string_view copy, std::string_view rows) {
+  auto fail = [&](std::string message) {
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    throw runtime_error("PostgreSQL " + where_ + ": " + message);
+  };
+  PgResult started(PQexec(connection_, std::string(copy).c_str()));
+  if (PQresultStatus(started.raw()) != PGRES_COPY_IN) fail(PQerrorMessage(connection_));
+  // libpq takes an int length: send in pieces well under 2 GiB.
+  constexpr std::size_t kPiece = 1u << 20;
+  for (std::size_t at = 0; at < rows.size(); at += kPiece) {
+    const std::size_t length = std::min(kPiece, rows.size() - at);
+    if (PQputCopyData(connection_, rows.data() + at, static_cast<int>(length)) != 1) fail(PQerrorMessage(connection_));
+  }
+  if (PQputCopyEnd(connection_, nullptr) != 1) fail(PQerrorMessage(connection_));
+  std::optional<std::string> error;
+  while (PGresult* raw = PQgetResult(connection_)) {
+    PgResult result(raw);
+    if (PQresultStatus(raw) != PGRES_COMMAND_OK && !error) error = PQresultErrorMessage(raw);
+  }
+  if (error) fail(*error);
+}
+
+PgBatchInsert::PgBatchInsert(PgConnection& connection, std::string target, int columns, int rows_per_statement)
+    : connection_(connection), copy_("COPY " + target + " FROM STDIN"), columns_(columns), rows_per_statement_(rows_per_statement) {}
 
 PgParams& PgBatchInsert::row() {
   if (pending_ == rows_per_statement_) flush();
@@ -120,22 +175,41 @@ PgParams& PgBatchInsert::row() {
 
 void PgBatchInsert::flush() {
   if (pending_ == 0) return;
-  if (parent_ != nullptr) parent_->flush();
-  std::string sql = head_;
-  sql += " VALUES ";
-  int parameter = 1;
-  for (int r = 0; r < pending_; ++r) {
-    sql += r == 0 ? "(" : ",(";
-    for (int c = 0; c < columns_; ++c) {
-      if (c > 0) sql += ',';
-      sql += '$';
-      sql += std::to_string(parameter++);
-    }
-    sql += ')';
+  std::string rows;
+  const auto& values = params_.values();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    append_copy_value(rows, values[i]);
+    rows += (i + 1) % static_cast<std::size_t>(columns_) == 0 ? '\n' : '\t';
   }
-  connection_.execute(sql, params_);
+  connection_.copy_in(copy_, rows);
   params_.clear();
   pending_ = 0;
+}
+
+PgPool::PgPool(const std::string& conninfo, std::size_t size) {
+  for (std::size_t i = 0; i < std::max<std::size_t>(size, 1); ++i) idle_.push_back(std::make_unique<PgConnection>(conninfo));
+}
+
+PgPool::Lease PgPool::acquire() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  freed_.wait(lock, [this] { return !idle_.empty(); });
+  std::unique_ptr<PgConnection> connection = std::move(idle_.back());
+  idle_.pop_back();
+  return Lease(*this, std::move(connection));
+}
+
+PgPool::Lease::~Lease() {
+  if (!connection_) return;  // moved from
+  try {
+    connection_->reconnect_if_lost();
+  } catch (...) {
+    // Still down: the next caller's statement reports it, and the lease after that tries again.
+  }
+  {
+    const std::lock_guard<std::mutex> lock(pool_->mutex_);
+    pool_->idle_.push_back(std::move(connection_));
+  }
+  pool_->freed_.notify_one();
 }
 
 PgTransaction::PgTransaction(PgConnection& connection) : connection_(connection) { connection_.execute("BEGIN"); }

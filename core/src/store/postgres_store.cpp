@@ -23,27 +23,31 @@ int highest_applied(PgConnection& connection) {
 
 }  // namespace
 
-PostgresStore::PostgresStore(const std::string& conninfo) : connection_(conninfo) { apply_migrations(); }
-
-int PostgresStore::schema_version() {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  return highest_applied(connection_);
+PostgresStore::PostgresStore(const std::string& conninfo, std::size_t connections) : pool_(conninfo, connections) {
+  PgPool::Lease lease = pool_.acquire();
+  apply_migrations(*lease);
 }
 
-void PostgresStore::apply_migrations() {
-  PgTransaction transaction(connection_);
-  connection_.execute(kMigrationLock);
-  connection_.execute(
+int PostgresStore::schema_version() {
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  return highest_applied(connection);
+}
+
+void PostgresStore::apply_migrations(PgConnection& connection) {
+  PgTransaction transaction(connection);
+  connection.execute(kMigrationLock);
+  connection.execute(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)");
-  const int applied = highest_applied(connection_);
+  const int applied = highest_applied(connection);
   const int known = migrations().back().version;
   if (applied > known)
-    throw runtime_error("PostgreSQL " + connection_.where() + ": the database is at schema version " + std::to_string(applied) +
+    throw runtime_error("PostgreSQL " + connection.where() + ": the database is at schema version " + std::to_string(applied) +
                         ", newer than this krino knows (" + std::to_string(known) + "); use a newer krino");
   for (const Migration& migration : migrations()) {
     if (migration.version <= applied) continue;
-    connection_.execute(migration.postgres_sql);
-    connection_.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())",
+    connection.execute(migration.postgres_sql);
+    connection.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())",
                         PgParams().integer(migration.version).text(migration.name));
   }
   transaction.commit();
@@ -55,7 +59,7 @@ std::string PostgresStore::visible(std::string_view column, int param) {
   return "(" + p + " IS NULL OR " + c + " IS NULL OR " + c + " = " + p + ")";
 }
 
-std::string PostgresStore::writable_id(std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
+std::string PostgresStore::writable_id(PgConnection& connection, std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
                                        const std::string& name, const Scope& scope) {
   // Own row first, then a shared one; `tenant_id = NULL` matches nothing, so an unscoped caller
   // finds only shared rows.
@@ -66,7 +70,7 @@ std::string PostgresStore::writable_id(std::string_view table, std::string_view 
     PgParams params;
     params.text(name).optional(scope.tenant);
     if (parent_id) params.text(*parent_id);
-    const PgResult rows = connection_.execute(find_sql, params);
+    const PgResult rows = connection.execute(find_sql, params);
     if (rows.rows() == 0) return std::nullopt;
     return std::string(rows.text(0, 0));
   };
@@ -78,18 +82,19 @@ std::string PostgresStore::writable_id(std::string_view table, std::string_view 
   PgParams params;
   params.text(to_text(ids_.next())).text(name).optional(scope.tenant);
   if (parent_id) params.text(*parent_id);
-  connection_.execute("INSERT INTO " + std::string(table) + " (" + columns + ") VALUES (" + values + ") ON CONFLICT DO NOTHING", params);
+  connection.execute("INSERT INTO " + std::string(table) + " (" + columns + ") VALUES (" + values + ") ON CONFLICT DO NOTHING", params);
   return find().value();
 }
 
 CreatedRun PostgresStore::create_run(const Scope& scope, const NewRun& run) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  PgTransaction transaction(connection_);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
   CreatedRun created;
-  created.project_id = writable_id("projects", "", std::nullopt, run.project, scope);
-  created.experiment_id = writable_id("experiments", "project_id", created.project_id, run.experiment, scope);
+  created.project_id = writable_id(connection, "projects", "", std::nullopt, run.project, scope);
+  created.experiment_id = writable_id(connection, "experiments", "project_id", created.project_id, run.experiment, scope);
   created.run_id = to_text(ids_.next());
-  connection_.execute(
+  connection.execute(
       "INSERT INTO runs (id, experiment_id, tenant_id, status, metadata, dataset_version, git_branch, started_at) "
       "VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6, $7)",
       PgParams()
@@ -104,8 +109,8 @@ CreatedRun PostgresStore::create_run(const Scope& scope, const NewRun& run) {
   return created;
 }
 
-RunStatus PostgresStore::lock_run(const Scope& scope, const std::string& run_id) {
-  const PgResult row = connection_.execute("SELECT status FROM runs WHERE id = $1 AND " + visible("tenant_id", 2) + " FOR UPDATE",
+RunStatus PostgresStore::lock_run(PgConnection& connection, const Scope& scope, const std::string& run_id) {
+  const PgResult row = connection.execute("SELECT status FROM runs WHERE id = $1 AND " + visible("tenant_id", 2) + " FOR UPDATE",
                                            PgParams().text(run_id).optional(scope.tenant));
   if (row.rows() == 0) throw StoreError(StoreError::Kind::not_found, "no run " + run_id);
   return parse_status(row.text(0, 0)).value_or(RunStatus::running);
@@ -113,31 +118,36 @@ RunStatus PostgresStore::lock_run(const Scope& scope, const std::string& run_id)
 
 IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& run_id, std::optional<std::string_view> idempotency_key,
                                        std::span<const NewItem> items) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  PgTransaction transaction(connection_);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
   // The run's row lock orders batches of one run across replicas (their seq numbers stay dense).
-  const RunStatus status = lock_run(scope, run_id);
+  const RunStatus status = lock_run(connection, scope, run_id);
   if (idempotency_key) {
-    const PgResult seen = connection_.execute("SELECT 1 FROM ingest_batches WHERE run_id = $1 AND idempotency_key = $2",
+    const PgResult seen = connection.execute("SELECT 1 FROM ingest_batches WHERE run_id = $1 AND idempotency_key = $2",
                                               PgParams().text(run_id).text(*idempotency_key));
     if (seen.rows() > 0) return IngestOutcome::already_stored;
   }
   if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
-  std::int64_t seq = connection_.execute("SELECT item_count FROM runs WHERE id = $1", PgParams().text(run_id)).integer(0, 0);
+  const PgResult current = connection.execute(
+      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum FROM runs WHERE id = $1",
+      PgParams().text(run_id));
+  RunTotals totals{current.integer(0, 0),          current.integer(0, 1),          current.integer(0, 2),       current.integer(0, 3),
+                   current.optional_integer(0, 4), current.optional_integer(0, 5), current.optional_real(0, 6), current.optional_real(0, 7)};
+  std::int64_t seq = totals.items;
   const std::string now = utc_timestamp_now();
-  std::int64_t passed = 0;
-  PgBatchInsert item_rows(connection_,
-                          "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at)",
+  PgBatchInsert item_rows(connection,
+                          "items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at)",
                           11);
-  PgBatchInsert result_rows(connection_, "INSERT INTO eval_results (item_id, run_id, position, name, score, threshold, success)", 7);
-  result_rows.refers_to(item_rows);
+  PgBatchInsert result_rows(connection, "eval_results (run_id, seq, position, item_id, name, score, threshold, success)", 8);
   for (const NewItem& item : items) {
-    passed += item.success ? 1 : 0;
+    totals.add(item);
     const std::string item_id = to_text(ids_.next());
+    const std::int64_t item_seq = seq++;
     item_rows.row()
         .text(item_id)
         .text(run_id)
-        .integer(seq++)
+        .integer(item_seq)
         .optional(item.dataset_item_id)
         .boolean(item.success)
         .optional(item.metrics.tokens_in)
@@ -149,53 +159,62 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
     std::int64_t position = 0;
     for (const NewResult& result : item.results)
       result_rows.row()
-          .text(item_id)
           .text(run_id)
+          .integer(item_seq)
           .integer(position++)
+          .text(item_id)
           .text(result.name)
           .optional(result.score)
           .optional(result.threshold)
           .boolean(result.success);
   }
-  result_rows.flush();  // the items it refers to first
   item_rows.flush();
-  connection_.execute("UPDATE runs SET item_count = $2, passed_count = passed_count + $3 WHERE id = $1",
-                      PgParams().text(run_id).integer(seq).integer(passed));
+  result_rows.flush();
+  connection.execute(
+      "UPDATE runs SET item_count = $2, passed_count = $3, priced_count = $4, tokenized_count = $5, tokens_in = $6, tokens_out = $7, "
+      "cost_usd = $8, latency_ms_sum = $9 WHERE id = $1",
+      PgParams()
+          .text(run_id)
+          .integer(totals.items)
+          .integer(totals.passed)
+          .integer(totals.priced)
+          .integer(totals.tokenized)
+          .optional(totals.tokens_in)
+          .optional(totals.tokens_out)
+          .optional(totals.cost_usd)
+          .optional(totals.latency_ms));
   if (idempotency_key)
-    connection_.execute("INSERT INTO ingest_batches (run_id, idempotency_key, item_count, created_at) VALUES ($1, $2, $3, now())",
+    connection.execute("INSERT INTO ingest_batches (run_id, idempotency_key, item_count, created_at) VALUES ($1, $2, $3, now())",
                         PgParams().text(run_id).text(*idempotency_key).integer(static_cast<std::int64_t>(items.size())));
   transaction.commit();
   return IngestOutcome::stored;
 }
 
 void PostgresStore::set_run_status(const Scope& scope, const std::string& run_id, RunStatus status) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  PgTransaction transaction(connection_);
-  const RunStatus current = lock_run(scope, run_id);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
+  const RunStatus current = lock_run(connection, scope, run_id);
   if (current == status) return;
   if (is_terminal(current))
     throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
                                                      "; it cannot become " + std::string(status_name(status)));
   if (!is_terminal(status)) return;
-  connection_.execute(
-      "UPDATE runs SET status = $2, completed_at = $3, "
-      "tokens_in = (SELECT SUM(tokens_in) FROM items WHERE run_id = $1), "
-      "tokens_out = (SELECT SUM(tokens_out) FROM items WHERE run_id = $1), "
-      "cost_usd = (SELECT SUM(cost_usd) FROM items WHERE run_id = $1), "
-      "latency_ms_sum = (SELECT SUM(latency_ms) FROM items WHERE run_id = $1) "
-      "WHERE id = $1",
-      PgParams().text(run_id).text(status_name(status)).text(utc_timestamp_now()));
-  queue_alert_check(run_id);  // in this transaction: a run that ended is never missed by the alerts
+  // The totals are up to date already (every batch brings them along): ending stamps the time.
+  connection.execute("UPDATE runs SET status = $2, completed_at = $3 WHERE id = $1",
+                     PgParams().text(run_id).text(status_name(status)).text(utc_timestamp_now()));
+  queue_alert_check(connection, run_id);  // in this transaction: a run that ended is never missed by the alerts
   transaction.commit();
 }
 
 std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::string& run_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult row = connection_.execute(
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult row = connection.execute(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
           iso("r.completed_at") +
-          ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch "
-          "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
+          ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, "
+          "r.tokenized_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
           visible("r.tenant_id", 2),
       PgParams().text(run_id).optional(scope.tenant));
   if (row.rows() == 0) return std::nullopt;
@@ -213,28 +232,18 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
   details.passed_items = row.integer(0, 10);
   details.dataset_version = row.optional_text(0, 14);
   details.git_branch = row.optional_text(0, 15);
-  if (is_terminal(details.status)) {
-    details.tokens_in = row.optional_integer(0, 11);
-    details.tokens_out = row.optional_integer(0, 12);
-    details.cost_usd = row.optional_real(0, 13);
-  } else {
-    const PgResult live = connection_.execute(
-        "SELECT SUM(tokens_in), SUM(tokens_out), SUM(cost_usd) FROM items WHERE run_id = $1", PgParams().text(run_id));
-    details.tokens_in = live.optional_integer(0, 0);
-    details.tokens_out = live.optional_integer(0, 1);
-    details.cost_usd = live.optional_real(0, 2);
-  }
-  const PgResult coverage = connection_.execute(
-      "SELECT COUNT(cost_usd), COUNT(*) FILTER (WHERE tokens_in IS NOT NULL OR tokens_out IS NOT NULL) FROM items WHERE run_id = $1",
-      PgParams().text(run_id));
-  details.priced_items = coverage.integer(0, 0);
-  details.tokenized_items = coverage.integer(0, 1);
+  details.tokens_in = row.optional_integer(0, 11);
+  details.tokens_out = row.optional_integer(0, 12);
+  details.cost_usd = row.optional_real(0, 13);
+  details.priced_items = row.integer(0, 16);
+  details.tokenized_items = row.integer(0, 17);
   return details;
 }
 
 ItemPage PostgresStore::items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute(
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute(
       "SELECT id, seq, success, document FROM items WHERE run_id = $1 AND seq > $2 "
       "AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND " + visible("tenant_id", 4) + ") ORDER BY seq LIMIT $3",
       PgParams().text(run_id).integer(after_seq).integer(static_cast<std::int64_t>(limit) + 1).optional(scope.tenant));
@@ -260,8 +269,9 @@ std::vector<StoredItem> PostgresStore::items_at(const Scope& scope, const std::s
   std::string array = "{";
   for (std::size_t i = 0; i < seqs.size(); ++i) array.append(i == 0 ? "" : ",").append(std::to_string(seqs[i]));
   array += "}";
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute(
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute(
       "SELECT id, seq, success, document FROM items WHERE run_id = $1 AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND " +
           visible("tenant_id", 2) + ") AND seq = ANY ($3::bigint[]) ORDER BY seq",
       PgParams().text(run_id).optional(scope.tenant).text(array));
@@ -273,8 +283,9 @@ std::vector<StoredItem> PostgresStore::items_at(const Scope& scope, const std::s
 void PostgresStore::scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) {
   std::int64_t count = 0;
   {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    const PgResult run = connection_.execute("SELECT item_count FROM runs WHERE id = $1 AND " + visible("tenant_id", 2),
+    PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+    const PgResult run = connection.execute("SELECT item_count FROM runs WHERE id = $1 AND " + visible("tenant_id", 2),
                                              PgParams().text(run_id).optional(scope.tenant));
     if (run.rows() == 0) return;
     count = run.integer(0, 0);
@@ -284,17 +295,24 @@ void PostgresStore::scan_items(const Scope& scope, const std::string& run_id, co
   for (std::int64_t first = 0; first < count; first += kScanChunk) {
     chunk.clear();
     {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      const PgResult rows = connection_.execute(
-          "SELECT i.seq, i.dataset_item_id, i.success, r.name, r.score, r.threshold, r.success FROM items i "
-          "LEFT JOIN eval_results r ON r.item_id = i.id WHERE i.run_id = $1 AND i.seq >= $2 AND i.seq < $3 ORDER BY i.seq, r.position",
+      PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+      // The chunk's items, then their verdicts: two ranges, each of one index.
+      const PgResult items = connection.execute(
+          "SELECT seq, dataset_item_id, success FROM items WHERE run_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq",
           PgParams().text(run_id).integer(first).integer(first + kScanChunk));
-      for (int row = 0; row < rows.rows(); ++row) {
-        const std::int64_t seq = rows.integer(row, 0);
-        if (chunk.empty() || chunk.back().seq != seq) chunk.push_back(ScoredItem{seq, rows.optional_text(row, 1), rows.boolean(row, 2), {}});
-        if (!rows.is_null(row, 3))
-          chunk.back().results.push_back(
-              NewResult{std::string(rows.text(row, 3)), rows.optional_real(row, 4), rows.optional_real(row, 5), rows.boolean(row, 6)});
+      for (int row = 0; row < items.rows(); ++row)
+        chunk.push_back(ScoredItem{items.integer(row, 0), items.optional_text(row, 1), items.boolean(row, 2), {}});
+      const PgResult results = connection.execute(
+          "SELECT seq, name, score, threshold, success FROM eval_results WHERE run_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq, position",
+          PgParams().text(run_id).integer(first).integer(first + kScanChunk));
+      std::size_t at = 0;
+      for (int row = 0; row < results.rows(); ++row) {
+        const std::int64_t seq = results.integer(row, 0);
+        while (at < chunk.size() && chunk[at].seq < seq) ++at;
+        if (at == chunk.size() || chunk[at].seq != seq) continue;
+        chunk[at].results.push_back(
+            NewResult{std::string(results.text(row, 1)), results.optional_real(row, 2), results.optional_real(row, 3), results.boolean(row, 4)});
       }
     }
     for (const ScoredItem& item : chunk) visit(item);
@@ -302,9 +320,10 @@ void PostgresStore::scan_items(const Scope& scope, const std::string& run_id, co
 }
 
 std::optional<std::string> PostgresStore::baseline_run(const Scope& scope, const BaselineQuery& baseline) {
-  const std::lock_guard<std::mutex> lock(mutex_);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
   // UUIDv7 ids are time-ordered, so "started before the candidate" is "smaller id".
-  const PgResult rows = connection_.execute(
+  const PgResult rows = connection.execute(
       "SELECT id FROM runs WHERE experiment_id = $1 AND status = 'SUCCESS' AND id < $2::uuid AND dataset_version IS NOT DISTINCT FROM $3::text "
       "AND ($4::text IS NULL OR git_branch = $4::text) AND " + visible("tenant_id", 5) + " ORDER BY id DESC LIMIT 1",
       PgParams().text(baseline.experiment_id).text(baseline.candidate_run_id).optional(baseline.dataset_version).optional(baseline.git_branch)
@@ -345,10 +364,10 @@ bool deleted(PgConnection& connection, std::string_view sql, const std::string& 
 
 }  // namespace
 
-std::optional<std::string> PostgresStore::readable_project_id(const Scope& scope, const std::string& name) {
+std::optional<std::string> PostgresStore::readable_project_id(PgConnection& connection, const Scope& scope, const std::string& name) {
   // The caller's own first (the tenant's, or the shared one for an unscoped caller), then shared,
   // then (unscoped only) the oldest tenant's.
-  const PgResult rows = connection_.execute(
+  const PgResult rows = connection.execute(
       "SELECT id FROM projects WHERE name = $1 AND " + visible("tenant_id", 2) +
           " ORDER BY CASE WHEN tenant_id IS NOT DISTINCT FROM $2::text THEN 0 WHEN tenant_id IS NULL THEN 1 ELSE 2 END, id LIMIT 1",
       PgParams().text(name).optional(scope.tenant));
@@ -357,8 +376,9 @@ std::optional<std::string> PostgresStore::readable_project_id(const Scope& scope
 }
 
 std::vector<ProjectSummary> PostgresStore::projects(const Scope& scope) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute(
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute(
       "SELECT p.id, p.name, p.tenant_id, " + iso("p.created_at") + ", COUNT(DISTINCT e.id), " + iso("MAX(r.started_at)") +
           " FROM projects p LEFT JOIN experiments e ON e.project_id = p.id AND " + visible("e.tenant_id", 1) +
           " LEFT JOIN runs r ON r.experiment_id = e.id AND " + visible("r.tenant_id", 1) + " WHERE " + visible("p.tenant_id", 1) +
@@ -379,10 +399,11 @@ std::vector<ProjectSummary> PostgresStore::projects(const Scope& scope) {
 }
 
 std::optional<std::vector<ExperimentSummary>> PostgresStore::experiments(const Scope& scope, const std::string& project_name) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const std::optional<std::string> project_id = readable_project_id(scope, project_name);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const std::optional<std::string> project_id = readable_project_id(connection, scope, project_name);
   if (!project_id) return std::nullopt;
-  const PgResult rows = connection_.execute(
+  const PgResult rows = connection.execute(
       "SELECT e.id, e.name, " + iso("e.created_at") + ", " + run_summary_columns("r.") +
           " FROM experiments e LEFT JOIN runs r ON r.id = "
           "(SELECT id FROM runs WHERE experiment_id = e.id AND " + visible("tenant_id", 2) +
@@ -399,8 +420,9 @@ std::optional<std::vector<ExperimentSummary>> PostgresStore::experiments(const S
 }
 
 std::optional<ExperimentInfo> PostgresStore::experiment(const Scope& scope, const std::string& experiment_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute(
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute(
       "SELECT e.id, e.name, p.name, e.tenant_id FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = $1 AND " +
           visible("e.tenant_id", 2),
       PgParams().text(experiment_id).optional(scope.tenant));
@@ -409,8 +431,9 @@ std::optional<ExperimentInfo> PostgresStore::experiment(const Scope& scope, cons
 }
 
 std::vector<RunSummary> PostgresStore::runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute("SELECT " + run_summary_columns("") + " FROM runs WHERE experiment_id = $1 AND " +
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute("SELECT " + run_summary_columns("") + " FROM runs WHERE experiment_id = $1 AND " +
                                                 visible("tenant_id", 3) + " ORDER BY started_at DESC, id DESC LIMIT $2",
                                             PgParams().text(experiment_id).integer(static_cast<std::int64_t>(limit)).optional(scope.tenant));
   std::vector<RunSummary> out;
@@ -418,20 +441,43 @@ std::vector<RunSummary> PostgresStore::runs(const Scope& scope, const std::strin
   return out;
 }
 
-bool PostgresStore::delete_run(const Scope& scope, const std::string& run_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM runs WHERE id = $1 AND " + visible("tenant_id", 2), run_id, scope);
+void PostgresStore::purge_items(PgConnection& connection, std::string_view runs_sql, const std::string& key) {
+  const std::string runs(runs_sql);
+  connection.execute("DELETE FROM eval_results WHERE run_id IN (" + runs + ")", PgParams().text(key));
+  connection.execute("DELETE FROM items WHERE run_id IN (" + runs + ")", PgParams().text(key));
 }
 
+bool PostgresStore::delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql) {
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
+  const PgResult found = connection.execute(
+      "SELECT 1 FROM " + std::string(table) + " WHERE id = $1 AND " + visible("tenant_id", 2) + " FOR UPDATE", PgParams().text(id).optional(scope.tenant));
+  if (found.rows() == 0) return false;
+  // The runs' rows locked before their items go: a replica adding a batch to one of them (it locks
+  // the run's row too) then waits, and finds the run gone, instead of leaving items behind.
+  connection.execute("SELECT 1 FROM runs WHERE id IN (" + std::string(runs_sql) + ") FOR UPDATE", PgParams().text(id));
+  purge_items(connection, runs_sql, id);
+  connection.execute("DELETE FROM " + std::string(table) + " WHERE id = $1", PgParams().text(id));
+  transaction.commit();
+  return true;
+}
+
+bool PostgresStore::delete_run(const Scope& scope, const std::string& run_id) { return delete_visible("runs", run_id, scope, "SELECT $1::uuid"); }
+
 bool PostgresStore::delete_experiment(const Scope& scope, const std::string& experiment_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM experiments WHERE id = $1 AND " + visible("tenant_id", 2), experiment_id, scope);
+  return delete_visible("experiments", experiment_id, scope, "SELECT id FROM runs WHERE experiment_id = $1");
 }
 
 bool PostgresStore::delete_project(const Scope& scope, const std::string& project_name) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const std::optional<std::string> project_id = readable_project_id(scope, project_name);
-  return project_id && connection_.execute("DELETE FROM projects WHERE id = $1 RETURNING 1", PgParams().text(*project_id)).rows() > 0;
+  std::optional<std::string> project_id;
+  {
+    PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+    project_id = readable_project_id(connection, scope, project_name);
+  }
+  return project_id && delete_visible("projects", *project_id, scope,
+                                      "SELECT r.id FROM runs r JOIN experiments e ON e.id = r.experiment_id WHERE e.project_id = $1");
 }
 
 }  // namespace krino::core::store
@@ -450,16 +496,18 @@ ApiKey read_key(const PgResult& rows, int row) {
 }  // namespace
 
 ApiKey PostgresStore::create_key(const std::string& name, Role role, const std::optional<std::string>& tenant, const std::string& key_hash) {
-  const std::lock_guard<std::mutex> lock(mutex_);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
   ApiKey key{to_text(ids_.next()), name, role, tenant, utc_timestamp_now(), std::nullopt};
-  connection_.execute("INSERT INTO api_keys (id, name, role, tenant_id, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+  connection.execute("INSERT INTO api_keys (id, name, role, tenant_id, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
                       PgParams().text(key.id).text(name).text(role_name(role)).optional(tenant).text(key_hash).text(key.created_at));
   return key;
 }
 
 std::optional<ApiKey> PostgresStore::key_by_hash(const std::string& key_hash) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const PgResult rows = connection_.execute("SELECT " + key_columns() + " FROM api_keys WHERE key_hash = $1", PgParams().text(key_hash));
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute("SELECT " + key_columns() + " FROM api_keys WHERE key_hash = $1", PgParams().text(key_hash));
   if (rows.rows() == 0) return std::nullopt;
   return read_key(rows, 0);
 }
@@ -475,35 +523,40 @@ std::string own_key(int param) {
 }  // namespace
 
 std::vector<ApiKey> PostgresStore::keys(const Scope& scope) {
-  const std::lock_guard<std::mutex> lock(mutex_);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
   const PgResult rows =
-      connection_.execute("SELECT " + key_columns() + " FROM api_keys WHERE " + own_key(1) + " ORDER BY id", PgParams().optional(scope.tenant));
+      connection.execute("SELECT " + key_columns() + " FROM api_keys WHERE " + own_key(1) + " ORDER BY id", PgParams().optional(scope.tenant));
   std::vector<ApiKey> out;
   for (int row = 0; row < rows.rows(); ++row) out.push_back(read_key(rows, row));
   return out;
 }
 
 bool PostgresStore::has_keys() {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  return connection_.execute("SELECT EXISTS (SELECT 1 FROM api_keys)").boolean(0, 0);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  return connection.execute("SELECT EXISTS (SELECT 1 FROM api_keys)").boolean(0, 0);
 }
 
 bool PostgresStore::disable_key(const Scope& scope, const std::string& key_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  return connection_
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  return connection
              .execute("UPDATE api_keys SET disabled_at = COALESCE(disabled_at, now()) WHERE id = $1 AND " + own_key(2) + " RETURNING 1",
                       PgParams().text(key_id).optional(scope.tenant))
              .rows() > 0;
 }
 
 bool PostgresStore::delete_key(const Scope& scope, const std::string& key_id) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  return deleted(connection_, "DELETE FROM api_keys WHERE id = $1 AND " + own_key(2), key_id, scope);
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  return deleted(connection, "DELETE FROM api_keys WHERE id = $1 AND " + own_key(2), key_id, scope);
 }
 
 void PostgresStore::record_write(const AuditEntry& entry) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  connection_.execute("INSERT INTO audit_log (id, at, key_id, tenant_id, method, path, status) VALUES ($1, now(), $2, $3, $4, $5, $6)",
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  connection.execute("INSERT INTO audit_log (id, at, key_id, tenant_id, method, path, status) VALUES ($1, now(), $2, $3, $4, $5, $6)",
                       PgParams()
                           .text(to_text(ids_.next()))
                           .optional(entry.key_id)

@@ -40,4 +40,18 @@ std::optional<Role> parse_role(std::string_view name) {
   return std::nullopt;
 }
 
+void RunTotals::add(const NewItem& item) {
+  ++items;
+  if (item.success) ++passed;
+  const auto& m = item.metrics;
+  if (m.cost_usd) {
+    ++priced;
+    cost_usd = cost_usd.value_or(0.0) + *m.cost_usd;
+  }
+  if (m.tokens_in || m.tokens_out) ++tokenized;
+  if (m.tokens_in) tokens_in = tokens_in.value_or(0) + *m.tokens_in;
+  if (m.tokens_out) tokens_out = tokens_out.value_or(0) + *m.tokens_out;
+  if (m.latency_ms) latency_ms = latency_ms.value_or(0.0) + *m.latency_ms;
+}
+
 }  // namespace krino::core::store

@@ -4,8 +4,10 @@
 // an error (it may hold a password).
 #include <libpq-fe.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +27,7 @@ class PgParams {
   PgParams& optional(const std::optional<T>& value);
 
   std::vector<const char*> pointers() const;
+  const std::vector<std::optional<std::string>>& values() const { return values_; }
   int size() const { return static_cast<int>(values_.size()); }
   void clear() { values_.clear(); }
 
@@ -43,6 +46,7 @@ class PgResult {
   std::optional<std::int64_t> optional_integer(int row, int column) const;
   std::optional<double> optional_real(int row, int column) const;
   bool boolean(int row, int column) const { return text(row, column) == "t"; }
+  PGresult* raw() const { return result_.get(); }
 
  private:
   std::unique_ptr<PGresult, void (*)(PGresult*)> result_;
@@ -58,36 +62,70 @@ class PgConnection {
 
   // Runs `sql` (one statement when there are parameters, several when there are none).
   PgResult execute(std::string_view sql, const PgParams& params = {});
+  // Runs `copy` ("COPY t (columns) FROM STDIN") and sends it `rows`, in COPY's text format.
+  void copy_in(std::string_view copy, std::string_view rows);
   // "host:port/database", for messages.
   const std::string& where() const { return where_; }
+  // Connects again when the connection was lost (the database restarted, a network cut), so the
+  // next caller gets a working one; what failed has already reported its error.
+  void reconnect_if_lost();
 
  private:
+  void apply_session_settings();
+
   PGconn* connection_ = nullptr;
   std::string where_;
 };
 
-// Many rows in few statements: `INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4), ...`, sent every
-// `rows_per_statement` rows and by flush(). One round trip per statement instead of per row is what
-// makes a batch of items cheap (PostgreSQL allows 65,535 parameters in one statement).
+// Many rows in one COPY ... FROM STDIN, sent every `rows_per_statement` rows and by flush(). COPY
+// skips what an INSERT costs per statement (parsing, planning, a parameter per value), which is most
+// of the work for small rows: what makes a batch of items cheap.
 class PgBatchInsert {
  public:
-  // `head` is "INSERT INTO table (columns...)"; each row has `columns` values.
-  PgBatchInsert(PgConnection& connection, std::string head, int columns, int rows_per_statement = 500);
+  // `target` is "table (columns...)"; each row has `columns` values.
+  PgBatchInsert(PgConnection& connection, std::string target, int columns, int rows_per_statement = 5000);
   // Starts a row: append exactly `columns` values to what it returns.
   PgParams& row();
   // Sends the rows not sent yet.
   void flush();
-  // Rows here refer to rows of `parent` (a foreign key): its pending rows are sent before these.
-  void refers_to(PgBatchInsert& parent) { parent_ = &parent; }
 
  private:
-  PgBatchInsert* parent_ = nullptr;
   PgConnection& connection_;
-  std::string head_;
+  std::string copy_;  // "COPY <target> FROM STDIN"
   int columns_;
   int rows_per_statement_;
   int pending_ = 0;
   PgParams params_;
+};
+
+// A few connections, each lent to one caller at a time. PostgreSQL serves a connection with one
+// backend process, so a single connection would hold the server to one core of the database.
+class PgPool {
+ public:
+  // Opens `size` connections now (so a wrong URI fails at start, not at the first request).
+  PgPool(const std::string& conninfo, std::size_t size);
+
+  // A connection for the lease's lifetime; returned to the pool when it ends.
+  class Lease {
+   public:
+    Lease(PgPool& pool, std::unique_ptr<PgConnection> connection) : pool_(&pool), connection_(std::move(connection)) {}
+    Lease(Lease&& other) noexcept = default;
+    Lease& operator=(Lease&&) = delete;
+    ~Lease();
+    PgConnection& operator*() const { return *connection_; }
+
+   private:
+    PgPool* pool_;
+    std::unique_ptr<PgConnection> connection_;
+  };
+
+  // Waits until a connection is free.
+  Lease acquire();
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  std::vector<std::unique_ptr<PgConnection>> idle_;
 };
 
 // BEGIN ... COMMIT, rolled back when left without commit().

@@ -14,7 +14,9 @@ class PostgresStore final : public Store {
   // Connects with `conninfo` (a postgresql:// URI or key=value string) and applies every migration
   // the database lacks. Throws KrinoError when it cannot connect, or the schema is newer than this
   // krino knows.
-  explicit PostgresStore(const std::string& conninfo);
+  // `connections`: how many requests the database serves at once (PostgreSQL runs one backend
+  // process, one core, per connection).
+  explicit PostgresStore(const std::string& conninfo, std::size_t connections = 4);
 
   std::string backend() const override { return "postgresql"; }
   int schema_version() override;
@@ -43,21 +45,26 @@ class PostgresStore final : public Store {
   void record_write(const AuditEntry& entry) override;
 
  private:
-  void apply_migrations();
+  void apply_migrations(PgConnection& connection);
   // The run's status, locking its row until the transaction ends; StoreError(not_found) when the
   // scope sees no such run.
-  RunStatus lock_run(const Scope& scope, const std::string& run_id);
+  RunStatus lock_run(PgConnection& connection, const Scope& scope, const std::string& run_id);
   // SQL for "`column` is visible to the scope whose tenant is parameter $param".
   static std::string visible(std::string_view column, int param);
   // The id of the project (no parent) or experiment (under `parent_id`) named `name` that the scope
   // writes into, inserted for it when there is none.
-  std::string writable_id(std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
+  std::string writable_id(PgConnection& connection, std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
                           const std::string& name, const Scope& scope);
+  // Deletes the items and verdicts of the runs `runs_sql` selects (parameter $1 `key`): they have no
+  // foreign key to cascade from. Inside the caller's transaction.
+  void purge_items(PgConnection& connection, std::string_view runs_sql, const std::string& key);
+  // Deletes the row `id` of `table` when the scope sees it, with the items of the runs `runs_sql`
+  // selects ($1 = id), in one transaction; whether there was one.
+  bool delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql);
   // The project a scope means by `name` (see Store::experiments).
-  std::optional<std::string> readable_project_id(const Scope& scope, const std::string& name);
+  std::optional<std::string> readable_project_id(PgConnection& connection, const Scope& scope, const std::string& name);
 
-  std::mutex mutex_;  // one connection, one user at a time
-  PgConnection connection_;
+  PgPool pool_;  // each connection used by one caller at a time
   UuidV7Generator ids_;
 
  public:
@@ -85,11 +92,11 @@ class PostgresStore final : public Store {
  private:
   // Inside set_run_status's transaction: queues the run that just ended for an alert check when
   // its project has an enabled webhook (no lock of its own).
-  void queue_alert_check(const std::string& run_id);
+  void queue_alert_check(PgConnection& connection, const std::string& run_id);
   // The webhook's id when the scope sees it under the project (no lock of its own).
-  std::optional<std::string> visible_webhook_id(const Scope& scope, const std::string& project_id, const std::string& webhook_id);
+  std::optional<std::string> visible_webhook_id(PgConnection& connection, const Scope& scope, const std::string& project_id, const std::string& webhook_id);
   // One delivery with its attempts (no lock of its own).
-  AlertDelivery read_delivery(const std::string& delivery_id);
+  AlertDelivery read_delivery(PgConnection& connection, const std::string& delivery_id);
 };
 
 }  // namespace krino::core::store

@@ -56,6 +56,12 @@ class SqliteStore final : public Store {
                           const std::string& name, const Scope& scope);
   // The project a scope means by `name` (see Store::experiments).
   std::optional<std::string> readable_project_id(const Scope& scope, const std::string& name);
+  // Deletes the items and verdicts of the runs `runs_sql` selects (parameter ?1 `key`): they have no
+  // foreign key to cascade from. Inside the caller's transaction.
+  void purge_items(std::string_view runs_sql, const std::string& key);
+  // Deletes the row `id` of `table` when the scope sees it, with the items of the runs `runs_sql`
+  // selects (?1 = id), in one transaction; whether there was one.
+  bool delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql);
   // Runs `sql` (parameters ?1 `key` and ?2 the scope's tenant); whether it changed a row.
   bool changed(std::string_view sql, const std::string& key, const Scope& scope);
   // The run's status, or StoreError(not_found) when the scope sees no such run.

@@ -60,6 +60,22 @@ struct NewItem {
 
 enum class IngestOutcome { stored, already_stored };
 
+// A run's totals, kept on its row and brought up to date by every batch (in the order its items
+// arrived), so neither a run in progress nor an ended one is ever summed by scanning its items.
+// A sum stays empty until some item measured it: "not measured" is not 0.
+struct RunTotals {
+  std::int64_t items = 0;
+  std::int64_t passed = 0;
+  std::int64_t priced = 0;     // items with a cost
+  std::int64_t tokenized = 0;  // items with a token count
+  std::optional<std::int64_t> tokens_in = std::nullopt;
+  std::optional<std::int64_t> tokens_out = std::nullopt;
+  std::optional<double> cost_usd = std::nullopt;
+  std::optional<double> latency_ms = std::nullopt;
+
+  void add(const NewItem& item);
+};
+
 struct RunDetails {
   std::string id;
   std::string experiment_id;
