@@ -354,6 +354,16 @@ BOOST_AUTO_TEST_CASE(batches_sent_to_both_replicas_at_once_are_stored_once_with_
     if (replica == 0) pages_seen_by_a = pages;
     else BOOST_TEST((pages == pages_seen_by_a), "the replicas serve different items");
   }
+  // The replicas' counters agree: between them, each batch stored once and every other send a repeat.
+  long long stored_batches = 0, repeated = 0, items_stored = 0;
+  for (int replica : {0, 1}) {
+    stored_batches += metric(replicas[replica].port(), "krino_ingest_batches_total");
+    repeated += metric(replicas[replica].port(), "krino_ingest_batches_repeated_total");
+    items_stored += metric(replicas[replica].port(), "krino_ingest_items_total");
+  }
+  BOOST_TEST(stored_batches == kBatches);
+  BOOST_TEST(repeated == kBatches + kBatches / 10);
+  BOOST_TEST(items_stored == kItems);
   BOOST_TEST(replicas.a.stop(SIGTERM) == 0, replicas.logs());
   BOOST_TEST(replicas.b.stop(SIGTERM) == 0, replicas.logs());
 }
