@@ -3,9 +3,9 @@
 // database finds what the first one stored.
 #include "process.hpp"
 #include "postgres_cluster.hpp"
+#include "serve_process.hpp"
 #include "test_http_client.hpp"
 
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <krino/json_parse.hpp>
@@ -20,13 +20,6 @@ using krino::fake_llm::test::TestHttpClient;
 
 namespace {
 
-// A port nothing listens on right now (the system's choice for a socket bound to port 0).
-unsigned short free_port() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
-
 HttpResult call(TestHttpClient& client, std::string method, std::string target, std::string body = "") {
   HttpCall request;
   request.method = std::move(method);
@@ -37,7 +30,7 @@ HttpResult call(TestHttpClient& client, std::string method, std::string target, 
 
 // Runs `krino serve` until `scenario` (given a client connected to it) returns, then sends SIGTERM.
 ProcessResult serve_while(const std::vector<std::string>& storage, const std::function<void(TestHttpClient&)>& scenario) {
-  const unsigned short port = free_port();
+  const unsigned short port = unused_port();
   ProcessOptions options;
   options.interrupt_signal = SIGTERM;
   options.interrupt_when = [&] {
@@ -108,7 +101,7 @@ BOOST_AUTO_TEST_CASE(serves_runs_stops_on_sigterm_and_keeps_them_across_restarts
 BOOST_AUTO_TEST_CASE(krino_gate_server_prints_the_servers_verdict_and_fails_ci_on_a_regression) {
   const std::string data_dir = temp_path("serve-gate");
   std::filesystem::remove_all(data_dir);
-  const unsigned short port = free_port();
+  const unsigned short port = unused_port();
   auto items = [](int failing) {
     std::string body = R"({"items":[)";
     for (int i = 0; i < 30; ++i)
@@ -184,6 +177,26 @@ BOOST_AUTO_TEST_CASE(a_bad_listen_address_is_a_usage_error) {
   BOOST_TEST(bad_port.err.find("--listen") != std::string::npos, bad_port.err);
   const ProcessResult not_an_address = run_process({krino_binary(), "serve", "--listen", "localhost-ish:8080", "--data-dir", temp_path("serve-bad")});
   BOOST_TEST(not_an_address.exit_code == 2, not_an_address.err);
+}
+
+BOOST_AUTO_TEST_CASE(alert_settings_out_of_range_are_usage_errors) {
+  const std::string data_dir = temp_path("serve-alert-flags");
+  auto serve = [&](std::vector<std::string> flags) {
+    std::vector<std::string> argv = {krino_binary(), "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    return run_process(argv);
+  };
+  // A lease that could end while its POST still waits would let a second replica send the alert.
+  const ProcessResult short_lease = serve({"--alert-lease-ms", "5000", "--alert-timeout-ms", "5000"});
+  BOOST_TEST(short_lease.exit_code == 2);
+  BOOST_TEST(short_lease.err.find("--alert-lease-ms (5000) must be longer than --alert-timeout-ms (5000)") != std::string::npos, short_lease.err);
+  const ProcessResult no_attempts = serve({"--alert-attempts", "0"});
+  BOOST_TEST(no_attempts.exit_code == 2);
+  BOOST_TEST(no_attempts.err.find("--alert-attempts") != std::string::npos, no_attempts.err);
+  const ProcessResult no_poll = serve({"--alert-poll-ms", "0"});
+  BOOST_TEST(no_poll.exit_code == 2);
+  BOOST_TEST(no_poll.err.find("--alert-poll-ms: Value 0 not in range") != std::string::npos, no_poll.err);
+  std::filesystem::remove_all(data_dir);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

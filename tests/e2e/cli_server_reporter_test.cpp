@@ -3,17 +3,15 @@
 // once the spool is uploaded, and stores no item twice; a server down for the whole run leaves a
 // local run in the spool and a failing exit, unless allow_loss.
 #include "process.hpp"
+#include "serve_process.hpp"
 #include "test_http_client.hpp"
 
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <krino/json_parse.hpp>
 
 #include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <chrono>
 #include <filesystem>
@@ -22,8 +20,6 @@
 #include <set>
 #include <thread>
 
-extern char** environ;
-
 using namespace krino::test;
 using krino::fake_llm::test::HttpCall;
 using krino::fake_llm::test::TestHttpClient;
@@ -31,52 +27,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-unsigned short unused_port() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor acceptor(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return acceptor.local_endpoint().port();
-}
-
-// `krino serve` in the background, ready when constructed.
-class Server {
- public:
-  Server(unsigned short port, const std::string& data_dir) : port_(port) {
-    const std::string listen = "127.0.0.1:" + std::to_string(port);
-    std::vector<std::string> args = {krino_binary(), "serve", "--listen", listen, "--data-dir", data_dir};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);  // the access log
-    BOOST_REQUIRE(::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
-    for (int i = 0; i < 500; ++i) {
-      try {
-        TestHttpClient client(port_);
-        HttpCall call;
-        call.method = "GET";
-        call.target = "/healthz";
-        if (client.send(call).status() == 200u) return;
-      } catch (const std::exception&) {
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    BOOST_FAIL("krino serve did not start");
-  }
-  ~Server() { stop(SIGTERM); }
-  void stop(int signal) {
-    if (pid_ <= 0) return;
-    ::kill(pid_, signal);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-
- private:
-  unsigned short port_;
-  pid_t pid_ = -1;
-};
+// The options of a `krino serve` that keeps its SQLite file in `data_dir`.
+std::vector<std::string> on_data_dir(const std::string& data_dir) { return {"--data-dir", data_dir}; }
 
 boost::json::value get_json(unsigned short port, const std::string& target) {
   TestHttpClient client(port);
@@ -175,7 +127,7 @@ BOOST_AUTO_TEST_SUITE(cli_server_reporter)
 BOOST_AUTO_TEST_CASE(the_servers_run_equals_the_json_report) {
   Workspace work(1234);
   const unsigned short port = unused_port();
-  Server server(port, work.path("data"));
+  ServeProcess server(port, on_data_dir(work.path("data")));
   const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/";
   const ProcessResult run = run_process({krino_binary(), "run", work.experiment("url: \"" + url + "\", project: e2e, batch_size: 50")});
   BOOST_REQUIRE_MESSAGE(run.exit_code == 0, run.err);
@@ -193,7 +145,7 @@ BOOST_AUTO_TEST_CASE(the_servers_run_equals_the_json_report) {
 BOOST_AUTO_TEST_CASE(a_server_killed_mid_run_loses_nothing_once_the_spool_is_uploaded) {
   Workspace work(8000);
   const unsigned short port = unused_port();
-  std::optional<Server> server(std::in_place, port, work.path("data"));
+  std::optional<ServeProcess> server(std::in_place, port, on_data_dir(work.path("data")));
   const std::string url = "http://127.0.0.1:" + std::to_string(port);
   const std::string spool = work.path("spool.ndjson");
   const std::string experiment =
@@ -215,7 +167,7 @@ BOOST_AUTO_TEST_CASE(a_server_killed_mid_run_loses_nothing_once_the_spool_is_upl
   BOOST_TEST(run.err.find("send them with krino upload") != std::string::npos, run.err);
   BOOST_REQUIRE(fs::exists(spool));
 
-  server.emplace(port, work.path("data"));  // the same data directory
+  server.emplace(port, on_data_dir(work.path("data")));  // the same data directory
   const ProcessResult upload = run_process({krino_binary(), "upload", spool});
   BOOST_TEST(upload.exit_code == 0, upload.err);
   BOOST_TEST(!fs::exists(spool));
@@ -249,7 +201,7 @@ BOOST_AUTO_TEST_CASE(a_server_down_for_the_whole_run_leaves_a_local_run_in_the_s
   BOOST_TEST(fs::exists(spool));
 
   // The server comes back: the spool creates the run, and a json report can be sent as well.
-  Server server(port, work.path("data"));
+  ServeProcess server(port, on_data_dir(work.path("data")));
   const ProcessResult replay = run_process({krino_binary(), "upload", spool});
   BOOST_TEST(replay.exit_code == 0, replay.err);
   const ProcessResult report = run_process({krino_binary(), "upload", work.path("report.jsonl"), "--server", url, "--project", "e2e",

@@ -325,6 +325,7 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_receiver_gets_the_alert_signed_and_timestampe
   const std::string metrics = this->dispatcher->metrics_text();
   BOOST_TEST(metrics.find("krino_alert_attempts_total{outcome=\"delivered\"} 2") != std::string::npos, metrics);
   BOOST_TEST(metrics.find("krino_alerts_total 1") != std::string::npos, metrics);
+  BOOST_TEST(metrics.find("krino_alert_in_flight 0\n") != std::string::npos, metrics);  // nothing awaits an answer now
 }
 
 BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_receiver_that_is_down_gets_retries_with_backoff_until_it_is_up, Backend, Backends, AlertFixture<Backend>) {

@@ -3,6 +3,7 @@
 #include "plugin_options.hpp"
 
 #include "krino/core/gate/gate_config.hpp"
+#include "krino/core/server/alert_dispatcher.hpp"
 
 #include <cstdint>
 #include <string>
@@ -92,6 +93,9 @@ struct ServeArguments {
   std::string database;                   // default: krino.db in the data directory
   std::uint64_t max_body_bytes = 64ull * 1024 * 1024;
   bool require_read_key = false;  // reads need a key too, once keys are in use
+  // The regression-alert worker; the defaults are AlertOptions' own, the --alert-* flags change them.
+  core::server::AlertOptions alerts;
+  void add_alert_options(CLI::App& command);
 };
 
 // krino upload: a json report or the server reporter's spool sent to a results server (docs/server.md).

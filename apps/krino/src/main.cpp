@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--database", serve.database, "A SQLite file (default krino.db in the data directory) or a postgresql:// URI")->type_name("FILE");
   serve_cmd->add_option("--max-body-bytes", serve.max_body_bytes, "Largest request body accepted (default 64 MiB)")->type_name("N");
   serve_cmd->add_flag("--require-read-key", serve.require_read_key, "Once keys are in use, reads need a key too (writes always do)");
+  serve.add_alert_options(*serve_cmd);
 
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
   plugins_cmd->require_subcommand(1);

@@ -9,6 +9,8 @@
 #include "krino/core/server/results_server.hpp"
 #include "krino/core/store/open_store.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -45,13 +47,47 @@ std::filesystem::path default_data_dir() {
   throw core::usage_error("no data directory: set --data-dir (neither XDG_DATA_HOME nor HOME is set)");
 }
 
+// Every --alert-*-ms value: at least 1 ms, at most a week (a longer wait is a mistake, and the
+// worker adds these to Unix milliseconds).
+constexpr std::int64_t kMaxAlertMs = 7LL * 24 * 3600 * 1000;
+
 }  // namespace
 
+void ServeArguments::add_alert_options(CLI::App& command) {
+  const auto milliseconds = [&command](const char* name, const char* help, auto assign) {
+    command.add_option_function<std::int64_t>(name, [assign](std::int64_t ms) { assign(std::chrono::milliseconds(ms)); }, help)
+        ->type_name("MS")
+        ->check(CLI::Range(std::int64_t{1}, kMaxAlertMs));
+  };
+  core::server::AlertOptions& a = alerts;
+  milliseconds("--alert-poll-ms", "How often the alert worker looks at its queue when idle (default 1000)",
+               [&a](std::chrono::milliseconds ms) { a.poll_interval = ms; });
+  milliseconds("--alert-retry-ms", "Wait before a webhook's first retry; it doubles on each (default 10000)",
+               [&a](std::chrono::milliseconds ms) { a.retry.base_delay = ms; });
+  milliseconds("--alert-max-delay-ms", "Longest wait between attempts, a Retry-After header's included (default 3600000)",
+               [&a](std::chrono::milliseconds ms) { a.retry.max_delay = a.retry.max_retry_after = ms; });
+  milliseconds("--alert-timeout-ms", "Longest a webhook POST may take (default 10000)",
+               [&a](std::chrono::milliseconds ms) { a.request_timeout = ms; });
+  milliseconds("--alert-lease-ms", "How long a replica holds the alert work it claimed; more than --alert-timeout-ms (default 120000)",
+               [&a](std::chrono::milliseconds ms) { a.lease = ms; });
+  command.add_option("--alert-attempts", alerts.retry.max_attempts, "Attempts of a webhook POST before it is DEAD (default 8)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100));
+}
+
 int serve_command(const ServeArguments& args) {
+  // A lease that ends while its POST may still be waiting lets another replica send the alert too.
+  if (args.alerts.lease <= args.alerts.request_timeout) {
+    std::string message = "--alert-lease-ms (";
+    message.append(std::to_string(args.alerts.lease.count())).append(") must be longer than --alert-timeout-ms (");
+    message.append(std::to_string(args.alerts.request_timeout.count())).append(")");
+    throw core::usage_error(message);
+  }
   core::server::ResultsServerOptions options;
   parse_listen(args.listen, options.http);
   options.http.max_body_bytes = args.max_body_bytes;
   options.auth.require_read_key = args.require_read_key;
+  options.alerts = args.alerts;
   if (const char* key = std::getenv("KRINO_API_KEY"); key != nullptr && *key != '\0') options.auth.legacy_key = std::string(key);
   const bool postgres = core::store::is_postgres_uri(args.database);
   const std::filesystem::path data_dir = args.data_dir.empty() && !postgres ? default_data_dir() : std::filesystem::path(args.data_dir);

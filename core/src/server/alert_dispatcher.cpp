@@ -181,7 +181,9 @@ bool AlertDispatcher::send_due() {
   }
   {
     std::unique_lock<std::mutex> lock(sends->mutex);
+    in_flight_ = static_cast<std::int64_t>(sends->outstanding);
     sends->done.wait(lock, [&] { return sends->outstanding == 0; });
+    in_flight_ = 0;
   }
 
   for (std::size_t i = 0; i < claimed.size(); ++i) {
@@ -233,6 +235,9 @@ std::string AlertDispatcher::metrics_text() const {
   out.append("krino_alert_queue{kind=\"checks\"} ").append(std::to_string(queued_checks_.load())).append("\n");
   out.append("krino_alert_queue{kind=\"pending_deliveries\"} ").append(std::to_string(pending_.load())).append("\n");
   out.append("krino_alert_queue{kind=\"dead_deliveries\"} ").append(std::to_string(dead_now_.load())).append("\n");
+  out.append("# HELP krino_alert_in_flight Webhook POSTs this server has sent and is waiting on (it holds their leases).\n");
+  out.append("# TYPE krino_alert_in_flight gauge\n");
+  out.append("krino_alert_in_flight ").append(std::to_string(in_flight_.load())).append("\n");
   out.append("# HELP krino_alert_attempts_total Webhook POSTs made by this server, by what came of them.\n");
   out.append("# TYPE krino_alert_attempts_total counter\n");
   out.append("krino_alert_attempts_total{outcome=\"delivered\"} ").append(std::to_string(delivered_.load())).append("\n");

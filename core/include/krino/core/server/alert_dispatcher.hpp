@@ -100,6 +100,7 @@ class AlertDispatcher {
   std::atomic<std::int64_t> queued_checks_{0};
   std::atomic<std::int64_t> pending_{0};
   std::atomic<std::int64_t> dead_now_{0};
+  std::atomic<std::int64_t> in_flight_{0};  // POSTs sent and not yet answered: what this replica holds leases on
 };
 
 }  // namespace krino::core::server
