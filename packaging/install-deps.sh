@@ -28,6 +28,8 @@ packages=(
   libvalijson-dev     # JSON Schema validation of plugin configs and tool arguments
   libicu-dev          # Unicode case and white space for the OpenJudge graders (agent plugin)
   libssl-dev          # TLS for remote judges
+  libpq-dev           # libpq: the results server's PostgreSQL backend (krino serve --database postgresql://...)
+  libsqlite3-dev      # SQLite: the results server's default, embedded database
 )
 # Only the tests use these.
 test_packages=(
@@ -37,6 +39,7 @@ test_packages=(
   python3-minimal     # the layout test (cmake/krino_layout_check.py): the dependency rule and core's layers
   clang-14            # the fuzz preset: the fuzz harnesses are built with clang (docs/fuzzing.md)
   libclang-rt-14-dev  # clang's runtime libraries: libFuzzer and the sanitizers' for clang
+  postgresql          # initdb/postgres: the server tests start a throwaway cluster (tests/support/postgres)
 )
 [ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
 

@@ -10,9 +10,11 @@ _krino_options_run="--set --no-cache --shard --resume --retry-errors $_krino_plu
 _krino_options_eval="-e --evaluator -c --config -j --parallelism --judges --no-cache $_krino_plugin_options"
 _krino_options_extract="-x --extractor --detect --compact $_krino_plugin_options"
 _krino_test_options='--pairing --alpha --seed --permutation-iterations --bootstrap-iterations'
-_krino_options_gate="-b --baseline --severity-margin --verdict-dir --on-removed-evaluator --update --no-fail-on-regression --fail-on-removed-items --fail-on-inconclusive --no-bootstrap-pass --json $_krino_test_options"
+_krino_options_gate="-b --baseline --server --experiment --run-id --baseline-run --baseline-branch --api-key --severity-margin --verdict-dir --on-removed-evaluator --update --no-fail-on-regression --fail-on-removed-items --fail-on-inconclusive --no-bootstrap-pass --json $_krino_test_options"
 _krino_options_compare="-f --format --max-items --fail-on-regression $_krino_test_options"
 _krino_options_merge='-o --output --allow-missing'
+_krino_options_serve='--listen --data-dir --database --max-body-bytes --require-read-key --alert-poll-ms --alert-retry-ms --alert-max-delay-ms --alert-attempts --alert-timeout-ms --alert-lease-ms'
+_krino_options_upload="--server --project --experiment --api-key --allow-loss $_krino_plugin_options"
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
 
@@ -54,11 +56,11 @@ _krino() {
 
     # The value of the option just typed.
     case $prev in
-        --plugin-dir | --verdict-dir)
+        --plugin-dir | --verdict-dir | --data-dir)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -d -- "$cur")
             return ;;
-        --judges | -b | --baseline | -o | --output)
+        --judges | -b | --baseline | -o | --output | --database)
             _krino_files "$cur"
             return ;;
         --plugins)
@@ -93,7 +95,9 @@ _krino() {
             mapfile -t COMPREPLY < <(compgen -W 'fail warn' -- "$cur")
             return ;;
         --set | -c | --config | -j | --parallelism | --shard | --severity-margin | --alpha | --seed | \
-            --permutation-iterations | --bootstrap-iterations | --max-items)
+            --permutation-iterations | --bootstrap-iterations | --max-items | --listen | --max-body-bytes | \
+            --server | --project | --experiment | --api-key | --alert-poll-ms | --alert-retry-ms | --alert-max-delay-ms | \
+            --alert-attempts | --alert-timeout-ms | --alert-lease-ms)
             return ;;  # free-form values
     esac
 
@@ -106,6 +110,8 @@ _krino() {
             gate) options=$_krino_options_gate ;;
             compare) options=$_krino_options_compare ;;
             merge) options=$_krino_options_merge ;;
+            serve) options=$_krino_options_serve ;;
+            upload) options=$_krino_options_upload ;;
             'plugins list') options=$_krino_options_plugins_list ;;
             'plugins info') options=$_krino_options_plugins_info ;;
             '') options='--help --version' ;;
@@ -116,7 +122,7 @@ _krino() {
     fi
 
     case $command in
-        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge plugins' -- "$cur") ;;
+        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve upload plugins' -- "$cur") ;;
         plugins) mapfile -t COMPREPLY < <(compgen -W 'list info' -- "$cur") ;;
         'plugins info') mapfile -t COMPREPLY < <(compgen -W "$(_krino_names --names)" -- "$cur") ;;
         'plugins list') ;;

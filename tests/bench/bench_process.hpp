@@ -2,6 +2,7 @@
 // Runs a command and measures its wall time and peak resident memory (wait4's ru_maxrss).
 #include "test_paths.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <sys/resource.h>
@@ -20,9 +21,12 @@ struct Measured {
 
 inline std::string default_krino() { return std::string(KRINO_BINARY_DIR) + "/bin/krino"; }
 
-inline Measured run_measured(const std::vector<std::string>& argv, bool quiet = true) {
+// `child`, when given, receives the child's pid as soon as it exists (to signal a server that runs
+// until told to stop).
+inline Measured run_measured(const std::vector<std::string>& argv, bool quiet = true, std::atomic<pid_t>* child = nullptr) {
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
+  if (pid > 0 && child != nullptr) child->store(pid);
   if (pid == 0) {
     if (quiet) {
       int null = open("/dev/null", O_WRONLY);

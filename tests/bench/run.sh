@@ -17,5 +17,14 @@ echo "== exec task: persistent workers vs a process per example, 10000 items (is
 "$bin/krino_exec_bench"
 echo "== (b) ABI overhead  [<= 10 % for a microsecond-scale evaluator]"
 "$bin/krino_abi_overhead_bench"
+echo "== results server ingestion, SQLite and PostgreSQL (issue 15)  [>= 30000 / >= 20000 items/s, ~1 KB items]"
+"$bin/krino_server_ingest_bench"
+"$bin/krino_server_ingest_bench" --postgres
+echo "== results server ingestion through krino run's server reporter (issue 15)  [figure, and a run alone beside it]"
+"$bin/krino_server_ingest_bench" --reporter
+"$bin/krino_server_ingest_bench" --reporter --postgres
+echo "== results server pages over two runs of 1,000,000 items (issue 15)  [p95 <= 50 ms a page; server peak RSS <= 256 MB]"
+"$bin/krino_server_query_bench"
+"$bin/krino_server_query_bench" --postgres
 echo "== (d) start-up  [<= 30 ms]"
 "$bin/krino_startup_bench"

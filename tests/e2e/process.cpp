@@ -47,6 +47,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     sigprocmask(SIG_SETMASK, &none, nullptr);
     signal(SIGINT, SIG_DFL);
     for (const auto& e : options.environment) putenv(const_cast<char*>(e.c_str()));
+    if (!options.working_directory.empty() && chdir(options.working_directory.c_str()) != 0) _exit(126);
+    if (options.run_as && !become(*options.run_as)) _exit(126);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);

@@ -1,7 +1,10 @@
 #pragma once
 // Runs the real krino binary as a child process for end-to-end tests: arguments, optional stdin,
 // captured stdout/stderr, exit code, and optionally a signal sent once stderr/the file shows progress.
+#include "run_as.hpp"
+
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,11 @@ struct ProcessOptions {
   int interrupt_signal = 2;  // SIGINT
   // When above 0, the signal is sent a second time this long after the first (a second Ctrl-C).
   int interrupt_again_after_ms = 0;
+  // When set, the child runs as this user (the caller must be root); it exits with 126 if it cannot.
+  std::optional<RunAs> run_as = std::nullopt;
+  // When set, the child starts in this directory instead of the caller's (one the user can enter).
+  std::string working_directory = {};
+  // (The `= ...` on the last two keep brace-initialised options free of -Wmissing-field-initializers.)
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

@@ -83,12 +83,15 @@ if contents libkrino-sdk-dev | grep -qE '\.so$|/bin/'; then die "libkrino-sdk-de
 step "dpkg -i"
 dpkg -i "${deb[@]}" >"$work/install.log" 2>&1 || { cat "$work/install.log"; die "dpkg -i failed"; }
 for file in /usr/bin/krino /usr/share/man/man1/krino.1.gz /usr/share/bash-completion/completions/krino \
+    /usr/lib/systemd/system/krino.service \
     /usr/share/doc/krino/copyright /usr/share/doc/libkrino-sdk-dev/copyright \
     /usr/lib/krino/plugins/krino-text.so /usr/share/krino/schemas/testcase.json \
     /usr/share/cmake/KrinoSDK/KrinoSDKConfig.cmake /usr/share/pkgconfig/krino-sdk.pc /usr/include/krino/plugin.h \
     /usr/include/krino/plugin.hpp /usr/include/krino/plugin/entry.hpp; do
     [[ -e $file ]] || die "$file is not installed"
 done
+grep -qx 'ExecStart=/usr/bin/krino serve --listen 127.0.0.1:8080 --data-dir /var/lib/krino' /usr/lib/systemd/system/krino.service ||
+    die "krino.service does not start /usr/bin/krino serve"
 grep -qx 'prefix=/usr' /usr/share/pkgconfig/krino-sdk.pc || die "krino-sdk.pc does not say prefix=/usr: $(grep '^prefix=' /usr/share/pkgconfig/krino-sdk.pc)"
 
 # 3. The installed krino, its plugins, and plugins built against the installed SDK.

@@ -16,6 +16,33 @@ using namespace krino::core;
 
 BOOST_AUTO_TEST_SUITE(gate_paired_tests)
 
+BOOST_AUTO_TEST_CASE(large_samples_use_normal_forms_that_agree_with_sampling) {
+  // 2,000 deltas with a small shift: sampled at 20,000 iterations (4e7 draws), and in the large-sample
+  // form at 200,000 iterations (4e8 draws, beyond the limit).
+  std::mt19937_64 source(7);
+  std::vector<double> deltas;
+  for (int i = 0; i < 2000; ++i) deltas.push_back(static_cast<double>(static_cast<int>(source() % 21) - 10) / 10.0 + 0.02);
+  BOOST_TEST(!uses_large_sample_form(deltas.size(), 20000));
+  BOOST_TEST(uses_large_sample_form(deltas.size(), 200000));
+  GateRng sampled_rng(42), normal_rng(42);
+  const double sampled = sign_flip_p_value(deltas, 20000, sampled_rng);
+  const double normal = sign_flip_p_value(deltas, 200000, normal_rng);
+  BOOST_TEST(sampled > 0.01);
+  BOOST_TEST(std::fabs(sampled - normal) < 0.01, "sampled p " << sampled << ", normal p " << normal);
+  const Interval sampled_interval = bootstrap_mean_interval(deltas, 20000, sampled_rng);
+  const Interval normal_interval = bootstrap_mean_interval(deltas, 200000, normal_rng);
+  const double width = sampled_interval.high - sampled_interval.low;
+  BOOST_TEST(std::fabs(sampled_interval.low - normal_interval.low) < 0.05 * width);
+  BOOST_TEST(std::fabs(sampled_interval.high - normal_interval.high) < 0.05 * width);
+  // The normal form draws nothing: the stream is where it was.
+  GateRng untouched(42);
+  BOOST_TEST(normal_rng.coin() == untouched.coin());
+  // And never claims more than the sampled test could: p >= 1 / (iterations + 1).
+  const std::vector<double> shifted(100000, 1.0);
+  GateRng rng(1);
+  BOOST_TEST(sign_flip_p_value(shifted, 10000, rng) == 1.0 / 10001.0);
+}
+
 BOOST_AUTO_TEST_CASE(mcnemar_matches_known_values) {
   BOOST_TEST(mcnemar_p_value(0, 0) == 1.0);
   BOOST_TEST(mcnemar_p_value(1, 0) == 1.0);  // |b - c| - 1 = 0: no evidence

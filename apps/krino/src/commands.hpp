@@ -3,7 +3,9 @@
 #include "plugin_options.hpp"
 
 #include "krino/core/gate/gate_config.hpp"
+#include "krino/core/server/alert_dispatcher.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -69,6 +71,10 @@ struct GateArguments {
   std::string baseline, run, verdict_dir = "krino-gate", on_removed_evaluator = "fail";
   bool update = false, no_fail_on_regression = false, fail_on_removed_items = false, fail_on_inconclusive = false,
        no_bootstrap_pass = false, json = false;
+  // `krino gate --server`: the results server's gate on a stored run (docs/server.md)
+  std::string server;          // default: $KRINO_SERVER_URL
+  std::string api_key;         // default: $KRINO_API_KEY
+  std::string experiment_id, run_id, baseline_run_id, baseline_branch;
   void add_to(CLI::App& command);
   void apply(core::GateConfig& config) const;
 };
@@ -80,7 +86,33 @@ struct CompareArguments {
   GateArguments options;
 };
 
+// krino serve: the results server (docs/server.md).
+struct ServeArguments {
+  std::string listen = "127.0.0.1:8080";  // HOST:PORT
+  std::string data_dir;                   // default: $XDG_DATA_HOME/krino, else ~/.local/share/krino
+  std::string database;                   // default: krino.db in the data directory
+  std::uint64_t max_body_bytes = 64ull * 1024 * 1024;
+  bool require_read_key = false;  // reads need a key too, once keys are in use
+  // The regression-alert worker; the defaults are AlertOptions' own, the --alert-* flags change them.
+  core::server::AlertOptions alerts;
+  void add_alert_options(CLI::App& command);
+};
+
+// krino upload: a json report or the server reporter's spool sent to a results server (docs/server.md).
+struct UploadArguments {
+  std::string file;
+  std::string server;      // default: $KRINO_SERVER_URL (a spool: its records' server)
+  std::string project;     // default: $KRINO_PROJECT (a spool: its records' project)
+  std::string experiment;  // default: the report's experiment name (a spool: its records')
+  std::string api_key;     // default: $KRINO_API_KEY
+  bool allow_loss = false;
+  PluginOptions plugins;
+};
+
+int upload_command(const UploadArguments& args);
 int gate_command(const GateArguments& args);
+int server_gate_command(const GateArguments& args);
+int serve_command(const ServeArguments& args);
 int compare_command(const CompareArguments& args);
 int run_command(const RunArguments& args);
 int merge_command(const MergeArguments& args);

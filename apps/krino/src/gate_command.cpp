@@ -35,6 +35,8 @@ void GateArguments::apply(core::GateConfig& config) const {
 }
 
 int gate_command(const GateArguments& args) {
+  if (args.run.empty() || args.baseline.empty())
+    throw core::usage_error("krino gate needs a run file and --baseline FILE, or --experiment ID and --run-id ID with --server URL");
   core::GateConfig config;
   config.baseline = args.baseline;
   config.verdict_dir = args.verdict_dir;

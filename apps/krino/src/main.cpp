@@ -64,8 +64,16 @@ int main(int argc, char** argv) {
 
   GateArguments gate;
   auto* gate_cmd = app.add_subcommand("gate", "Compare a run's JSON Lines output with a baseline file (the regression gate)");
-  gate_cmd->add_option("run", gate.run, "The run: JSON Lines output of `krino run` (json reporter)")->required()->type_name("RUN.jsonl");
-  gate_cmd->add_option("--baseline,-b", gate.baseline, "The baseline file (written when missing, locally)")->required()->type_name("FILE");
+  gate_cmd->add_option("run", gate.run, "The run: JSON Lines output of `krino run` (json reporter)")->type_name("RUN.jsonl");
+  gate_cmd->add_option("--baseline,-b", gate.baseline, "The baseline file (written when missing, locally)")->type_name("FILE");
+  gate_cmd->add_option("--server", gate.server, "Ask a results server's gate instead (default $KRINO_SERVER_URL with --experiment)")
+      ->type_name("URL");
+  gate_cmd->add_option("--experiment", gate.experiment_id, "With --server: the experiment's id")->type_name("ID");
+  gate_cmd->add_option("--run-id", gate.run_id, "With --server: the candidate run's id (the server reporter prints it)")->type_name("ID");
+  gate_cmd->add_option("--baseline-run", gate.baseline_run_id, "With --server: compare with this run, not the newest successful one")
+      ->type_name("ID");
+  gate_cmd->add_option("--baseline-branch", gate.baseline_branch, "With --server: look for the baseline on this git branch only");
+  gate_cmd->add_option("--api-key", gate.api_key, "With --server: an EDITOR key (default $KRINO_API_KEY)")->type_name("KEY");
   gate_cmd->add_option("--severity-margin", gate.severity_margin, "Fail when one item drops by more than this (default 0.15)");
   gate_cmd->add_option("--verdict-dir", gate.verdict_dir, "Where the verdict JSON goes (default krino-gate)")->type_name("DIR");
   gate_cmd->add_option("--on-removed-evaluator", gate.on_removed_evaluator, "fail or warn (default fail)")
@@ -94,6 +102,25 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("-o,--output", merge.output, "The merged file (- for standard output)")->required()->type_name("FILE");
   merge_cmd->add_flag("--allow-missing", merge.allow_missing, "Merge even when some shards' files are absent (marked in the output)");
 
+  UploadArguments upload;
+  auto* upload_cmd = app.add_subcommand("upload", "Send a run's json report, or the server reporter's spool, to a results server");
+  upload_cmd->add_option("file", upload.file, "A json report (krino.event/1 lines) or a spool (krino.spool/1 lines)")->required()->type_name("FILE");
+  upload_cmd->add_option("--server", upload.server, "The server's URL (default $KRINO_SERVER_URL)")->type_name("URL");
+  upload_cmd->add_option("--project", upload.project, "The project (default $KRINO_PROJECT)")->type_name("NAME");
+  upload_cmd->add_option("--experiment", upload.experiment, "The experiment's name on the server (default: the report's)")->type_name("NAME");
+  upload_cmd->add_option("--api-key", upload.api_key, "An EDITOR or ADMIN key (default $KRINO_API_KEY)")->type_name("KEY");
+  upload_cmd->add_flag("--allow-loss", upload.allow_loss, "Exit 0 even when some items did not reach the server");
+  upload.plugins.add_to(*upload_cmd);
+
+  ServeArguments serve;
+  auto* serve_cmd = app.add_subcommand("serve", "Run the results server: REST API and storage for runs (docs/server.md)");
+  serve_cmd->add_option("--listen", serve.listen, "Address and port to listen on (default 127.0.0.1:8080)")->type_name("HOST:PORT");
+  serve_cmd->add_option("--data-dir", serve.data_dir, "Where the server keeps its files (default $XDG_DATA_HOME/krino)")->type_name("DIR");
+  serve_cmd->add_option("--database", serve.database, "A SQLite file (default krino.db in the data directory) or a postgresql:// URI")->type_name("FILE");
+  serve_cmd->add_option("--max-body-bytes", serve.max_body_bytes, "Largest request body accepted (default 64 MiB)")->type_name("N");
+  serve_cmd->add_flag("--require-read-key", serve.require_read_key, "Once keys are in use, reads need a key too (writes always do)");
+  serve.add_alert_options(*serve_cmd);
+
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
   plugins_cmd->require_subcommand(1);
   PluginsArguments list;
@@ -121,8 +148,10 @@ int main(int argc, char** argv) {
     if (*run_cmd) return run_command(run);
     if (*eval_cmd) return eval_command(eval);
     if (*merge_cmd) return merge_command(merge);
+    if (*serve_cmd) return serve_command(serve);
+    if (*upload_cmd) return upload_command(upload);
     if (*extract_cmd) return extract_command(extract);
-    if (*gate_cmd) return gate_command(gate);
+    if (*gate_cmd) return gate.experiment_id.empty() && gate.run_id.empty() && gate.server.empty() ? gate_command(gate) : server_gate_command(gate);
     if (*compare_cmd) return compare_command(compare);
     if (*list_cmd) return plugins_list_command(list);
     if (*info_cmd) return plugins_info_command(info);

@@ -8,6 +8,7 @@
 #include "krino/core/experiment/experiment_config.hpp"
 #include "krino/core/experiment/experiment_judges.hpp"
 #include "krino/core/gate/regression_gate.hpp"
+#include "krino/core/host/host_http.hpp"
 #include "krino/core/runner/experiment_runner.hpp"
 
 #include <cstdio>
@@ -48,6 +49,9 @@ int run_command(const RunArguments& args) {
   // Declared before the judges and the registry: it must outlive every plugin call, and it is
   // stopped last.
   core::IoService io;
+  // Lent to plugins that talk to a server (the server reporter): they share the command's I/O service.
+  core::HostHttp http(io.context());
+  host.set_http(&http);
   const std::unique_ptr<core::JudgeService> judges =
       core::make_judge_service(config, core::JudgeSetupOptions{args.no_cache, core::process_environment(), &io});
   host.set_judge_service(judges.get());

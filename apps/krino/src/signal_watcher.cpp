@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <pthread.h>
 #include <thread>
 #include <unistd.h>
@@ -27,14 +28,12 @@ void SignalWatcher::block_signals() {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-SignalWatcher::SignalWatcher(core::Cancellation& cancellation) : cancellation_(cancellation) {
-  std::thread([&cancellation = cancellation_] {
+SignalWatcher::SignalWatcher(core::Cancellation& cancellation, const char* notice) : cancellation_(cancellation) {
+  std::thread([&cancellation = cancellation_, notice] {
     sigset_t set = watched_signals();
     int signal = 0;
     if (sigwait(&set, &signal) != 0) return;
-    constexpr char first[] = "\nkrino: interrupted; finishing the items in flight and flushing reports "
-                             "(press Ctrl-C again to stop at once)\n";
-    [[maybe_unused]] auto n = ::write(STDERR_FILENO, first, sizeof(first) - 1);
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, notice, std::strlen(notice));
     cancellation.request();
     if (sigwait(&set, &signal) != 0) return;
     std::_Exit(kInterrupted);

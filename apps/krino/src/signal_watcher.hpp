@@ -9,7 +9,10 @@ namespace krino::cli {
 class SignalWatcher {
  public:
   static void block_signals();
-  explicit SignalWatcher(core::Cancellation& cancellation);
+  // `notice` is printed on stderr at the first signal.
+  explicit SignalWatcher(core::Cancellation& cancellation, const char* notice = kRunNotice);
+  static constexpr const char* kRunNotice =
+      "\nkrino: interrupted; finishing the items in flight and flushing reports (press Ctrl-C again to stop at once)\n";
   bool interrupted() const;
 
  private:

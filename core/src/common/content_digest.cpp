@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include <algorithm>
 #include <cmath>
@@ -50,19 +51,39 @@ json::value canonical_json(const json::value& v) {
   }
 }
 
+namespace {
+
+std::string lowercase_hex(const unsigned char* bytes, unsigned int length) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(length * 2);
+  for (unsigned int i = 0; i < length; ++i) {
+    hex.push_back(kHex[bytes[i] >> 4]);
+    hex.push_back(kHex[bytes[i] & 0x0f]);
+  }
+  return hex;
+}
+
+}  // namespace
+
 std::string sha256_hex(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1)
     throw runtime_error("OpenSSL cannot compute SHA-256 here");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 0x0f]);
-  }
-  return hex;
+  return lowercase_hex(digest, length);
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  // HMAC() takes an int key length; an empty key is valid (the key pointer must still be non-null).
+  static constexpr unsigned char kNoKey = 0;
+  const void* key_bytes = key.empty() ? static_cast<const void*>(&kNoKey) : static_cast<const void*>(key.data());
+  if (HMAC(EVP_sha256(), key_bytes, static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest,
+           &length) == nullptr)
+    throw runtime_error("OpenSSL cannot compute HMAC-SHA256 here");
+  return lowercase_hex(digest, length);
 }
 
 }  // namespace krino::core

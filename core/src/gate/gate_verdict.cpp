@@ -48,8 +48,14 @@ const char* gate_status_name(GateStatus status) {
   return "PASS";
 }
 
-GateVerdict decide_verdict(const Comparison& c, const GateConfig& config, const std::string& pairing,
+GateVerdict decide_verdict(const Comparison& comparison, const GateConfig& config, const std::string& pairing,
                            const std::string& rebaseline_command) {
+  return decide_verdict(std::make_shared<const Comparison>(comparison), config, pairing, rebaseline_command);
+}
+
+GateVerdict decide_verdict(std::shared_ptr<const Comparison> comparison, const GateConfig& config, const std::string& pairing,
+                           const std::string& rebaseline_command) {
+  const Comparison& c = *comparison;
   GateVerdict v;
   if (!config.baseline.empty()) v.baseline = std::filesystem::absolute(config.baseline).lexically_normal();
   v.pairing = pairing;
@@ -110,7 +116,7 @@ GateVerdict decide_verdict(const Comparison& c, const GateConfig& config, const 
   const bool regression_fired = c.pass_rate_regressed || severe > 0 ||
                                 std::any_of(c.evaluators.begin(), c.evaluators.end(),
                                             [](const EvaluatorComparison& e) { return e.status == ChangeStatus::regressed; });
-  const std::string baseline_name = v.baseline.string();
+  const std::string baseline_name = config.baseline_label.empty() ? v.baseline.string() : config.baseline_label;
   if (regression_fired || coverage_failed) {
     v.status = GateStatus::fail;
     v.passed = false;
@@ -138,7 +144,7 @@ GateVerdict decide_verdict(const Comparison& c, const GateConfig& config, const 
     v.message = fmt::format("Regression gate passed against {}: {} paired items, pass rate {} -> {}.", baseline_name,
                             c.shared, verdict_percent(c.baseline_pass_rate), verdict_percent(c.candidate_pass_rate));
   }
-  v.comparison = c;
+  v.comparison = std::move(comparison);
   return v;
 }
 

@@ -21,9 +21,22 @@ double mcnemar_p_value(uint64_t b, uint64_t c) {
   return std::min(1.0, std::erfc(std::sqrt(chi2 / 2.0)));
 }
 
+bool uses_large_sample_form(std::size_t pairs, uint32_t iterations) {
+  return static_cast<double>(pairs) * static_cast<double>(iterations) > kLargeSampleWork;
+}
+
 double sign_flip_p_value(const std::vector<double>& deltas, uint32_t iterations, GateRng& rng) {
   if (deltas.size() < 2) return 1.0;
   if (std::all_of(deltas.begin(), deltas.end(), [](double d) { return d == 0.0; })) return 1.0;
+  if (uses_large_sample_form(deltas.size(), iterations)) {
+    // Under the null hypothesis the flipped sum has mean 0 and variance sum(d^2), and is normal to
+    // far better than the Monte Carlo test's own error (about 0.002 at p = 0.05 with 10,000
+    // iterations) at these sizes. Never under 1 / (iterations + 1), as the sampled test cannot be.
+    double sum = 0.0, squares = 0.0;
+    for (double d : deltas) sum += d, squares += d * d;
+    const double p = std::erfc(std::fabs(sum) / std::sqrt(2.0 * squares));
+    return std::clamp(p, 1.0 / (static_cast<double>(iterations) + 1.0), 1.0);
+  }
   const double n = static_cast<double>(deltas.size());
   const double observed = std::fabs(mean(deltas));
   // Summation order changes the last bits; a flip that reproduces the observed mean must count.
@@ -39,6 +52,15 @@ double sign_flip_p_value(const std::vector<double>& deltas, uint32_t iterations,
 
 Interval bootstrap_mean_interval(const std::vector<double>& deltas, uint32_t iterations, GateRng& rng) {
   if (deltas.empty() || iterations == 0) return {};
+  if (uses_large_sample_form(deltas.size(), iterations)) {
+    // The bootstrap distribution of the mean is then normal with the sample's variance / n.
+    const double n = static_cast<double>(deltas.size());
+    const double centre = mean(deltas);
+    double squares = 0.0;
+    for (double d : deltas) squares += (d - centre) * (d - centre);
+    const double half_width = 1.959963984540054 * std::sqrt(squares / n / n);
+    return {centre - half_width, centre + half_width};
+  }
   std::vector<double> means;
   means.reserve(iterations);
   const size_t n = deltas.size();

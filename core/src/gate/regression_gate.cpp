@@ -81,8 +81,9 @@ GateVerdict run_regression_gate(const RunProjection& candidate, const GateConfig
     const Baseline baseline = read_baseline(config.baseline);
     std::vector<std::string> warnings;
     const Pairing pairing = resolve_pairing(config.pairing, baseline, candidate, warnings);
-    const Comparison comparison = compare_sides(side_from_baseline(baseline, pairing), side_from_run(candidate, pairing), config.comparison);
-    verdict = decide_verdict(comparison, config, pairing_name(pairing), rebaseline_command);
+    auto comparison = std::make_shared<const Comparison>(
+        compare_sides(side_from_baseline(baseline, pairing), side_from_run(candidate, pairing), config.comparison));
+    verdict = decide_verdict(std::move(comparison), config, pairing_name(pairing), rebaseline_command);
     verdict.warnings.insert(verdict.warnings.begin(), warnings.begin(), warnings.end());
   }
   write_verdict(verdict, config.verdict_dir);

@@ -1,9 +1,11 @@
 #include "krino/core/host/host_services.hpp"
 
+#include "krino/core/host/host_http.hpp"
 #include "krino/core/llm/judge_service.hpp"
 
 #include "krino/core/version.hpp"
 
+#include <cstring>
 #include <string_view>
 
 namespace krino::core {
@@ -85,6 +87,11 @@ krino_status HostServices::judge_entry(const krino_host* host, const krino_call_
 
 size_t HostServices::judge_capacity() const noexcept { return judge_ != nullptr ? judge_->capacity() : 0; }
 
-const void* HostServices::get_extension_entry(const krino_host*, const char*) { return nullptr; }
+const void* HostServices::get_extension_entry(const krino_host* host, const char* extension_id) {
+  if (host == nullptr || extension_id == nullptr) return nullptr;
+  if (std::strcmp(extension_id, KRINO_HOST_HTTP_EXTENSION_ID) == 0 && self(host).http_ != nullptr)
+    return HostHttp::table();
+  return nullptr;
+}
 
 }  // namespace krino::core

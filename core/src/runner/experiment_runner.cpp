@@ -23,7 +23,9 @@
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
+#include <exception>
 #include <cstring>
+#include <exception>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -140,7 +142,17 @@ std::optional<krino::event::ShardInfo> ExperimentRunner::shard_info() const {
 }
 
 void ExperimentRunner::flush_reporters() {
-  for (auto& reporter : reporters_) reporter->flush();
+  // Every reporter flushes even when one fails (the server reporter fails its flush when items did
+  // not reach the server): the others' files are still synced. The first failure is what is reported.
+  std::exception_ptr first_failure;
+  for (auto& reporter : reporters_) {
+    try {
+      reporter->flush();
+    } catch (...) {
+      if (!first_failure) first_failure = std::current_exception();
+    }
+  }
+  if (first_failure) std::rethrow_exception(first_failure);
 }
 
 krino::event::RunStarted ExperimentRunner::run_started_event(uint32_t run_index, const DatasetInfo& info) const {

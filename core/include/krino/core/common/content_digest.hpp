@@ -19,4 +19,8 @@ boost::json::value canonical_json(const boost::json::value& value);
 // compute it (a FIPS build without SHA-256 is the only known case).
 std::string sha256_hex(std::string_view data);
 
+// The HMAC-SHA256 of `data` keyed with `key` (its bytes as given), as 64 lowercase hex digits:
+// what signs a webhook's body. Throws a runtime error when OpenSSL cannot compute it.
+std::string hmac_sha256_hex(std::string_view key, std::string_view data);
+
 }  // namespace krino::core

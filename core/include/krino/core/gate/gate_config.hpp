@@ -15,6 +15,7 @@ enum class RemovedEvaluatorPolicy { fail, warn };
 
 struct GateConfig {
   std::filesystem::path baseline;     // the baseline file
+  std::string baseline_label;         // what messages call the baseline; empty: the file's absolute path
   std::filesystem::path verdict_dir = "krino-gate";  // one verdict file per baseline, named for its stem
   ComparisonOptions comparison;       // alpha, seed, iterations, severity margin
   Pairing pairing = Pairing::automatic;

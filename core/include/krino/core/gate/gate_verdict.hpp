@@ -6,6 +6,7 @@
 #include <boost/json/object.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,13 +32,15 @@ struct GateVerdict {
   std::vector<std::string> warnings;
   std::filesystem::path baseline;     // absolute
   std::string pairing = "none";       // "positional", "dataset_item_id" or "none"
-  std::optional<Comparison> comparison;
+  std::shared_ptr<const Comparison> comparison;  // shared: a server keeps large comparisons for their pages
   double severity_margin = 0.15;
   double alpha = 0.05;
 };
 
 // Applies both guards, the coverage rules and the sample-size check to a comparison.
 // `rebaseline_command` goes into the FAIL message (how to accept the change).
+GateVerdict decide_verdict(std::shared_ptr<const Comparison> comparison, const GateConfig& config, const std::string& pairing,
+                           const std::string& rebaseline_command);
 GateVerdict decide_verdict(const Comparison& comparison, const GateConfig& config, const std::string& pairing,
                            const std::string& rebaseline_command);
 

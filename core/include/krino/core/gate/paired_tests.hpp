@@ -29,12 +29,20 @@ class GateRng {
 // |delta| at or under this counts as no change.
 inline constexpr double kGateEpsilon = 0.001;
 
+// Beyond this many random draws (paired items x iterations: a run of some 27,000 items at 10,000
+// iterations), the sign-flip test and the bootstrap interval use their large-sample normal forms,
+// which draw nothing: sampling a million items 10,000 times would take minutes, and at that size
+// the normal form is closer to the exact test than the sampled one is.
+inline constexpr double kLargeSampleWork = 268435456.0;  // 2^28
+bool uses_large_sample_form(std::size_t pairs, uint32_t iterations);
+
 // McNemar's test with continuity correction. b = pairs that went pass -> fail, c = fail -> pass.
 // p = erfc(sqrt(chi2 / 2)), chi2 = max(|b - c| - 1, 0)^2 / (b + c); 1 when b + c = 0 or chi2 = 0.
 double mcnemar_p_value(uint64_t b, uint64_t c);
 
 // Two-sided paired sign-flip permutation test on deltas: p = (#{|mean of flipped| >= |mean|} + 1) /
-// (iterations + 1). Fewer than two deltas, or all zero: 1 (no random numbers drawn).
+// (iterations + 1). Fewer than two deltas, or all zero: 1 (no random numbers drawn). Large samples
+// (uses_large_sample_form): p = erfc(|sum d| / sqrt(2 sum d^2)), at least 1 / (iterations + 1).
 double sign_flip_p_value(const std::vector<double>& deltas, uint32_t iterations, GateRng& rng);
 
 struct Interval {
@@ -43,7 +51,7 @@ struct Interval {
 };
 
 // Bootstrap percentile interval (2.5 %, 97.5 %, linear interpolation) of the mean of `deltas`.
-// Empty input: [0, 0] (no random numbers drawn).
+// Empty input: [0, 0] (no random numbers drawn). Large samples: mean -/+ 1.96 sd / sqrt(n).
 Interval bootstrap_mean_interval(const std::vector<double>& deltas, uint32_t iterations, GateRng& rng);
 
 // The fewest paired items with which even the most extreme outcome (every pair moved the same

@@ -1,6 +1,6 @@
 #pragma once
 // The services the host offers every plugin (the krino_host vtable of plugin.h): logging,
-// cancellation and the judge. One instance per process context; every function is thread-safe.
+// cancellation, the judge, and the extensions it lends by id (krino.host.http/1). One instance per process context; every function is thread-safe.
 #include "krino/core/common/cancellation.hpp"
 
 #include <krino/plugin.h>
@@ -27,6 +27,10 @@ class HostServices {
   // any plugin call; the service must outlive every call.
   void set_judge_service(class JudgeService* service) noexcept { judge_ = service; }
   class JudgeService* judge_service() const noexcept { return judge_; }
+  // The HTTP client lent as "krino.host.http/1"; without one the extension is absent. Set before any
+  // plugin call; it must outlive every plugin instance.
+  void set_http(class HostHttp* http) noexcept { http_ = http; }
+  class HostHttp* http() const noexcept { return http_; }
   // How many judge calls may be in flight at once (every judge's max_concurrency); 0 without judges.
   size_t judge_capacity() const noexcept;
 
@@ -57,6 +61,7 @@ class HostServices {
   krino_host host_{};
   krino_host_info info_{};
   class JudgeService* judge_ = nullptr;
+  class HostHttp* http_ = nullptr;
 };
 
 }  // namespace krino::core

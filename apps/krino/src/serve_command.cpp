@@ -1,0 +1,118 @@
+// krino serve: parses the options, starts the results server and waits for SIGTERM or Ctrl-C,
+// then stops it gracefully (requests in progress finish; nothing is cut off mid-write).
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "signal_watcher.hpp"
+
+#include "krino/core/common/cancellation.hpp"
+#include "krino/core/common/error.hpp"
+#include "krino/core/server/results_server.hpp"
+#include "krino/core/store/open_store.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+#include <thread>
+
+namespace krino::cli {
+
+namespace {
+
+constexpr auto kGrace = std::chrono::seconds(30);
+constexpr auto kPoll = std::chrono::milliseconds(100);
+
+// "127.0.0.1:8080", "[::1]:8080", ":8080" (all IPv4 interfaces).
+void parse_listen(const std::string& text, core::http_server::HttpServerOptions& http) {
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string::npos) throw core::usage_error("--listen " + text + ": expected HOST:PORT, e.g. 127.0.0.1:8080");
+  std::string host = text.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const std::string port_text = text.substr(colon + 1);
+  unsigned port = 0;
+  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535)
+    throw core::usage_error("--listen " + text + ": the port must be a number from 0 to 65535");
+  http.host = host.empty() ? "0.0.0.0" : host;
+  http.port = static_cast<unsigned short>(port);
+}
+
+std::filesystem::path default_data_dir() {
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg != nullptr && *xdg == '/') return std::filesystem::path(xdg) / "krino";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return std::filesystem::path(home) / ".local/share/krino";
+  throw core::usage_error("no data directory: set --data-dir (neither XDG_DATA_HOME nor HOME is set)");
+}
+
+// Every --alert-*-ms value: at least 1 ms, at most a week (a longer wait is a mistake, and the
+// worker adds these to Unix milliseconds).
+constexpr std::int64_t kMaxAlertMs = 7LL * 24 * 3600 * 1000;
+
+}  // namespace
+
+void ServeArguments::add_alert_options(CLI::App& command) {
+  const auto milliseconds = [&command](const char* name, const char* help, auto assign) {
+    command.add_option_function<std::int64_t>(name, [assign](std::int64_t ms) { assign(std::chrono::milliseconds(ms)); }, help)
+        ->type_name("MS")
+        ->check(CLI::Range(std::int64_t{1}, kMaxAlertMs));
+  };
+  core::server::AlertOptions& a = alerts;
+  milliseconds("--alert-poll-ms", "How often the alert worker looks at its queue when idle (default 1000)",
+               [&a](std::chrono::milliseconds ms) { a.poll_interval = ms; });
+  milliseconds("--alert-retry-ms", "Wait before a webhook's first retry; it doubles on each (default 10000)",
+               [&a](std::chrono::milliseconds ms) { a.retry.base_delay = ms; });
+  milliseconds("--alert-max-delay-ms", "Longest wait between attempts, a Retry-After header's included (default 3600000)",
+               [&a](std::chrono::milliseconds ms) { a.retry.max_delay = a.retry.max_retry_after = ms; });
+  milliseconds("--alert-timeout-ms", "Longest a webhook POST may take (default 10000)",
+               [&a](std::chrono::milliseconds ms) { a.request_timeout = ms; });
+  milliseconds("--alert-lease-ms", "How long a replica holds the alert work it claimed; more than --alert-timeout-ms (default 120000)",
+               [&a](std::chrono::milliseconds ms) { a.lease = ms; });
+  command.add_option("--alert-attempts", alerts.retry.max_attempts, "Attempts of a webhook POST before it is DEAD (default 8)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100));
+}
+
+int serve_command(const ServeArguments& args) {
+  // A lease that ends while its POST may still be waiting lets another replica send the alert too.
+  if (args.alerts.lease <= args.alerts.request_timeout) {
+    std::string message = "--alert-lease-ms (";
+    message.append(std::to_string(args.alerts.lease.count())).append(") must be longer than --alert-timeout-ms (");
+    message.append(std::to_string(args.alerts.request_timeout.count())).append(")");
+    throw core::usage_error(message);
+  }
+  core::server::ResultsServerOptions options;
+  parse_listen(args.listen, options.http);
+  options.http.max_body_bytes = args.max_body_bytes;
+  options.auth.require_read_key = args.require_read_key;
+  options.alerts = args.alerts;
+  if (const char* key = std::getenv("KRINO_API_KEY"); key != nullptr && *key != '\0') options.auth.legacy_key = std::string(key);
+  const bool postgres = core::store::is_postgres_uri(args.database);
+  const std::filesystem::path data_dir = args.data_dir.empty() && !postgres ? default_data_dir() : std::filesystem::path(args.data_dir);
+  options.database = args.database.empty() ? (data_dir / "krino.db").string() : args.database;
+  if (args.database.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(data_dir, ec);
+    if (ec) throw core::runtime_error("cannot create the data directory " + data_dir.string() + ": " + ec.message());
+  }
+
+  core::Cancellation stop;
+  SignalWatcher watcher(stop, "\nkrino serve: stopping; requests in progress finish first (signal again to stop at once)\n");
+  core::server::ResultsServer server(options);
+  server.start();
+  // A URI may hold a password: only its scheme is shown.
+  const std::string shown = postgres ? std::string("PostgreSQL") : options.database;
+  std::fprintf(stderr, "krino serve: listening on http://%s:%u, database %s\n", options.http.host.c_str(), server.port(), shown.c_str());
+  while (!stop.requested()) std::this_thread::sleep_for(kPoll);
+  if (!server.stop(kGrace)) {
+    std::fprintf(stderr, "krino serve: requests still running after %lld s; exiting anyway\n",
+                 static_cast<long long>(kGrace.count()));
+    return kRuntimeError;
+  }
+  std::fprintf(stderr, "krino serve: stopped\n");
+  return kSuccess;
+}
+
+}  // namespace krino::cli

@@ -1,0 +1,48 @@
+#pragma once
+// `krino serve` put together: the store, the REST API and the health endpoints on one HTTP
+// listener. The command line only parses its options into ResultsServerOptions and waits for a
+// signal (DESIGN.md §9).
+//
+//   GET /healthz   200 {"status":"UP"} while the process serves requests (liveness)
+//   GET /readyz    200 when the database answers and its schema is current, else 503 (readiness)
+//   GET /metrics   Prometheus text: requests by method and code, request durations
+#include "krino/core/http_server/http_server.hpp"
+#include "krino/core/server/alert_dispatcher.hpp"
+#include "krino/core/server_api/auth.hpp"
+#include "krino/core/store/store.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace krino::core::server {
+
+struct ResultsServerOptions {
+  http_server::HttpServerOptions http;
+  std::string database;  // a SQLite file, or a postgresql:// URI (store/open_store.hpp)
+  server_api::AuthOptions auth;
+  int io_threads = 2;
+  AlertOptions alerts;  // the regression-alert worker: polling, retries, leases
+};
+
+class ResultsServer {
+ public:
+  // Opens (creating a SQLite file) the database and applies its migrations; throws KrinoError
+  // naming the file or server.
+  explicit ResultsServer(ResultsServerOptions options);
+  ~ResultsServer();
+
+  // Listens; throws KrinoError naming the address when it cannot.
+  void start();
+  unsigned short port() const;
+  // Stops accepting, lets requests in progress finish (up to `grace`), then returns.
+  // Returns false when some were still running after `grace`.
+  bool stop(std::chrono::milliseconds grace);
+
+ private:
+  struct Parts;
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace krino::core::server

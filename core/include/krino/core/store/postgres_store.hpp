@@ -1,0 +1,102 @@
+#pragma once
+// The Store on PostgreSQL (14 or later), for a team: several `krino serve` replicas may share one
+// database. Migrations take an advisory lock, so replicas starting together apply each once.
+#include "krino/core/store/postgres_connection.hpp"
+#include "krino/core/store/store.hpp"
+#include "krino/core/store/uuid_v7.hpp"
+
+#include <mutex>
+
+namespace krino::core::store {
+
+class PostgresStore final : public Store {
+ public:
+  // Connects with `conninfo` (a postgresql:// URI or key=value string) and applies every migration
+  // the database lacks. Throws KrinoError when it cannot connect, or the schema is newer than this
+  // krino knows.
+  // `connections`: how many requests the database serves at once (PostgreSQL runs one backend
+  // process, one core, per connection).
+  explicit PostgresStore(const std::string& conninfo, std::size_t connections = 4);
+
+  std::string backend() const override { return "postgresql"; }
+  int schema_version() override;
+  CreatedRun create_run(const Scope& scope, const NewRun& run) override;
+  IngestOutcome add_items(const Scope& scope, const std::string& run_id, std::optional<std::string_view> idempotency_key,
+                          std::span<const NewItem> items) override;
+  void set_run_status(const Scope& scope, const std::string& run_id, RunStatus status) override;
+  std::optional<RunDetails> run(const Scope& scope, const std::string& run_id) override;
+  ItemPage items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) override;
+  std::vector<StoredItem> items_at(const Scope& scope, const std::string& run_id, std::span<const std::int64_t> seqs) override;
+  void scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) override;
+  std::optional<std::string> baseline_run(const Scope& scope, const BaselineQuery& query) override;
+  std::vector<ProjectSummary> projects(const Scope& scope) override;
+  std::optional<std::vector<ExperimentSummary>> experiments(const Scope& scope, const std::string& project_name) override;
+  std::optional<ExperimentInfo> experiment(const Scope& scope, const std::string& experiment_id) override;
+  std::vector<RunSummary> runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) override;
+  bool delete_run(const Scope& scope, const std::string& run_id) override;
+  bool delete_experiment(const Scope& scope, const std::string& experiment_id) override;
+  bool delete_project(const Scope& scope, const std::string& project_name) override;
+  ApiKey create_key(const std::string& name, Role role, const std::optional<std::string>& tenant, const std::string& key_hash) override;
+  std::optional<ApiKey> key_by_hash(const std::string& key_hash) override;
+  std::vector<ApiKey> keys(const Scope& scope) override;
+  bool has_keys() override;
+  bool disable_key(const Scope& scope, const std::string& key_id) override;
+  bool delete_key(const Scope& scope, const std::string& key_id) override;
+  void record_write(const AuditEntry& entry) override;
+
+ private:
+  void apply_migrations(PgConnection& connection);
+  // The run's status, locking its row until the transaction ends; StoreError(not_found) when the
+  // scope sees no such run.
+  RunStatus lock_run(PgConnection& connection, const Scope& scope, const std::string& run_id);
+  // SQL for "`column` is visible to the scope whose tenant is parameter $param".
+  static std::string visible(std::string_view column, int param);
+  // The id of the project (no parent) or experiment (under `parent_id`) named `name` that the scope
+  // writes into, inserted for it when there is none.
+  std::string writable_id(PgConnection& connection, std::string_view table, std::string_view parent_column, const std::optional<std::string>& parent_id,
+                          const std::string& name, const Scope& scope);
+  // Deletes the items and verdicts of the runs `runs_sql` selects (parameter $1 `key`): they have no
+  // foreign key to cascade from. Inside the caller's transaction.
+  void purge_items(PgConnection& connection, std::string_view runs_sql, const std::string& key);
+  // Deletes the row `id` of `table` when the scope sees it, with the items of the runs `runs_sql`
+  // selects ($1 = id), in one transaction; whether there was one.
+  bool delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql);
+  // The project a scope means by `name` (see Store::experiments).
+  std::optional<std::string> readable_project_id(PgConnection& connection, const Scope& scope, const std::string& name);
+
+  PgPool pool_;  // each connection used by one caller at a time
+  UuidV7Generator ids_;
+
+ public:
+  // Regression alerts (postgres_alerts.cpp).
+  std::optional<ProjectRef> project_by_id(const Scope& scope, const std::string& project_id) override;
+  AlertWebhook create_webhook(const Scope& scope, const std::string& project_id, const NewWebhook& webhook) override;
+  std::optional<std::vector<AlertWebhook>> webhooks(const Scope& scope, const std::string& project_id) override;
+  std::optional<AlertWebhook> webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) override;
+  std::optional<AlertWebhook> update_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                             const WebhookChange& change) override;
+  bool delete_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) override;
+  std::optional<DeliveryPage> deliveries(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                         std::size_t offset, std::size_t limit) override;
+  std::optional<AlertDelivery> redeliver(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                         const std::string& delivery_id, std::int64_t now_ms) override;
+  std::vector<AlertCheck> claim_alert_checks(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
+                                             std::size_t limit) override;
+  std::size_t finish_alert_check(const std::string& run_id, const std::string& owner, const std::optional<std::string>& payload,
+                                 std::int64_t now_ms) override;
+  std::vector<ClaimedDelivery> claim_deliveries(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
+                                                std::size_t limit) override;
+  bool record_attempt(const std::string& delivery_id, const std::string& owner, const AttemptOutcome& outcome) override;
+  AlertQueueDepth alert_queue_depth() override;
+
+ private:
+  // Inside set_run_status's transaction: queues the run that just ended for an alert check when
+  // its project has an enabled webhook (no lock of its own).
+  void queue_alert_check(PgConnection& connection, const std::string& run_id);
+  // The webhook's id when the scope sees it under the project (no lock of its own).
+  std::optional<std::string> visible_webhook_id(PgConnection& connection, const Scope& scope, const std::string& project_id, const std::string& webhook_id);
+  // One delivery with its attempts (no lock of its own).
+  AlertDelivery read_delivery(PgConnection& connection, const std::string& delivery_id);
+};
+
+}  // namespace krino::core::store

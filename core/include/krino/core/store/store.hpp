@@ -1,0 +1,128 @@
+#pragma once
+// Where the results server keeps projects, experiments, runs and their items: one interface, a
+// backend per database (SQLite by default, PostgreSQL for a team). Everything above it (API
+// handlers, gate, diff, alerts) talks to a Store and never to SQL.
+#include "krino/core/store/alert_types.hpp"
+#include "krino/core/store/store_types.hpp"
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace krino::core::store {
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // "sqlite" or "postgresql", for /readyz and the logs.
+  virtual std::string backend() const = 0;
+  // The highest migration applied.
+  virtual int schema_version() = 0;
+
+  // Every call that reads or changes results takes the caller's Scope (store_types.hpp): a row the
+  // scope cannot see is, to that caller, a row that does not exist.
+
+  // Starts a run of `run.experiment` in `run.project`, creating both when the scope sees none of
+  // that name. A tenant uses its own project (or experiment) first, then a shared one; an unscoped
+  // caller only ever writes into shared ones.
+  virtual CreatedRun create_run(const Scope& scope, const NewRun& run) = 0;
+
+  // Adds a batch of items to a run that has not ended, in order, after the items it already has;
+  // all of them or none. A batch sent again with the same `idempotency_key` (a client retrying
+  // after a lost answer) changes nothing and says so. Throws StoreError: not_found for an unknown
+  // run, conflict for a run that has ended.
+  virtual IngestOutcome add_items(const Scope& scope, const std::string& run_id, std::optional<std::string_view> idempotency_key,
+                                  std::span<const NewItem> items) = 0;
+
+  // Moves a run to `status`. Reaching a terminal status (SUCCESS, FAILED, CANCELLED) stamps the
+  // completion time and materialises the run's totals; a terminal run cannot change again
+  // (conflict). Throws not_found for an unknown run.
+  virtual void set_run_status(const Scope& scope, const std::string& run_id, RunStatus status) = 0;
+
+  // The run's header and totals, or nullopt when there is no such run.
+  virtual std::optional<RunDetails> run(const Scope& scope, const std::string& run_id) = 0;
+
+  // Up to `limit` items of the run after position `after_seq` (-1: from the start), in order.
+  virtual ItemPage items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) = 0;
+
+  // The items at positions `seqs` (ascending) of the run, documents included: a page of a
+  // comparison's cases.
+  virtual std::vector<StoredItem> items_at(const Scope& scope, const std::string& run_id, std::span<const std::int64_t> seqs) = 0;
+
+  // Calls `visit` for every item of the run in order, a bounded chunk read at a time: what the
+  // comparisons build their sides from. Nothing when the scope sees no such run.
+  virtual void scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) = 0;
+
+  // The baseline run a comparison takes when none is named (BaselineQuery), or nullopt.
+  virtual std::optional<std::string> baseline_run(const Scope& scope, const BaselineQuery& query) = 0;
+
+  // Every project, by name, with how many experiments it has and when its newest run started.
+  virtual std::vector<ProjectSummary> projects(const Scope& scope) = 0;
+  // The project's experiments by name, each with its newest run; nullopt when there is no project.
+  // A name the scope sees twice (a tenant's project beside a shared one of the same name) means the
+  // caller's own: the tenant's for a tenant, the shared one for an unscoped caller.
+  virtual std::optional<std::vector<ExperimentSummary>> experiments(const Scope& scope, const std::string& project_name) = 0;
+  virtual std::optional<ExperimentInfo> experiment(const Scope& scope, const std::string& experiment_id) = 0;
+  // The experiment's newest `limit` runs, newest first.
+  virtual std::vector<RunSummary> runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) = 0;
+
+  // Each deletes the row with everything under it; false when there was none.
+  virtual bool delete_run(const Scope& scope, const std::string& run_id) = 0;
+  virtual bool delete_experiment(const Scope& scope, const std::string& experiment_id) = 0;
+  virtual bool delete_project(const Scope& scope, const std::string& project_name) = 0;
+
+  // API keys, by the SHA-256 of the key text (the key itself is never stored). A tenant's admin
+  // manages only its tenant's keys (shared keys are more powerful than it is); an unscoped one, all.
+  virtual ApiKey create_key(const std::string& name, Role role, const std::optional<std::string>& tenant,
+                            const std::string& key_hash) = 0;
+  virtual std::optional<ApiKey> key_by_hash(const std::string& key_hash) = 0;  // disabled keys too
+  virtual std::vector<ApiKey> keys(const Scope& scope) = 0;                     // oldest first
+  virtual bool has_keys() = 0;                                                  // disabled ones count
+  virtual bool disable_key(const Scope& scope, const std::string& key_id) = 0;
+  virtual bool delete_key(const Scope& scope, const std::string& key_id) = 0;
+  virtual void record_write(const AuditEntry& entry) = 0;
+
+  // Regression alerts (alert_types.hpp). A webhook belongs to a project, named by id, and is
+  // stamped with its creator's tenant; a caller sees the webhooks its scope sees of a project it
+  // sees. Each call returns nullopt / false / throws not_found when the project or webhook is not
+  // visible to the scope.
+  virtual std::optional<ProjectRef> project_by_id(const Scope& scope, const std::string& project_id) = 0;
+  virtual AlertWebhook create_webhook(const Scope& scope, const std::string& project_id, const NewWebhook& webhook) = 0;
+  virtual std::optional<std::vector<AlertWebhook>> webhooks(const Scope& scope, const std::string& project_id) = 0;  // oldest first
+  virtual std::optional<AlertWebhook> webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) = 0;
+  virtual std::optional<AlertWebhook> update_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                                     const WebhookChange& change) = 0;
+  virtual bool delete_webhook(const Scope& scope, const std::string& project_id, const std::string& webhook_id) = 0;
+  // The webhook's deliveries, newest first, `offset` and `limit` over them, with their attempts.
+  virtual std::optional<DeliveryPage> deliveries(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                                 std::size_t offset, std::size_t limit) = 0;
+  // Sends a DEAD delivery again from `now_ms` with a fresh budget of attempts; nullopt when there
+  // is no such delivery; StoreError(conflict) when it is not DEAD.
+  virtual std::optional<AlertDelivery> redeliver(const Scope& scope, const std::string& project_id, const std::string& webhook_id,
+                                                 const std::string& delivery_id, std::int64_t now_ms) = 0;
+
+  // The alert queue, for the workers (unscoped: they act for every tenant). A run reaching a
+  // terminal status in a project with an enabled webhook is queued to be checked in the same
+  // transaction (set_run_status). Claims give one owner a lease until `now_ms + lease_ms`; a row
+  // whose lease has run out (its owner died) can be claimed again. Several stores on one
+  // PostgreSQL database never claim the same row at once (FOR UPDATE SKIP LOCKED).
+  virtual std::vector<AlertCheck> claim_alert_checks(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
+                                                     std::size_t limit) = 0;
+  // Ends a claimed check: when `payload` is given, queues one delivery of it, due at `now_ms`, for
+  // each enabled webhook of the run's project that the run's tenant sees. Nothing happens when the
+  // owner's lease was lost (another worker has the check). Returns the deliveries queued.
+  virtual std::size_t finish_alert_check(const std::string& run_id, const std::string& owner, const std::optional<std::string>& payload,
+                                         std::int64_t now_ms) = 0;
+  // Pending deliveries due by `now_ms` whose webhook is enabled, oldest due first.
+  virtual std::vector<ClaimedDelivery> claim_deliveries(const std::string& owner, std::int64_t now_ms, std::int64_t lease_ms,
+                                                        std::size_t limit) = 0;
+  // Logs an attempt of a claimed delivery and moves it on (delivered, retried later, dead), releasing
+  // the lease; false (and nothing logged) when the owner no longer holds it.
+  virtual bool record_attempt(const std::string& delivery_id, const std::string& owner, const AttemptOutcome& outcome) = 0;
+  virtual AlertQueueDepth alert_queue_depth() = 0;
+};
+
+}  // namespace krino::core::store

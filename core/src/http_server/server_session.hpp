@@ -1,0 +1,44 @@
+#pragma once
+// One accepted connection of the HttpServer (internal).
+#include "krino/core/http_server/http_server.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/parser.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace krino::core::http_server {
+
+class ServerSession : public std::enable_shared_from_this<ServerSession> {
+ public:
+  ServerSession(boost::asio::ip::tcp::socket socket, std::shared_ptr<HttpServer::State> state);
+  ~ServerSession();
+  void start();
+  // From HttpServer::stop, on any thread: close now when waiting for a request, else after the
+  // response being prepared.
+  void request_stop();
+
+ private:
+  void read_request();
+  void on_read(boost::beast::error_code ec, std::size_t bytes);
+  void answer(Response response, std::uint64_t request_bytes);
+  void on_write(bool keep_alive, boost::beast::error_code ec, std::size_t bytes);
+  void close();
+
+  boost::beast::tcp_stream stream_;
+  std::shared_ptr<HttpServer::State> state_;
+  std::string remote_;
+  boost::beast::flat_buffer buffer_;
+  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+  std::shared_ptr<Response> response_;  // alive until written
+  AccessRecord record_;
+  std::chrono::steady_clock::time_point started_;
+  bool handling_ = false;  // between a request's first byte and its response written
+  bool stopping_ = false;
+};
+
+}  // namespace krino::core::http_server

@@ -1,0 +1,115 @@
+#include "krino/core/server/results_server.hpp"
+
+#include "krino/core/common/io_service.hpp"
+#include "krino/core/server/regression_alert.hpp"
+#include "krino/core/server/server_metrics.hpp"
+#include "krino/core/server_api/alert_routes.hpp"
+#include "krino/core/server_api/comparison_routes.hpp"
+#include "krino/core/server_api/key_routes.hpp"
+#include "krino/core/server_api/project_routes.hpp"
+#include "krino/core/server_api/run_routes.hpp"
+#include "krino/core/store/migrations.hpp"
+#include "krino/core/store/open_store.hpp"
+
+#include <krino/json_text.hpp>
+
+#include <boost/beast/http/verb.hpp>
+
+#include <cstdio>
+#include <future>
+
+namespace krino::core::server {
+
+namespace {
+
+// One JSON line per response on stderr: what a log collector reads (never headers or bodies,
+// which may hold keys).
+void log_access(const http_server::AccessRecord& record) {
+  std::string line = "{\"event\":\"http_request\",\"remote\":";
+  krino::json::append_json_string(line, record.remote);
+  line += ",\"method\":";
+  krino::json::append_json_string(line, record.method);
+  line += ",\"path\":";
+  krino::json::append_json_string(line, record.path);
+  line += ",\"status\":" + std::to_string(record.status);
+  line += ",\"requestBytes\":" + std::to_string(record.request_bytes);
+  line += ",\"responseBytes\":" + std::to_string(record.response_bytes);
+  line += ",\"durationUs\":" + std::to_string(record.duration.count()) + "}\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+}  // namespace
+
+struct ResultsServer::Parts {
+  explicit Parts(const ResultsServerOptions& options)
+      : store(store::open_store(options.database)), auth(*store, options.auth), comparisons(*store, ComparisonOptions{}), io(options.io_threads) {}
+
+  std::unique_ptr<store::Store> store;
+  server_api::Authenticator auth;
+  server_api::RunComparisons comparisons;  // the gate's defaults: alpha 0.05, seed 42, 10,000 iterations
+  ServerMetrics metrics;
+  http_server::Router router;
+  IoService io;
+  std::unique_ptr<http_server::HttpServer> http;
+  std::unique_ptr<AlertDispatcher> alerts;  // after io: stopped and gone before it
+};
+
+ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
+  using boost::beast::http::verb;
+  auto& store = *parts_->store;
+  parts_->router.add(verb::get, "/healthz", [](const http_server::Request&) {
+    return http_server::json_response(http_server::Status::ok, R"({"status":"UP"})");
+  });
+  parts_->router.add(verb::get, "/readyz", [&store](const http_server::Request&) {
+    const int expected = store::migrations().back().version;
+    try {
+      const int version = store.schema_version();
+      std::string body = "{\"status\":\"" + std::string(version == expected ? "UP" : "DOWN") + "\",\"database\":\"" +
+                         store.backend() + "\",\"schemaVersion\":" + std::to_string(version) + "}";
+      return http_server::json_response(version == expected ? http_server::Status::ok : http_server::Status::service_unavailable, body);
+    } catch (const std::exception& error) {
+      return http_server::error_response(http_server::Status::service_unavailable, "database_unavailable", error.what());
+    }
+  });
+  parts_->alerts = std::make_unique<AlertDispatcher>(
+      store, parts_->io.context(),
+      [&store, &comparisons = parts_->comparisons](const store::AlertCheck& check) { return regression_alert(store, comparisons, check); },
+      options.alerts);
+  parts_->router.add(verb::get, "/metrics", [parts = parts_.get()](const http_server::Request&) {
+    http_server::Response response(http_server::Status::ok, 11);
+    response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
+    response.body() = parts->metrics.text(parts->http->pending_handlers()) + parts->alerts->metrics_text();
+    response.prepare_payload();
+    return response;
+  });
+  server_api::add_run_routes(parts_->router, store, parts_->auth, parts_->metrics.ingest);
+  server_api::add_project_routes(parts_->router, store, parts_->auth);
+  server_api::add_key_routes(parts_->router, store, parts_->auth);
+  server_api::add_alert_routes(parts_->router, store, parts_->auth);
+  server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
+  parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router,
+                                                           [&metrics = parts_->metrics](const http_server::AccessRecord& record) {
+                                                             log_access(record);
+                                                             metrics.record(record);
+                                                           });
+}
+
+ResultsServer::~ResultsServer() = default;
+
+void ResultsServer::start() {
+  parts_->http->start();
+  parts_->alerts->start();
+}
+
+unsigned short ResultsServer::port() const { return parts_->http->port(); }
+
+bool ResultsServer::stop(std::chrono::milliseconds grace) {
+  auto stopped = std::make_shared<std::promise<void>>();
+  parts_->http->stop([stopped] { stopped->set_value(); });
+  const bool finished = stopped->get_future().wait_for(grace) == std::future_status::ready;
+  // What the worker holds goes back to the queue when its lease ends (or at the next start).
+  parts_->alerts->stop();
+  return finished;
+}
+
+}  // namespace krino::core::server

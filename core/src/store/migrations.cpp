@@ -1,0 +1,307 @@
+#include "krino/core/store/migrations.hpp"
+
+#include <array>
+
+namespace krino::core::store {
+
+namespace {
+
+// 1: projects, experiments, runs and their items. An item keeps its whole document as the client
+// sent it (exact numbers and text), and the columns a list, a total or a comparison needs beside it.
+// Every index costs each ingested item a B-tree insert, so there are only the ones a query uses;
+// verdicts are keyed by their item's place in its run, so a comparison reads a run's items and its
+// verdicts as two ranges of one index each; and items and their verdicts carry no foreign key (a check per ingested row costs more than the
+// insert): the store, their only writer, deletes them with their run.
+// Names are unique per tenant: two tenants may each have a project "chat" (a shared row has no tenant).
+// `seq` is the item's place in its run, given at ingestion; pages walk (run_id, seq). A run keeps
+// its totals (items, passes, coverage, tokens, cost, latency) up to date as batches arrive, so no
+// page or list ever sums a run's items.
+constexpr std::string_view kResultsSqlite = R"sql(
+CREATE TABLE projects (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  tenant_id TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX projects_by_tenant_name ON projects (COALESCE(tenant_id, ''), name);
+CREATE TABLE experiments (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  tenant_id TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX experiments_by_tenant_name ON experiments (project_id, COALESCE(tenant_id, ''), name);
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY,
+  experiment_id TEXT NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  tenant_id TEXT,
+  status TEXT NOT NULL,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  dataset_version TEXT,
+  git_branch TEXT,
+  started_at TEXT NOT NULL,
+  completed_at TEXT,
+  item_count INTEGER NOT NULL DEFAULT 0,
+  passed_count INTEGER NOT NULL DEFAULT 0,
+  priced_count INTEGER NOT NULL DEFAULT 0,
+  tokenized_count INTEGER NOT NULL DEFAULT 0,
+  tokens_in INTEGER,
+  tokens_out INTEGER,
+  cost_usd REAL,
+  latency_ms_sum REAL
+);
+CREATE INDEX runs_by_experiment ON runs (experiment_id, started_at DESC, id DESC);
+CREATE INDEX runs_by_status ON runs (status);
+CREATE TABLE items (
+  id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  dataset_item_id TEXT,
+  success INTEGER NOT NULL,
+  tokens_in INTEGER,
+  tokens_out INTEGER,
+  cost_usd REAL,
+  latency_ms REAL,
+  document TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (run_id, seq)
+);
+CREATE TABLE eval_results (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  score REAL,
+  threshold REAL,
+  success INTEGER NOT NULL,
+  PRIMARY KEY (run_id, seq, position)
+) WITHOUT ROWID;
+CREATE TABLE ingest_batches (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idempotency_key TEXT NOT NULL,
+  item_count INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, idempotency_key)
+);
+)sql";
+
+constexpr std::string_view kResultsPostgres = R"sql(
+CREATE TABLE projects (
+  id uuid PRIMARY KEY,
+  name text NOT NULL,
+  tenant_id text,
+  created_at timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX projects_by_tenant_name ON projects (COALESCE(tenant_id, ''), name);
+CREATE TABLE experiments (
+  id uuid PRIMARY KEY,
+  project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  tenant_id text,
+  created_at timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX experiments_by_tenant_name ON experiments (project_id, COALESCE(tenant_id, ''), name);
+CREATE TABLE runs (
+  id uuid PRIMARY KEY,
+  experiment_id uuid NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  tenant_id text,
+  status text NOT NULL,
+  metadata text NOT NULL DEFAULT '{}',
+  dataset_version text,
+  git_branch text,
+  started_at timestamptz NOT NULL,
+  completed_at timestamptz,
+  item_count bigint NOT NULL DEFAULT 0,
+  passed_count bigint NOT NULL DEFAULT 0,
+  priced_count bigint NOT NULL DEFAULT 0,
+  tokenized_count bigint NOT NULL DEFAULT 0,
+  tokens_in bigint,
+  tokens_out bigint,
+  cost_usd double precision,
+  latency_ms_sum double precision
+);
+CREATE INDEX runs_by_experiment ON runs (experiment_id, started_at DESC, id DESC);
+CREATE INDEX runs_by_status ON runs (status);
+CREATE TABLE items (
+  id uuid PRIMARY KEY,
+  run_id uuid NOT NULL,
+  seq bigint NOT NULL,
+  dataset_item_id text,
+  success boolean NOT NULL,
+  tokens_in bigint,
+  tokens_out bigint,
+  cost_usd double precision,
+  latency_ms double precision,
+  document text NOT NULL,
+  created_at timestamptz NOT NULL,
+  UNIQUE (run_id, seq)
+);
+CREATE TABLE eval_results (
+  run_id uuid NOT NULL,
+  seq bigint NOT NULL,
+  position integer NOT NULL,
+  item_id uuid NOT NULL,
+  name text NOT NULL,
+  score double precision,
+  threshold double precision,
+  success boolean NOT NULL,
+  PRIMARY KEY (run_id, seq, position)
+);
+CREATE TABLE ingest_batches (
+  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idempotency_key text NOT NULL,
+  item_count integer NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (run_id, idempotency_key)
+);
+)sql";
+
+// 2: API keys (only a hash of each key is kept) and the audit log of writes.
+constexpr std::string_view kKeysSqlite = R"sql(
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL,
+  tenant_id TEXT,
+  key_hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  disabled_at TEXT
+);
+CREATE TABLE audit_log (
+  id TEXT PRIMARY KEY,
+  at TEXT NOT NULL,
+  key_id TEXT,
+  tenant_id TEXT,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  status INTEGER NOT NULL
+);
+)sql";
+
+constexpr std::string_view kKeysPostgres = R"sql(
+CREATE TABLE api_keys (
+  id uuid PRIMARY KEY,
+  name text NOT NULL,
+  role text NOT NULL,
+  tenant_id text,
+  key_hash text NOT NULL UNIQUE,
+  created_at timestamptz NOT NULL,
+  disabled_at timestamptz
+);
+CREATE TABLE audit_log (
+  id uuid PRIMARY KEY,
+  at timestamptz NOT NULL,
+  key_id uuid,
+  tenant_id text,
+  method text NOT NULL,
+  path text NOT NULL,
+  status integer NOT NULL
+);
+)sql";
+
+// 3: regression alerts. A project's webhooks (the secret is kept to sign with and never shown);
+// the queue of runs to check after they end (one row per run); the deliveries, each one POST body
+// for one webhook, with their attempts. A row of the queue is worked on by the worker that holds
+// its lease (lease_owner until lease_until); queue times are Unix milliseconds of the workers'
+// clock. A delivery keeps its run's id without a reference: its log outlives the run.
+constexpr std::string_view kAlertsSqlite = R"sql(
+CREATE TABLE alert_webhooks (
+  id TEXT PRIMARY KEY,
+  project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  tenant_id TEXT,
+  url TEXT NOT NULL,
+  secret TEXT,
+  enabled INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX alert_webhooks_by_project ON alert_webhooks (project_id, id);
+CREATE TABLE alert_checks (
+  run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  queued_at INTEGER NOT NULL,
+  claims INTEGER NOT NULL DEFAULT 0,
+  lease_owner TEXT,
+  lease_until INTEGER
+);
+CREATE TABLE alert_deliveries (
+  id TEXT PRIMARY KEY,
+  webhook_id TEXT NOT NULL REFERENCES alert_webhooks(id) ON DELETE CASCADE,
+  run_id TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  lease_owner TEXT,
+  lease_until INTEGER,
+  delivered_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX alert_deliveries_by_webhook ON alert_deliveries (webhook_id, id DESC);
+CREATE INDEX alert_deliveries_due ON alert_deliveries (status, next_attempt_at);
+CREATE TABLE alert_delivery_attempts (
+  delivery_id TEXT NOT NULL REFERENCES alert_deliveries(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  PRIMARY KEY (delivery_id, number)
+);
+)sql";
+
+constexpr std::string_view kAlertsPostgres = R"sql(
+CREATE TABLE alert_webhooks (
+  id uuid PRIMARY KEY,
+  project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  tenant_id text,
+  url text NOT NULL,
+  secret text,
+  enabled boolean NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX alert_webhooks_by_project ON alert_webhooks (project_id, id);
+CREATE TABLE alert_checks (
+  run_id uuid PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  queued_at bigint NOT NULL,
+  claims integer NOT NULL DEFAULT 0,
+  lease_owner text,
+  lease_until bigint
+);
+CREATE TABLE alert_deliveries (
+  id uuid PRIMARY KEY,
+  webhook_id uuid NOT NULL REFERENCES alert_webhooks(id) ON DELETE CASCADE,
+  run_id uuid NOT NULL,
+  payload text NOT NULL,
+  status text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at bigint,
+  lease_owner text,
+  lease_until bigint,
+  delivered_at bigint,
+  created_at bigint NOT NULL
+);
+CREATE INDEX alert_deliveries_by_webhook ON alert_deliveries (webhook_id, id DESC);
+CREATE INDEX alert_deliveries_due ON alert_deliveries (status, next_attempt_at);
+CREATE TABLE alert_delivery_attempts (
+  delivery_id uuid NOT NULL REFERENCES alert_deliveries(id) ON DELETE CASCADE,
+  number integer NOT NULL,
+  at bigint NOT NULL,
+  status_code integer,
+  error text,
+  PRIMARY KEY (delivery_id, number)
+);
+)sql";
+
+constexpr std::array kMigrations = {
+    Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
+    Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
+    Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
+};
+
+}  // namespace
+
+std::span<const Migration> migrations() { return kMigrations; }
+
+}  // namespace krino::core::store
