@@ -109,6 +109,12 @@ struct UploadArguments {
   PluginOptions plugins;
 };
 
+// krino mcp: the MCP server over stdio (docs/mcp.md).
+struct McpArguments {
+  PluginOptions plugins;
+};
+
+int mcp_command(const McpArguments& args);
 int upload_command(const UploadArguments& args);
 int gate_command(const GateArguments& args);
 int server_gate_command(const GateArguments& args);

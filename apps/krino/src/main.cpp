@@ -121,6 +121,10 @@ int main(int argc, char** argv) {
   serve_cmd->add_flag("--require-read-key", serve.require_read_key, "Once keys are in use, reads need a key too (writes always do)");
   serve.add_alert_options(*serve_cmd);
 
+  McpArguments mcp;
+  auto* mcp_cmd = app.add_subcommand("mcp", "Serve MCP (Model Context Protocol) over stdio, for coding agents (docs/mcp.md)");
+  mcp.plugins.add_to(*mcp_cmd);
+
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
   plugins_cmd->require_subcommand(1);
   PluginsArguments list;
@@ -149,6 +153,7 @@ int main(int argc, char** argv) {
     if (*eval_cmd) return eval_command(eval);
     if (*merge_cmd) return merge_command(merge);
     if (*serve_cmd) return serve_command(serve);
+    if (*mcp_cmd) return mcp_command(mcp);
     if (*upload_cmd) return upload_command(upload);
     if (*extract_cmd) return extract_command(extract);
     if (*gate_cmd) return gate.experiment_id.empty() && gate.run_id.empty() && gate.server.empty() ? gate_command(gate) : server_gate_command(gate);

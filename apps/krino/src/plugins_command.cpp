@@ -22,15 +22,10 @@ namespace {
 
 std::string capabilities_text(uint64_t caps) {
   std::string out;
-  auto add = [&](uint64_t bit, const char* name) {
-    if ((caps & bit) != 0) out += (out.empty() ? "" : ", ") + std::string(name);
-  };
-  add(KRINO_CAP_THREAD_SAFE, "thread-safe");
-  add(KRINO_CAP_DETERMINISTIC, "deterministic");
-  add(KRINO_CAP_NEEDS_JUDGE, "needs-judge");
-  add(KRINO_CAP_CANCELLABLE, "cancellable");
-  add(KRINO_CAP_BATCH, "batch");
-  add(KRINO_CAP_NEEDS_NETWORK, "needs-network");
+  for (const std::string_view name : core::capability_names(caps)) {
+    if (!out.empty()) out.append(", ");
+    out.append(name);
+  }
   return out.empty() ? "none" : out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace krino::core {
 
@@ -16,6 +17,18 @@ std::string_view component_kind_name(ComponentKind kind) {
     case ComponentKind::reporter: return "reporter";
   }
   return "unknown";
+}
+
+std::vector<std::string_view> capability_names(uint64_t capabilities) {
+  static constexpr std::pair<uint64_t, std::string_view> kNames[] = {
+      {KRINO_CAP_THREAD_SAFE, "thread-safe"}, {KRINO_CAP_DETERMINISTIC, "deterministic"},
+      {KRINO_CAP_NEEDS_JUDGE, "needs-judge"}, {KRINO_CAP_CANCELLABLE, "cancellable"},
+      {KRINO_CAP_BATCH, "batch"},             {KRINO_CAP_NEEDS_NETWORK, "needs-network"}};
+  std::vector<std::string_view> names;
+  for (const auto& [bit, name] : kNames) {
+    if ((capabilities & bit) != 0) names.push_back(name);
+  }
+  return names;
 }
 
 PluginRegistry::~PluginRegistry() {

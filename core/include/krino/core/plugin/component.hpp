@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
+#include <vector>
 
 namespace krino::core {
 
@@ -16,6 +18,10 @@ struct LoadedPlugin;
 enum class ComponentKind { evaluator, dataset_resolver, trace_extractor, reporter };
 
 std::string_view component_kind_name(ComponentKind kind);
+
+// The names of the KRINO_CAP_* bits set in `capabilities` ("thread-safe", "needs-judge"...), in bit
+// order: what `krino plugins info` prints and the MCP tools return.
+std::vector<std::string_view> capability_names(uint64_t capabilities);
 
 struct Component {
   ComponentKind kind = ComponentKind::evaluator;
