@@ -15,6 +15,7 @@ _krino_options_compare="-f --format --max-items --fail-on-regression $_krino_tes
 _krino_options_merge='-o --output --allow-missing'
 _krino_options_serve='--listen --data-dir --database --max-body-bytes --require-read-key --alert-poll-ms --alert-retry-ms --alert-max-delay-ms --alert-attempts --alert-timeout-ms --alert-lease-ms'
 _krino_options_upload="--server --project --experiment --api-key --allow-loss $_krino_plugin_options"
+_krino_options_mcp=$_krino_plugin_options
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
 
@@ -112,6 +113,7 @@ _krino() {
             merge) options=$_krino_options_merge ;;
             serve) options=$_krino_options_serve ;;
             upload) options=$_krino_options_upload ;;
+            mcp) options=$_krino_options_mcp ;;
             'plugins list') options=$_krino_options_plugins_list ;;
             'plugins info') options=$_krino_options_plugins_info ;;
             '') options='--help --version' ;;
@@ -122,7 +124,7 @@ _krino() {
     fi
 
     case $command in
-        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve upload plugins' -- "$cur") ;;
+        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve upload mcp plugins' -- "$cur") ;;
         plugins) mapfile -t COMPREPLY < <(compgen -W 'list info' -- "$cur") ;;
         'plugins info') mapfile -t COMPREPLY < <(compgen -W "$(_krino_names --names)" -- "$cur") ;;
         'plugins list') ;;

@@ -61,11 +61,13 @@ offers() {
 complete -p krino >/dev/null 2>&1 || fail "sourcing $script registers no completion for krino"
 
 # Commands.
-expect "krino " run eval extract gate compare merge serve upload plugins
+expect "krino " run eval extract gate compare merge serve upload mcp plugins
 expect "krino pl" plugins
 expect "krino e" eval extract
 expect "krino s" serve
 expect "krino u" upload
+expect "krino m" mcp merge
+expect "krino mcp --plugin" --plugin-dir --plugins
 expect "krino upload --s" --server
 expect "krino serve --d" --data-dir --database
 expect "krino plugins " list info
