@@ -71,6 +71,19 @@ const char* item_evaluator_status(double delta) {
   return "UNCHANGED";
 }
 
+// Opens an evaluator's entry with what the summary and the cases share: {name, baselineMean,
+// candidateMean, delta (the caller adds the rest and closes it).
+void append_evaluator_move(std::string& out, const std::string& name, double baseline, double candidate, double delta) {
+  out += "{\"name\":";
+  krino::json::append_json_string(out, name);
+  append_key(out, "baselineMean");
+  krino::json::append_double(out, baseline);
+  append_key(out, "candidateMean");
+  krino::json::append_double(out, candidate);
+  append_key(out, "delta");
+  krino::json::append_double(out, delta);
+}
+
 void append_summary(std::string& out, const RunComparison& compared) {
   const Comparison& c = compared.comparison;
   out += "{\"baselineRunId\":";
@@ -107,14 +120,7 @@ void append_summary(std::string& out, const RunComparison& compared) {
   for (std::size_t i = 0; i < c.evaluators.size(); ++i) {
     const EvaluatorComparison& e = c.evaluators[i];
     if (i > 0) out += ',';
-    out += "{\"name\":";
-    krino::json::append_json_string(out, e.name);
-    append_key(out, "baselineMean");
-    krino::json::append_double(out, e.baseline_mean);
-    append_key(out, "candidateMean");
-    krino::json::append_double(out, e.candidate_mean);
-    append_key(out, "delta");
-    krino::json::append_double(out, e.delta);
+    append_evaluator_move(out, e.name, e.baseline_mean, e.candidate_mean, e.delta);
     append_key(out, "pValue");
     krino::json::append_double(out, e.p_value);
     append_key(out, "pairedItems");
@@ -159,14 +165,7 @@ void append_case(std::string& out, const RunComparison& compared, const ItemComp
   for (std::size_t i = 0; i < item.deltas.size(); ++i) {
     const EvaluatorDelta& d = item.deltas[i];
     if (i > 0) out += ',';
-    out += "{\"name\":";
-    krino::json::append_json_string(out, d.name);
-    append_key(out, "baselineMean");
-    krino::json::append_double(out, d.baseline);
-    append_key(out, "candidateMean");
-    krino::json::append_double(out, d.candidate);
-    append_key(out, "delta");
-    krino::json::append_double(out, d.delta);
+    append_evaluator_move(out, d.name, d.baseline, d.candidate, d.delta);
     append_key(out, "status");
     krino::json::append_json_string(out, item_evaluator_status(d.delta));
     const auto found = std::lower_bound(evaluators.begin(), evaluators.end(), d.name,

@@ -58,15 +58,7 @@ void append_item_data(std::string& out, const krino::event::ItemFinished& item) 
   }
   if (item.error) {
     append_key(out, "error");
-    out += "{\"stage\":";
-    krino::json::append_json_string(out, item.error->stage);
-    append_key(out, "component");
-    krino::json::append_json_string(out, item.error->component);
-    append_key(out, "code");
-    krino::json::append_json_string(out, item.error->code);
-    append_key(out, "message");
-    krino::json::append_json_string(out, item.error->message);
-    out += '}';
+    krino::event::append_item_error(out, *item.error);
   }
   if (item.duration_ms) {
     append_key(out, "durationMs");

@@ -116,6 +116,19 @@ inline void append_token_or_null(std::string& out, std::string_view token) {
 
 }  // namespace detail
 
+// Appends an item's error as a JSON object: {stage, component, code, message}.
+inline void append_item_error(std::string& out, const ItemError& error) {
+  out += "{\"stage\":";
+  krino::json::append_json_string(out, error.stage);
+  append_key(out, "component");
+  krino::json::append_json_string(out, error.component);
+  append_key(out, "code");
+  krino::json::append_json_string(out, error.code);
+  append_key(out, "message");
+  krino::json::append_json_string(out, error.message);
+  out += '}';
+}
+
 // Appends the event as one line's JSON (no line feed). Members come in a fixed order: what a
 // reader needs first (verdict, results, timing) before the example's sections, which are most of
 // the bytes, so a reader can stop early.
@@ -135,15 +148,7 @@ inline void append_item_finished(std::string& out, const ItemFinished& item) {
   append_bool(out, item.success);
   append_key(out, "error");
   if (item.error) {
-    out += "{\"stage\":";
-    krino::json::append_json_string(out, item.error->stage);
-    append_key(out, "component");
-    krino::json::append_json_string(out, item.error->component);
-    append_key(out, "code");
-    krino::json::append_json_string(out, item.error->code);
-    append_key(out, "message");
-    krino::json::append_json_string(out, item.error->message);
-    out += '}';
+    append_item_error(out, *item.error);
   } else {
     out += "null";
   }
