@@ -6,6 +6,8 @@
 
 #include "fake_llm_server.hpp"
 #include "script.hpp"
+#include "serve_process.hpp"
+#include "test_http_client.hpp"
 
 #include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
@@ -357,6 +359,23 @@ BOOST_AUTO_TEST_CASE(a_cancelled_run_gets_no_answer_and_is_stored_as_cancelled) 
   const json::object listed = mcp.structured("list_experiments", {});
   BOOST_REQUIRE(listed.at("runs").as_array().size() == 1u);
   BOOST_TEST(listed.at("runs").at(0).at("status") == json::value("CANCELLED"));
+}
+
+BOOST_AUTO_TEST_CASE(krino_serve_shows_what_an_agent_ran) {
+  McpTools mcp;
+  const json::object stored = mcp.structured("run_evaluation", {{"dataset_path", source_path("datasets/capitals.jsonl")}, {"project", "agents"}});
+  const std::string run_id(stored.at("run_id").as_string());
+  // The server on the same data directory, with no option but that one.
+  ServeProcess serve(unused_port(), {"--data-dir", mcp.data});
+  const auto read = krino::fake_llm::test::http_get(serve.port(), "/api/v1/runs/" + run_id);
+  BOOST_TEST_REQUIRE(read.status() == 200u, read.body());
+  const json::object run = krino::json::parse(read.body()).as_object();
+  BOOST_TEST(run.at("status") == json::value("SUCCESS"));
+  BOOST_TEST(run.at("projectName") == json::value("agents"));
+  BOOST_TEST(run.at("experimentName") == json::value("mcp-evaluation"));
+  BOOST_TEST(run.at("totalItems") == json::value(10));
+  BOOST_TEST(run.at("passedItems").to_number<double>() == stored.at("summary").at("passCount").to_number<double>());
+  BOOST_TEST(serve.stop(15) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -28,6 +28,9 @@ int mcp_command(const McpArguments& args) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+  // A client that went away must not kill a run half stored: writes to the closed pipe fail
+  // quietly, the input ends, and the calls in flight finish and close their runs.
+  std::signal(SIGPIPE, SIG_IGN);
 
   // Loading needs only the host's description; every tool call that runs plugins makes host
   // services of its own, with that call's cancellation.
