@@ -11,8 +11,10 @@
 #include <boost/json/array.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 namespace krino::core::mcp {
 namespace json = boost::json;

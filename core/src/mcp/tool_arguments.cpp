@@ -2,7 +2,9 @@
 
 #include "krino/core/mcp/tool_registry.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
