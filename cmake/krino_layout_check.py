@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The dependency rule of docs/architecture.md and the layers of core, checked on the real #includes.
 
-Reads every #include of sdk/, core/, plugins/ and apps/, resolves it to a file of the tree where it
+Reads every #include of sdk/, core/, plugins/, apps/ and testing/, resolves it to a file of the tree where it
 can (relative to the including file, then the include roots), and fails naming the file and line of
 each include that crosses a forbidden edge, and each cycle between core components:
 
@@ -10,6 +10,8 @@ each include that crosses a forbidden edge, and each cycle between core componen
   plugins/<kind>/<name> -> sdk, plugins/support, itself
   core/<component> -> sdk, itself, the components its library links (core/CMakeLists.txt)
   apps             -> sdk, core, apps
+  testing/src      -> sdk, core, testing      (libkrino-testing: core compiled into a library)
+  testing/include  -> testing                 (its installed headers: nothing of core or the SDK)
 
 The declared graph comes from the build tree (--layers, written by krino_record_core_layers() in
 cmake/KrinoLayoutCheck.cmake), so the test checks the graph CMake links with, not a copy of it.
@@ -24,12 +26,13 @@ import sys
 
 SOURCE_SUFFIXES = (".h", ".hpp", ".c", ".cc", ".cpp", ".inl", ".ipp")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
-CHECKED_TREES = ("sdk", "core", "plugins", "apps")
+CHECKED_TREES = ("sdk", "core", "plugins", "apps", "testing")
 
 
 def classify(rel):
     """The area a repository path belongs to: ('sdk',), ('core', component or None), ('support',),
-    ('plugin', 'kind/name'), ('apps',), or None for a path outside the checked trees."""
+    ('plugin', 'kind/name'), ('apps',), ('testing', 'include' or 'src'), or None for a path outside the
+    checked trees."""
     parts = rel.split("/")
     top = parts[0]
     if top == "sdk":
@@ -48,6 +51,8 @@ def classify(rel):
         return ("plugin", None)
     if top == "apps":
         return ("apps",)
+    if top == "testing":
+        return ("testing", "include" if len(parts) >= 2 and parts[1] == "include" else "src")
     return None
 
 
@@ -59,6 +64,8 @@ def describe(area):
         return "plugins/" + area[1] if area[1] else "plugins"
     if kind == "support":
         return "plugins/support"
+    if kind == "testing":
+        return "testing/" + area[1]
     return kind
 
 
@@ -73,7 +80,7 @@ class Tree:
                     if name.endswith(SOURCE_SUFFIXES):
                         self.files.append(os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/"))
         # Where <...> and "..." includes are looked up, besides the including file's folder.
-        self.roots = ["sdk/include", "core/include"]
+        self.roots = ["sdk/include", "core/include", "testing/include"]
         support = os.path.join(root, "plugins", "support")
         for directory, subdirectories, _ in os.walk(support):
             subdirectories.sort()
@@ -255,6 +262,13 @@ def main():
             elif kind == "apps":
                 if destination[0] not in ("sdk", "core", "apps"):
                     forbidden = f"apps include only the SDK and core, not {describe(destination)}"
+            elif kind == "testing" and source[1] == "include":
+                if destination[0] != "testing":
+                    forbidden = (f"testing/include includes {describe(destination)}; libkrino-testing's installed "
+                                 f"headers include only each other, as core and the SDK are not installed with them")
+            elif kind == "testing":
+                if destination[0] not in ("sdk", "core", "testing"):
+                    forbidden = f"testing includes only the SDK, core and itself, not {describe(destination)}"
             elif kind == "core":
                 if destination[0] not in ("sdk", "core"):
                     forbidden = f"core must not include {describe(destination)}"
