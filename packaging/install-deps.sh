@@ -40,6 +40,7 @@ test_packages=(
   clang-14            # the fuzz preset: the fuzz harnesses are built with clang (docs/fuzzing.md)
   libclang-rt-14-dev  # clang's runtime libraries: libFuzzer and the sanitizers' for clang
   postgresql          # initdb/postgres: the server tests start a throwaway cluster (tests/support/postgres)
+  libgtest-dev        # GoogleTest: the evaluations-as-unit-tests example (sdk/examples/gtest_eval) and its tests
 )
 [ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
 
