@@ -39,11 +39,11 @@ HostContext::HostContext(const LoadOptions& options) {
   }
   search.executable = this_library();
   search.allow_list = options.plugins;
+  host.set_http(&http);
   try {
     if (!options.judges_file.empty()) {
-      io = std::make_unique<core::IoService>();
       judges = core::make_judge_service(core::load_judge_settings(options.judges_file),
-                                        core::JudgeSetupOptions{options.no_cache, core::process_environment(), io.get()});
+                                        core::JudgeSetupOptions{options.no_cache, core::process_environment(), &io});
       host.set_judge_service(judges.get());
     }
     registry.load(search, *host.host_info());

@@ -5,6 +5,7 @@
 
 #include "krino/core/common/cancellation.hpp"
 #include "krino/core/common/io_service.hpp"
+#include "krino/core/host/host_http.hpp"
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/llm/judge_service.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
@@ -24,10 +25,11 @@ struct HostContext {
   HostContext& operator=(const HostContext&) = delete;
 
   // Destroyed bottom up: the registry unloads the plugins after every use of them is gone, and the
-  // judges' I/O service stops last.
+  // I/O service (the judges' calls, the HTTP client lent to reporters) stops last.
   core::Cancellation cancellation;
   core::HostServices host{cancellation};
-  std::unique_ptr<core::IoService> io;
+  core::IoService io;
+  core::HostHttp http{io.context()};  // krino.host.http/1, which the server reporter sends with
   std::unique_ptr<core::JudgeService> judges;
   core::PluginRegistry registry;
 };

@@ -1,6 +1,9 @@
 // Evaluations as GoogleTest tests: one test per example of capitals.jsonl, scored by krino's
 // exact_match evaluator in-process, and one test case written by hand.
 //
+// With KRINO_SERVER_URL (and KRINO_PROJECT, KRINO_API_KEY) set, the run also appears on a krino
+// results server: one run per test suite, one item per example, with the answer and the result.
+//
 // The "system under test" below is a lookup table that gets Australia wrong on purpose, so
 // Dataset/CapitalsTest.answers/cap_03 fails with krino's message:
 //   Evaluation 'exact_match' failed: score=0.00 (threshold=1.00)
@@ -35,11 +38,19 @@ const krino::testing::Evaluator& exact_match() {
   return evaluator;
 }
 
+// Reports to a results server when KRINO_SERVER_URL is set; does nothing otherwise.
+::testing::Environment* const reporting =
+    ::testing::AddGlobalTestEnvironment(new krino::testing::gtest::ReportingEnvironment());
+
 class CapitalsTest : public krino::testing::gtest::ExampleTest {};
 
 TEST_P(CapitalsTest, answers) {
   const krino::testing::Example& example = GetParam();
-  EXPECT_EVAL(example.test_case_with_output(capital_of(example.input())), exact_match());
+  const std::string answer = capital_of(example.input());
+  const krino::testing::EvalCheck check =
+      krino::testing::check_eval(example.test_case_with_output(answer), exact_match());
+  recorder().actual_output("output", answer).eval_results(check);  // what the server's item shows
+  EXPECT_EVAL(check);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dataset, CapitalsTest, krino::testing::gtest::dataset(KRINO_EXAMPLE_DATASET),

@@ -27,6 +27,9 @@ struct EvalCheck {
 
 KRINO_TESTING_API EvalCheck check_eval(std::string_view test_case_json, const std::vector<const Evaluator*>& evaluators);
 
+// A check already made (to record its outcomes first), as it is: what EXPECT_EVAL(check) asserts.
+inline const EvalCheck& check_eval(const EvalCheck& check) { return check; }
+
 template <typename... More>
 EvalCheck check_eval(std::string_view test_case_json, const Evaluator& first, const More&... more) {
   return check_eval(test_case_json, std::vector<const Evaluator*>{&first, &more...});

@@ -69,6 +69,7 @@ class KRINO_TESTING_API Evaluators {
 
  private:
   friend KRINO_TESTING_API Evaluators load_evaluators(const LoadOptions& options);
+  friend class TestRun;
   explicit Evaluators(std::shared_ptr<detail::HostContext> host);
   std::shared_ptr<detail::HostContext> host_;
 };
