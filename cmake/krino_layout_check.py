@@ -6,6 +6,7 @@ can (relative to the including file, then the include roots), and fails naming t
 each include that crosses a forbidden edge, and each cycle between core components:
 
   sdk              -> sdk
+  sdk/examples     -> sdk, testing/include, itself (what is installed: third-party code)
   plugins/support  -> sdk, plugins/support
   plugins/<kind>/<name> -> sdk, plugins/support, itself
   core/<component> -> sdk, itself, the components its library links (core/CMakeLists.txt)
@@ -36,6 +37,8 @@ def classify(rel):
     parts = rel.split("/")
     top = parts[0]
     if top == "sdk":
+        if len(parts) >= 3 and parts[1] == "examples":
+            return ("example", parts[2])
         return ("sdk",)
     if top == "core":
         if len(parts) >= 3 and parts[1] == "src":
@@ -66,6 +69,8 @@ def describe(area):
         return "plugins/support"
     if kind == "testing":
         return "testing/" + area[1]
+    if kind == "example":
+        return "sdk/examples/" + area[1]
     return kind
 
 
@@ -252,6 +257,10 @@ def main():
             if kind == "sdk":
                 if destination[0] != "sdk":
                     forbidden = f"the SDK must not include {describe(destination)}"
+            elif kind == "example":
+                if destination[0] != "sdk" and destination != ("testing", "include") and destination != source:
+                    forbidden = (f"{describe(source)} includes {describe(destination)}; an example uses only what is "
+                                 f"installed: the SDK and libkrino-testing's headers")
             elif kind == "support":
                 if destination[0] not in ("sdk", "support"):
                     forbidden = f"plugins/support includes only the SDK, not {describe(destination)}"
