@@ -26,7 +26,7 @@ namespace json = boost::json;
 
 namespace {
 
-json::object parse_object(std::string_view text, const std::string& what) {
+json::object object_from(std::string_view text, const std::string& what) {
   boost::system::error_code ec;
   json::value value = krino::json::parse(text, ec);
   if (ec || !value.is_object()) throw Error(what + " must be a JSON object");
@@ -44,15 +44,15 @@ struct ItemVerdict {
 }  // namespace
 
 ItemRecorder& ItemRecorder::actual_output(std::string_view key, std::string_view value) {
-  json::object outputs = parse_object(actual_outputs_, "the actual outputs");
+  json::object outputs = object_from(actual_outputs_, "the actual outputs");
   outputs[key] = value;
   actual_outputs_ = json::serialize(outputs);
   return *this;
 }
 
 ItemRecorder& ItemRecorder::actual_outputs(std::string_view json_object) {
-  json::object outputs = parse_object(actual_outputs_, "the actual outputs");
-  for (auto& member : parse_object(json_object, "the actual outputs")) outputs[member.key()] = member.value();
+  json::object outputs = object_from(actual_outputs_, "the actual outputs");
+  for (auto& member : object_from(json_object, "the actual outputs")) outputs[member.key()] = member.value();
   actual_outputs_ = json::serialize(outputs);
   return *this;
 }
@@ -94,8 +94,8 @@ struct TestRun::State {
 
 TestRun::TestRun(const Evaluators& plugins, RunOptions options) : state_(std::make_unique<State>()) {
   state_->context = plugins.host_;
-  state_->metadata = parse_object(options.metadata_json, "the run's metadata");
-  json::object reporter_options = parse_object(options.reporter_options_json, "the options of reporter '" + options.reporter + "'");
+  state_->metadata = object_from(options.metadata_json, "the run's metadata");
+  json::object reporter_options = object_from(options.reporter_options_json, "the options of reporter '" + options.reporter + "'");
   state_->options = std::move(options);
   try {
     state_->reporter = core::make_reporter(state_->context->registry,
