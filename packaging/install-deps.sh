@@ -41,6 +41,7 @@ test_packages=(
   libclang-rt-14-dev  # clang's runtime libraries: libFuzzer and the sanitizers' for clang
   postgresql          # initdb/postgres: the server tests start a throwaway cluster (tests/support/postgres)
   libgtest-dev        # GoogleTest: the evaluations-as-unit-tests example (sdk/examples/gtest_eval) and its tests
+  catch2              # Catch2 (v2, header-only): the tests of libkrino-testing's Catch2 adapter (tests/testing)
 )
 [ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
 
