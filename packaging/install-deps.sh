@@ -30,6 +30,10 @@ packages=(
   libssl-dev          # TLS for remote judges
   libpq-dev           # libpq: the results server's PostgreSQL backend (krino serve --database postgresql://...)
   libsqlite3-dev      # SQLite: the results server's default, embedded database
+  # Test frameworks the build compiles against, like libboost-test-dev above: configuring with tests
+  # (every preset) needs them.
+  libgtest-dev        # GoogleTest: the evaluations-as-unit-tests example (sdk/examples/gtest_eval) and its tests
+  catch2              # Catch2 (v2, header-only): the tests of libkrino-testing's Catch2 adapter (tests/testing)
 )
 # Only the tests use these.
 test_packages=(
@@ -40,8 +44,6 @@ test_packages=(
   clang-14            # the fuzz preset: the fuzz harnesses are built with clang (docs/fuzzing.md)
   libclang-rt-14-dev  # clang's runtime libraries: libFuzzer and the sanitizers' for clang
   postgresql          # initdb/postgres: the server tests start a throwaway cluster (tests/support/postgres)
-  libgtest-dev        # GoogleTest: the evaluations-as-unit-tests example (sdk/examples/gtest_eval) and its tests
-  catch2              # Catch2 (v2, header-only): the tests of libkrino-testing's Catch2 adapter (tests/testing)
 )
 [ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
 
