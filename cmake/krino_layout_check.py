@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """The dependency rule of docs/architecture.md and the layers of core, checked on the real #includes.
 
-Reads every #include of sdk/, core/, plugins/ and apps/, resolves it to a file of the tree where it
+Reads every #include of sdk/, core/, plugins/, apps/ and testing/, resolves it to a file of the tree where it
 can (relative to the including file, then the include roots), and fails naming the file and line of
 each include that crosses a forbidden edge, and each cycle between core components:
 
   sdk              -> sdk
+  sdk/examples     -> sdk, testing/include, itself (what is installed: third-party code)
   plugins/support  -> sdk, plugins/support
   plugins/<kind>/<name> -> sdk, plugins/support, itself
   core/<component> -> sdk, itself, the components its library links (core/CMakeLists.txt)
   apps             -> sdk, core, apps
+  testing/src      -> sdk, core, testing      (libkrino-testing: core compiled into a library)
+  testing/include  -> testing                 (its installed headers: nothing of core or the SDK)
 
 The declared graph comes from the build tree (--layers, written by krino_record_core_layers() in
 cmake/KrinoLayoutCheck.cmake), so the test checks the graph CMake links with, not a copy of it.
@@ -24,15 +27,18 @@ import sys
 
 SOURCE_SUFFIXES = (".h", ".hpp", ".c", ".cc", ".cpp", ".inl", ".ipp")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
-CHECKED_TREES = ("sdk", "core", "plugins", "apps")
+CHECKED_TREES = ("sdk", "core", "plugins", "apps", "testing")
 
 
 def classify(rel):
     """The area a repository path belongs to: ('sdk',), ('core', component or None), ('support',),
-    ('plugin', 'kind/name'), ('apps',), or None for a path outside the checked trees."""
+    ('plugin', 'kind/name'), ('apps',), ('testing', 'include' or 'src'), or None for a path outside the
+    checked trees."""
     parts = rel.split("/")
     top = parts[0]
     if top == "sdk":
+        if len(parts) >= 3 and parts[1] == "examples":
+            return ("example", parts[2])
         return ("sdk",)
     if top == "core":
         if len(parts) >= 3 and parts[1] == "src":
@@ -48,6 +54,8 @@ def classify(rel):
         return ("plugin", None)
     if top == "apps":
         return ("apps",)
+    if top == "testing":
+        return ("testing", "include" if len(parts) >= 2 and parts[1] == "include" else "src")
     return None
 
 
@@ -59,6 +67,10 @@ def describe(area):
         return "plugins/" + area[1] if area[1] else "plugins"
     if kind == "support":
         return "plugins/support"
+    if kind == "testing":
+        return "testing/" + area[1]
+    if kind == "example":
+        return "sdk/examples/" + area[1]
     return kind
 
 
@@ -73,7 +85,7 @@ class Tree:
                     if name.endswith(SOURCE_SUFFIXES):
                         self.files.append(os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/"))
         # Where <...> and "..." includes are looked up, besides the including file's folder.
-        self.roots = ["sdk/include", "core/include"]
+        self.roots = ["sdk/include", "core/include", "testing/include"]
         support = os.path.join(root, "plugins", "support")
         for directory, subdirectories, _ in os.walk(support):
             subdirectories.sort()
@@ -245,6 +257,10 @@ def main():
             if kind == "sdk":
                 if destination[0] != "sdk":
                     forbidden = f"the SDK must not include {describe(destination)}"
+            elif kind == "example":
+                if destination[0] != "sdk" and destination != ("testing", "include") and destination != source:
+                    forbidden = (f"{describe(source)} includes {describe(destination)}; an example uses only what is "
+                                 f"installed: the SDK and libkrino-testing's headers")
             elif kind == "support":
                 if destination[0] not in ("sdk", "support"):
                     forbidden = f"plugins/support includes only the SDK, not {describe(destination)}"
@@ -255,6 +271,13 @@ def main():
             elif kind == "apps":
                 if destination[0] not in ("sdk", "core", "apps"):
                     forbidden = f"apps include only the SDK and core, not {describe(destination)}"
+            elif kind == "testing" and source[1] == "include":
+                if destination[0] != "testing":
+                    forbidden = (f"testing/include includes {describe(destination)}; libkrino-testing's installed "
+                                 f"headers include only each other, as core and the SDK are not installed with them")
+            elif kind == "testing":
+                if destination[0] not in ("sdk", "core", "testing"):
+                    forbidden = f"testing includes only the SDK, core and itself, not {describe(destination)}"
             elif kind == "core":
                 if destination[0] not in ("sdk", "core"):
                     forbidden = f"core must not include {describe(destination)}"

@@ -30,6 +30,10 @@ packages=(
   libssl-dev          # TLS for remote judges
   libpq-dev           # libpq: the results server's PostgreSQL backend (krino serve --database postgresql://...)
   libsqlite3-dev      # SQLite: the results server's default, embedded database
+  # Test frameworks the build compiles against, like libboost-test-dev above: configuring with tests
+  # (every preset) needs them.
+  libgtest-dev        # GoogleTest: the evaluations-as-unit-tests example (sdk/examples/gtest_eval) and its tests
+  catch2              # Catch2 (v2, header-only): the tests of libkrino-testing's Catch2 adapter (tests/testing)
 )
 # Only the tests use these.
 test_packages=(

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The Debian packages, as a user gets them:
-#   1. cpack -G DEB in the build tree makes the five packages, with the expected control fields
-#      (plugins need this exact krino; libkrino-sdk-dev is arch all and needs no runtime library);
+#   1. cpack -G DEB in the build tree makes the six packages, with the expected control fields
+#      (plugins need this exact krino; libkrino-sdk-dev is arch all and needs no runtime library;
+#      libkrino-testing-dev needs the core plugins of this krino and its libraries);
 #   2. dpkg installs them; files land where the host and the SDK expect them;
 #   3. /usr/bin/krino finds its plugins, and the SDK examples (sdk/examples) build against the
-#      installed SDK both with find_package(KrinoSDK) and with pkg-config krino-sdk, and run;
+#      installed SDK both with find_package(KrinoSDK) and with pkg-config krino-sdk, and run; the
+#      evaluations-as-unit-tests examples build against libkrino-testing-dev (find_package(KrinoTesting),
+#      pkg-config krino-testing) and fail exactly their known miss with krino's message;
 #   4. the packages are purged again, also when a step fails (trap), leaving the machine as found.
 # Installs into /usr, so it runs as root only; otherwise it exits 77, which CTest reports as
 # skipped (SKIP_RETURN_CODE in tests/packaging/CMakeLists.txt).
@@ -12,7 +15,7 @@
 set -euo pipefail
 build=$(realpath "$1")
 source_dir=$(realpath "$2")
-packages=(krino krino-plugins-core krino-plugins-judge krino-plugins-traces libkrino-sdk-dev)
+packages=(krino krino-plugins-core krino-plugins-judge krino-plugins-traces libkrino-sdk-dev libkrino-testing-dev)
 
 skip() { echo "SKIPPED: $*"; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "installs the packages into /usr with dpkg, so it runs as root only (CI runs it as root)"
@@ -32,7 +35,8 @@ mkdir -p "$work"
 cleanup() {
     local status=$?
     dpkg --purge "${packages[@]}" >"$work/purge.log" 2>&1 || { echo "purging failed:"; cat "$work/purge.log"; }
-    if [[ -e /usr/bin/krino || -e /usr/lib/krino/plugins/krino-text.so || -e /usr/share/pkgconfig/krino-sdk.pc ]]; then
+    if [[ -e /usr/bin/krino || -e /usr/lib/krino/plugins/krino-text.so || -e /usr/share/pkgconfig/krino-sdk.pc ||
+          -e /usr/lib/libkrino-testing.so.0 || -e /usr/include/krino/testing ]]; then
         echo "FAIL: files are left behind after purging"
         status=1
     fi
@@ -55,7 +59,7 @@ for package in "${packages[@]}"; do
     [[ -f ${deb[$package]} ]] || die "cpack made no ${deb[$package]##*/}; it made: $(cd "$work/debs" && ls ./*.deb)"
 done
 count=$(find "$work/debs" -maxdepth 1 -name '*.deb' | wc -l)
-[[ $count -eq 5 ]] || die "cpack made $count packages, expected 5"
+[[ $count -eq 6 ]] || die "cpack made $count packages, expected 6"
 
 field() { dpkg-deb --field "${deb[$1]}" "$2"; }
 [[ $(field krino Depends) == *libc6* ]] || die "krino's Depends has no libc6: dpkg-shlibdeps did not run ($(field krino Depends))"
@@ -68,6 +72,9 @@ if grep -qE '(^|[ ,])(krino|libc6|libstdc\+\+6|libgcc-s1|libtbb[0-9]*)( |,|$)' <
     die "libkrino-sdk-dev must not depend on krino or any runtime library; Depends: $sdk_depends"
 fi
 [[ $(field libkrino-sdk-dev Architecture) == all ]] || die "libkrino-sdk-dev is not Architecture: all"
+testing_depends=$(field libkrino-testing-dev Depends)
+[[ $testing_depends == *"krino-plugins-core (= $version)"* && $testing_depends == *libtbb* ]] ||
+    die "libkrino-testing-dev must depend on krino-plugins-core (= $version) and its libraries; Depends: $testing_depends"
 echo "control fields: krino Depends: $(field krino Depends)"
 echo "control fields: libkrino-sdk-dev Depends: $sdk_depends"
 
@@ -78,6 +85,10 @@ contents krino-plugins-core | grep -q '/usr/lib/krino/plugins/krino-junit.so$' |
 contents krino-plugins-judge | grep -q '/usr/lib/krino/plugins/krino-judge.so$' || die "krino-judge.so is not in krino-plugins-judge"
 contents krino-plugins-traces | grep -q '/usr/lib/krino/plugins/krino-openai.so$' || die "krino-openai.so is not in krino-plugins-traces"
 if contents libkrino-sdk-dev | grep -qE '\.so$|/bin/'; then die "libkrino-sdk-dev holds binaries"; fi
+for file in /usr/lib/libkrino-testing.so.0 /usr/include/krino/testing/gtest.hpp /usr/lib/cmake/KrinoTesting/KrinoTestingConfig.cmake \
+    /usr/lib/pkgconfig/krino-testing.pc; do
+    contents libkrino-testing-dev | grep -q "^\.$file\$" || die "$file is not in libkrino-testing-dev"
+done
 
 # 2. Install.
 step "dpkg -i"
@@ -149,6 +160,27 @@ for dir in "$work/cmake/word_count" "$work/cmake/c_evaluator" "$work/pkg-config"
         echo "ok: $evaluator from ${dir#"$work"/}: $out"
     done
 done
+
+# Evaluations inside unit tests, against libkrino-testing-dev: it finds the plugins in /usr/lib/krino/plugins.
+step "sdk/examples/gtest_eval and boost_test_eval against libkrino-testing-dev"
+for example in gtest_eval boost_test_eval; do
+    cmake -S "$source_dir/sdk/examples/$example" -B "$work/cmake/$example" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/cmake-$example.log" 2>&1 &&
+        cmake --build "$work/cmake/$example" >>"$work/cmake-$example.log" 2>&1 ||
+        { cat "$work/cmake-$example.log"; die "building $example with find_package(KrinoTesting) failed"; }
+done
+# The packaged library, wherever the loader finds it (/lib is /usr/lib on a merged-/usr system).
+loaded=$(ldd "$work/cmake/gtest_eval/capitals_gtest" | sed -n 's/^[[:space:]]*libkrino-testing\.so\.0 => \([^ ]*\) .*/\1/p')
+[[ -n $loaded && $loaded -ef /usr/lib/libkrino-testing.so.0 ]] ||
+    die "the gtest example does not use /usr/lib/libkrino-testing.so.0: $(ldd "$work/cmake/gtest_eval/capitals_gtest" | grep krino)"
+bash "$source_dir/tests/testing/examples_test.sh" "$work/cmake/gtest_eval/capitals_gtest" \
+    "$work/cmake/boost_test_eval/capitals_boost_test" "$work/testing-cmake" || die "the examples against libkrino-testing-dev"
+# shellcheck disable=SC2046  # --cflags/--libs are lists of flags
+c++ -std=c++17 -O0 -DKRINO_EXAMPLE_DATASET="\"$source_dir/sdk/examples/gtest_eval/capitals.jsonl\"" \
+    "$source_dir/sdk/examples/gtest_eval/capitals_test.cpp" $(pkg-config --cflags --libs krino-testing) \
+    -lgtest_main -lgtest -pthread -o "$work/pkg-config/capitals_gtest" || die "building the gtest example with pkg-config krino-testing failed"
+bash "$source_dir/tests/testing/examples_test.sh" "$work/pkg-config/capitals_gtest" \
+    "$work/cmake/boost_test_eval/capitals_boost_test" "$work/testing-pkg-config" || die "the gtest example built with pkg-config"
 
 step "purge"
 echo "every check passed; the packages are purged on exit"
