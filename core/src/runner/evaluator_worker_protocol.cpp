@@ -1,6 +1,7 @@
 #include "krino/core/runner/evaluator_worker_protocol.hpp"
 
 #include "krino/core/common/status_code.hpp"
+#include "krino/core/plugin/component.hpp"
 #include "krino/core/process/printable_text.hpp"
 
 #include <krino/json_parse.hpp>
@@ -36,16 +37,6 @@ std::string string_member(const json::object& object, std::string_view key) {
   const json::value* value = object.if_contains(key);
   return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
 }
-
-constexpr std::array<std::pair<std::string_view, uint64_t>, 7> kCapabilityNames = {{
-    {"thread-safe", KRINO_CAP_THREAD_SAFE},
-    {"needs-judge", KRINO_CAP_NEEDS_JUDGE},
-    {"deterministic", KRINO_CAP_DETERMINISTIC},
-    {"cancellable", KRINO_CAP_CANCELLABLE},
-    {"batch", KRINO_CAP_BATCH},
-    {"needs-network", KRINO_CAP_NEEDS_NETWORK},
-    {"passes-examples", KRINO_CAP_PASSES_EXAMPLES},
-}};
 
 // The worker's error object: {"message": str, "code"?: status name}.
 std::pair<krino_status, std::string> error_member(const json::value& error) {
@@ -95,10 +86,7 @@ StatusOr<WorkerHandshake> read_worker_handshake(std::string_view line) {
   if (const json::value* capabilities = described.if_contains("capabilities");
       capabilities != nullptr && capabilities->is_array()) {
     for (const json::value& name : capabilities->get_array()) {
-      if (!name.is_string()) continue;
-      auto known = std::find_if(kCapabilityNames.begin(), kCapabilityNames.end(),
-                                [&](const auto& entry) { return entry.first == name.get_string(); });
-      if (known != kCapabilityNames.end()) handshake.capabilities |= known->second;  // unknown names are ignored
+      if (name.is_string()) handshake.capabilities |= capability_from_name(name.get_string());  // unknown: 0
     }
   }
   auto positive = [&](std::string_view key) -> std::optional<std::size_t> {
