@@ -156,7 +156,10 @@ int serve(const core::Component& component, const krino_host* host, std::istream
     if (status != KRINO_OK) {
       std::string why = out_of_memory ? "out of memory" : error.text().empty() ? "evaluator failed without a message"
                                                                                 : error.message();
-      const bool stop = out_of_memory || address_space_used() > 0.75;
+      // Under a memory limit, a plugin that says it ran out of a resource (or is close to the
+      // limit) has most likely run out of that one: the worker stops so a fresh one starts clean.
+      const bool limited = address_space_used() > 0;
+      const bool stop = out_of_memory || (limited && (status == KRINO_RESOURCE_EXHAUSTED || address_space_used() > 0.75));
       if (stop) why += memory_note();
       send(out, error_line(id, stop ? KRINO_RESOURCE_EXHAUSTED : status, why));
       if (stop) return 3;
