@@ -62,7 +62,7 @@ bool same_json(const json::value& a, const json::value& b) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// A misbehaving plugin under isolation: process over `items` items of seq:N.
+// A misbehaving plugin under isolation: process (unless `extra` says otherwise) over `items` items of seq:N.
 IsolationReport run_misbehaving(const std::string& evaluator, const std::string& extra, int items = 1000) {
   const std::string dir = temp_path("isolation-" + evaluator);
   fs::create_directories(dir);
@@ -149,6 +149,14 @@ BOOST_AUTO_TEST_CASE(an_endless_loop_is_stopped_at_timeout_ms) {
                 {"DEADLINE_EXCEEDED: ", "did not answer within 300 ms (timeout_ms)", "SIGTERM"});
 }
 
+// Without isolation the host stops waiting at timeout_ms; the looping call keeps its thread busy,
+// and the run still ends (the process exits with it spinning).
+BOOST_AUTO_TEST_CASE(in_process_a_call_past_timeout_ms_is_an_item_error) {
+  expect_errors(run_misbehaving("loop_evaluator", ", isolation: none, timeout_ms: 300", 40),
+                [](size_t i) { return i == 5; },
+                {"DEADLINE_EXCEEDED: ", "did not finish within 300 ms (timeout_ms); krino stopped waiting"});
+}
+
 BOOST_AUTO_TEST_CASE(a_leak_hits_memory_mb_and_the_worker_is_replaced) {
   // 64 MB on every tenth item against 200 MB of address space: every worker fails its third or
   // fourth leaking item (how many depends on which items it happened to get).
@@ -182,7 +190,7 @@ BOOST_AUTO_TEST_CASE(a_worker_that_does_not_start_or_refuses_its_options_is_a_co
   fs::create_directories(dir);
   write_file(dir + "/refuses.py",
              "import json, sys\n"
-             "print(json.dumps({'protocol': 'krino.evaluator-worker/1', 'evaluator': {'id': 't.r', 'name': 'r'}}), flush=True)\n"
+             "print(json.dumps({'protocol': 'krino.evaluatorworker/1', 'evaluator': {'id': 't.r', 'name': 'r'}}), flush=True)\n"
              "for line in sys.stdin:\n"
              "    print(json.dumps({'error': {'message': 'no thanks'}}), flush=True)\n");
   write_file(dir + "/e.yaml", "dataset: seq:3\nevaluators: [{use: subprocess, command: [python3, refuses.py]}]\n");

@@ -1,4 +1,4 @@
-// Evaluators in worker processes: the host's side of krino.evaluator-worker/1 (lines in and out),
+// Evaluators in worker processes: the host's side of krino.evaluatorworker/1 (lines in and out),
 // and WorkerEvaluator over real /bin/sh workers: handshake, configure, answers, a worker that dies
 // on one request (an item error with its exit and stderr; the next request gets a new worker), a
 // refused configuration, and the memory limit a worker starts under.
@@ -32,7 +32,7 @@ krino_call_context item_context(uint64_t item) {
 // A worker in sh: the handshake, then {"configured":true} (or a refusal when the options contain
 // "refuse"), then a result echoing the request's id; a request mentioning "die" kills it.
 constexpr const char* kShellEvaluator = R"sh(
-printf '%s\n' '{"protocol":"krino.evaluator-worker/1","evaluator":{"id":"test.sh","name":"sh_eval","configSchema":{"type":"object","properties":{"threshold":{"type":"number","default":0.5}}},"capabilities":["deterministic","no-such-capability"]},"maxWorkers":2}'
+printf '%s\n' '{"protocol":"krino.evaluatorworker/1","evaluator":{"id":"test.sh","name":"sh_eval","configSchema":{"type":"object","properties":{"threshold":{"type":"number","default":0.5}}},"capabilities":["deterministic","no-such-capability"]},"maxWorkers":2}'
 IFS= read -r configure
 case "$configure" in *refuse*) printf '%s\n' '{"error":{"message":"I refuse"}}'; exit 0;; esac
 printf '%s\n' '{"configured":true}'
@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_SUITE(evaluator_worker_protocol)
 
 BOOST_AUTO_TEST_CASE(a_handshake_is_read_and_checked) {
   auto good = read_worker_handshake(
-      R"({"protocol":"krino.evaluator-worker/1","evaluator":{"id":"a.b","name":"b","version":"2","configSchema":{"type":"object"},"capabilities":["thread-safe","future-bit"]},"concurrency":4})");
+      R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a.b","name":"b","version":"2","configSchema":{"type":"object"},"capabilities":["thread-safe","future-bit"]},"concurrency":4})");
   BOOST_TEST_REQUIRE(good.ok(), why_not(good));
   BOOST_TEST(good.value().id == "a.b");
   BOOST_TEST(good.value().config_schema == R"({"type":"object"})");
@@ -86,12 +86,12 @@ BOOST_AUTO_TEST_CASE(a_handshake_is_read_and_checked) {
   BOOST_TEST(good.value().concurrency == 4u);
   BOOST_TEST(!good.value().max_workers.has_value());
 
-  auto other = read_worker_handshake(R"({"protocol":"krino.evaluator-worker/2","evaluator":{"id":"a","name":"b"}})");
+  auto other = read_worker_handshake(R"({"protocol":"krino.evaluatorworker/2","evaluator":{"id":"a","name":"b"}})");
   BOOST_TEST(!other.ok());
-  BOOST_TEST(mentions(why_not(other), "speaks protocol 'krino.evaluator-worker/2'"), why_not(other));
+  BOOST_TEST(mentions(why_not(other), "speaks protocol 'krino.evaluatorworker/2'"), why_not(other));
   BOOST_TEST(!read_worker_handshake("Loading model...").ok());
-  BOOST_TEST(!read_worker_handshake(R"({"protocol":"krino.evaluator-worker/1","evaluator":{"id":"a"}})").ok());
-  BOOST_TEST(!read_worker_handshake(R"({"protocol":"krino.evaluator-worker/1","evaluator":{"id":"a","name":"b"},"concurrency":0})").ok());
+  BOOST_TEST(!read_worker_handshake(R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a"}})").ok());
+  BOOST_TEST(!read_worker_handshake(R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a","name":"b"},"concurrency":0})").ok());
 }
 
 BOOST_AUTO_TEST_CASE(a_request_is_one_line_with_the_context) {

@@ -2,7 +2,7 @@
 //
 // One plugin evaluator in a process of its own, for `isolation: process` (docs/sdk.md, "Evaluators
 // in worker processes"): loads the library through core's plugin loader and answers
-// krino.evaluator-worker/1 on stdin/stdout until stdin ends. Whatever the plugin prints to stdout
+// krino.evaluatorworker/1 on stdin/stdout until stdin ends. Whatever the plugin prints to stdout
 // goes to stderr: stdout is the protocol's.
 #include "plugin_worker.hpp"
 

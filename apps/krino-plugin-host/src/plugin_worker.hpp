@@ -1,5 +1,5 @@
 #pragma once
-// The worker's side of krino.evaluator-worker/1 for one plugin evaluator: the handshake from the
+// The worker's side of krino.evaluatorworker/1 for one plugin evaluator: the handshake from the
 // component's descriptor, `configure` creates the instance, each request calls evaluate once.
 #include "krino/core/plugin/component.hpp"
 

@@ -134,7 +134,8 @@ std::unique_ptr<EvaluatorHandle> make_evaluator(const PluginRegistry& registry, 
   validate_options(component, run.options, "evaluator");
   if (run.isolation == EvaluatorIsolation::process) return make_isolated_evaluator(component, run, environment);
   const std::string name = evaluator_display_name(component, run.options);
-  auto backend = std::make_unique<InProcessEvaluator>(component, environment.host, name, run.options, environment.threads);
+  auto backend = std::make_unique<InProcessEvaluator>(component, environment.host, name, run.options,
+                                                      environment.threads, run.timeout);
   return std::make_unique<EvaluatorHandle>(component, name, run.options, std::move(backend));
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // tool_error in JavaScript: the share of the agent's tool calls that succeeded, as krino's built-in
 // krino.tool_error scores it (error flag, missing, blank or {"error": ...} results, error_patterns,
-// ignore_tools). A krino.evaluator-worker/1 worker (docs/sdk.md) for `use: subprocess`:
+// ignore_tools). A krino.evaluatorworker/1 worker (docs/sdk.md) for `use: subprocess`:
 //
 //   evaluators:
 //     - use: subprocess
@@ -86,7 +86,7 @@ function makeEvaluator(options) {
 }
 
 send({
-  protocol: 'krino.evaluator-worker/1',
+  protocol: 'krino.evaluatorworker/1',
   evaluator: {id: 'example.node.tool_error', name: 'tool_error', version: '1.0.0',
               description: "The share of the agent's tool calls that succeeded (Node).",
               configSchema: schema, capabilities: ['deterministic']},

@@ -1,4 +1,4 @@
-"""A krino evaluator worker in Python, standard library only: krino.evaluator-worker/1 over stdin
+"""A krino evaluator worker in Python, standard library only: krino.evaluatorworker/1 over stdin
 and stdout (docs/sdk.md, "Evaluators in worker processes").
 
     from krino_worker import serve
@@ -14,7 +14,7 @@ errors when the worker fails.
 import json
 import sys
 
-PROTOCOL = "krino.evaluator-worker/1"
+PROTOCOL = "krino.evaluatorworker/1"
 
 
 class EvaluationError(Exception):

@@ -1,6 +1,6 @@
 #pragma once
 // Where an evaluator's calls run: in this process through the plugin's vtable
-// (InProcessEvaluator), or in worker processes over krino.evaluator-worker/1 (WorkerEvaluator: a
+// (InProcessEvaluator), or in worker processes over krino.evaluatorworker/1 (WorkerEvaluator: a
 // script in any language, or a plugin under `isolation: process`). EvaluatorHandle checks what
 // either returns, so the runner sees one kind of evaluator.
 #include "krino/core/common/item_error.hpp"

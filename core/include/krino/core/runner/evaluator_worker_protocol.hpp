@@ -1,5 +1,5 @@
 #pragma once
-// The host's side of krino.evaluator-worker/1 (docs/sdk.md, "Evaluators in worker processes";
+// The host's side of krino.evaluatorworker/1 (docs/sdk.md, "Evaluators in worker processes";
 // sdk/schemas/evaluatorworker.json): JSON Lines over a worker's stdin and stdout. The worker speaks
 // first with its handshake; the host answers with `configure` and waits for `configured`; then
 // each request carries one test case and gets one eval result or one error back, matched by id.
@@ -19,7 +19,7 @@
 
 namespace krino::core {
 
-inline constexpr std::string_view kEvaluatorWorkerProtocol = "krino.evaluator-worker/1";
+inline constexpr std::string_view kEvaluatorWorkerProtocol = "krino.evaluatorworker/1";
 
 // What a worker says about itself in its first line.
 struct WorkerHandshake {

@@ -1,5 +1,5 @@
 #pragma once
-// An evaluator whose calls run in persistent worker processes speaking krino.evaluator-worker/1:
+// An evaluator whose calls run in persistent worker processes speaking krino.evaluatorworker/1:
 // a script in any language (`use: subprocess`) or a plugin under `isolation: process` (the
 // krino-plugin-host program). Workers are the exec task's (WorkerPool): started on demand up to
 // `workers`, reused across items, and replaced when one crashes, hangs past timeout_ms or breaks
