@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 const fs::path kSchemaDir = fs::path(KRINO_SOURCE_DIR) / "sdk" / "schemas";
 const fs::path kFixtureDir = fs::path(KRINO_SOURCE_DIR) / "tests" / "abi" / "fixtures";
 const std::vector<std::string> kSchemaNames = {"example", "testcase",     "evalresult",  "datasetinfo",
-                                               "event",   "trace",        "judgerequest", "judgeresponse"};
+                                               "event",   "trace",        "judgerequest", "judgeresponse", "evaluatorworker"};
 constexpr std::string_view kIdPrefix = "https://krino.dev/schemas/";
 constexpr std::string_view kIdSuffix = "-1.json";
 

@@ -15,6 +15,8 @@ echo "== http task (issue 5)  [>= 20000 items/s with no latency; within 1.1x of 
 "$bin/krino_http_task_bench"
 echo "== exec task: persistent workers vs a process per example, 10000 items (issue 5)  [ratio]"
 "$bin/krino_exec_bench"
+echo "== evaluators in worker processes (issue 19)  [isolation <= 1.5x in process; python worker >= 20000 cases/s]"
+"$bin/krino_evaluator_worker_bench"
 echo "== (b) ABI overhead  [<= 10 % for a microsecond-scale evaluator]"
 "$bin/krino_abi_overhead_bench"
 echo "== results server ingestion, SQLite and PostgreSQL (issue 15)  [>= 30000 / >= 20000 items/s, ~1 KB items]"

@@ -93,7 +93,7 @@ done
 # 2. Install.
 step "dpkg -i"
 dpkg -i "${deb[@]}" >"$work/install.log" 2>&1 || { cat "$work/install.log"; die "dpkg -i failed"; }
-for file in /usr/bin/krino /usr/share/man/man1/krino.1.gz /usr/share/bash-completion/completions/krino \
+for file in /usr/bin/krino /usr/bin/krino-plugin-host /usr/share/man/man1/krino.1.gz /usr/share/bash-completion/completions/krino \
     /usr/lib/systemd/system/krino.service \
     /usr/share/doc/krino/copyright /usr/share/doc/libkrino-sdk-dev/copyright \
     /usr/lib/krino/plugins/krino-text.so /usr/share/krino/schemas/testcase.json \

@@ -157,7 +157,7 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
   const auto& root = document.get_object();
   static const std::set<std::string, std::less<>> known = {
       "name", "description", "metadata", "dataset", "task", "evaluators", "reporters",
-      "runs", "parallelism", "min_pass_rate", "seed", "judges", "default_judge", "judge_cache", "prices", "gate",
+      "runs", "parallelism", "min_pass_rate", "seed", "isolation", "judges", "default_judge", "judge_cache", "prices", "gate",
       "resume"};
   for (const auto& [key, value] : root) {
     if (known.count(key) == 0) {
@@ -195,6 +195,11 @@ ExperimentConfig parse_experiment(const json::value& document, const std::filesy
   config.task.base_dir = base_dir;
 
   config.evaluators = parse_uses(root, "evaluators");
+  if (auto it = root.find("isolation"); it != root.end() && !it->value().is_null()) {
+    if (!it->value().is_string() || (it->value().get_string() != "none" && it->value().get_string() != "process"))
+      throw config_error("isolation: expected none or process");
+    config.isolation = std::string(it->value().get_string());
+  }
   if (config.evaluators.empty()) throw config_error("evaluators: at least one evaluator is required");
   read_judge_settings(root, config);
   config.reporters = parse_uses(root, "reporters");

@@ -19,11 +19,21 @@ std::string_view component_kind_name(ComponentKind kind) {
   return "unknown";
 }
 
+namespace {
+constexpr std::pair<uint64_t, std::string_view> kCapabilityNames[] = {
+    {KRINO_CAP_THREAD_SAFE, "thread-safe"}, {KRINO_CAP_DETERMINISTIC, "deterministic"},
+    {KRINO_CAP_NEEDS_JUDGE, "needs-judge"}, {KRINO_CAP_CANCELLABLE, "cancellable"},
+    {KRINO_CAP_BATCH, "batch"},             {KRINO_CAP_NEEDS_NETWORK, "needs-network"}};
+}  // namespace
+
+uint64_t capability_from_name(std::string_view name) {
+  for (const auto& [bit, known] : kCapabilityNames)
+    if (known == name) return bit;
+  return 0;
+}
+
 std::vector<std::string_view> capability_names(uint64_t capabilities) {
-  static constexpr std::pair<uint64_t, std::string_view> kNames[] = {
-      {KRINO_CAP_THREAD_SAFE, "thread-safe"}, {KRINO_CAP_DETERMINISTIC, "deterministic"},
-      {KRINO_CAP_NEEDS_JUDGE, "needs-judge"}, {KRINO_CAP_CANCELLABLE, "cancellable"},
-      {KRINO_CAP_BATCH, "batch"},             {KRINO_CAP_NEEDS_NETWORK, "needs-network"}};
+  const auto& kNames = kCapabilityNames;
   std::vector<std::string_view> names;
   for (const auto& [bit, name] : kNames) {
     if ((capabilities & bit) != 0) names.push_back(name);

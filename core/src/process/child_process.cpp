@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -126,6 +127,13 @@ ChildProcess::Spawned ChildProcess::spawn(const Executor& strand, const ProcessS
     close_all();
     std::string where = spec.working_directory.empty() ? "" : " in " + spec.working_directory.string();
     return {nullptr, "could not start '" + spec.executable + "'" + where + ": " + std::strerror(rc)};
+  }
+  if (spec.memory_limit_bytes > 0) {
+    // posix_spawn has no rlimit attribute. glibc's spawn returns once the child has exec'd (it
+    // shares the parent's memory until then), so the limit lands microseconds into the program's
+    // start-up: far too early for a leak to have got anywhere.
+    const struct rlimit limit{spec.memory_limit_bytes, spec.memory_limit_bytes};
+    ::prlimit(pid, RLIMIT_AS, &limit, nullptr);
   }
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   std::shared_ptr<ChildProcess> child(new ChildProcess(strand, pid, pidfd, in.write, out.read, err.read));

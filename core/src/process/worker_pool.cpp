@@ -22,9 +22,9 @@ std::string describe_exit(const WorkerExit& exit) {
 }  // namespace
 
 WorkerPool::WorkerPool(boost::asio::io_context& io, ProcessSpec spec, const ProcessLimits& limits,
-                       std::size_t max_workers, Log warn)
+                       std::size_t max_workers, Log warn, Prepare prepare)
     : io_(io), spec_(std::move(spec)), limits_(limits), max_workers_(std::max<std::size_t>(1, max_workers)),
-      warn_(std::move(warn)) {}
+      warn_(std::move(warn)), prepare_(std::move(prepare)) {}
 
 WorkerPool::~WorkerPool() { shutdown(); }
 
@@ -59,17 +59,27 @@ WorkerPool::Lease WorkerPool::acquire() {
   if (grant.worker) return {std::move(grant.worker), {}};
 
   auto on_idle_exit = [warn = warn_](const WorkerExit& exit) {
-    if (warn) warn("exec: " + describe_exit(exit) + " exited between requests; a new worker starts when one is needed");
+    if (warn) warn(describe_exit(exit) + " exited between requests; a new worker starts when one is needed");
   };
   WorkerProcess::Started started = WorkerProcess::start(boost::asio::make_strand(io_), spec_, limits_, on_idle_exit);
   if (!started.worker) {
     give_back_slot();
     return {nullptr, std::move(started.error)};
   }
-  std::lock_guard lock(mutex_);
-  ++started_;
-  std::erase_if(all_, [](const auto& worker) { return worker->gone(); });
-  all_.push_back(started.worker);
+  {
+    std::lock_guard lock(mutex_);
+    ++started_;
+    std::erase_if(all_, [](const auto& worker) { return worker->gone(); });
+    all_.push_back(started.worker);
+  }
+  if (prepare_) {
+    if (std::string why = prepare_(*started.worker); !why.empty()) {
+      if (started.worker->usable())
+        await_callback<WorkerExit>([&](auto done) { started.worker->stop(std::move(done)); });
+      release(std::move(started.worker));  // unusable now: frees its place
+      return {nullptr, std::move(why)};
+    }
+  }
   return {std::move(started.worker), {}};
 }
 
@@ -126,7 +136,7 @@ void WorkerPool::shutdown() {
   for (auto& worker : workers) {
     worker->shutdown([&, warn = warn_](const WorkerExit& exit) {
       if (exit.stopped && warn)
-        warn("exec: " + describe_exit(exit) + " did not exit within kill_grace after its stdin was closed; it was stopped");
+        warn(describe_exit(exit) + " did not exit within kill_grace after its stdin was closed; it was stopped");
       std::lock_guard lock(done_mutex);
       if (--remaining == 0) all_done.notify_all();
     });

@@ -64,8 +64,17 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
 
   const size_t workers = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
   std::set<std::string> names;
+  EvaluatorEnvironment evaluator_environment;
+  evaluator_environment.host = host.host();
+  evaluator_environment.threads = workers;
+  evaluator_environment.io = &environment_.io.context();
+  evaluator_environment.parallelism = config.parallelism;
+  evaluator_environment.base_dir = config.task.base_dir;
+  evaluator_environment.isolation =
+      config.isolation == "process" ? EvaluatorIsolation::process : EvaluatorIsolation::none;
+  evaluator_environment.cancelled = [&cancellation] { return cancellation.requested(); };
   for (const auto& use : config.evaluators) {
-    auto handle = make_evaluator(registry, use, host.host(), workers);
+    auto handle = make_evaluator(registry, use, evaluator_environment);
     if (!names.insert(handle->name()).second) {
       throw config_error("two evaluators are named '" + handle->name() +
                          "'; results are aggregated by name, so give one of them a different `name`");

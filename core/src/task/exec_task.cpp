@@ -7,6 +7,7 @@
 #include "krino/core/process/descriptor_limit.hpp"
 #include "krino/core/process/printable_text.hpp"
 #include "krino/core/process/process_run.hpp"
+#include "krino/core/process/worker_failure.hpp"
 #include "krino/core/process/worker_pool.hpp"
 #include "krino/core/task/exec_reply.hpp"
 
@@ -43,9 +44,7 @@ std::string example_document(const ExampleView& example) {
 }
 
 std::string with_stderr(std::string message, std::string_view tail, bool truncated) {
-  std::string printable = printable_tail(tail, tail.size(), truncated);
-  if (!printable.empty() && printable != "...") message += "; stderr: " + printable;
-  return message;
+  return with_stderr_tail(std::move(message), tail, truncated);
 }
 
 double rounded_ms(double ms) { return std::round(ms * 1000.0) / 1000.0; }
@@ -180,23 +179,9 @@ TaskResult ExecTask::run_on_worker(const std::string& example,
   auto fail = [&](krino_status code, std::string message, const WorkerExit& exit) {
     return error(code, with_stderr(std::move(message), exit.stderr_tail, exit.stderr_truncated));
   };
-  switch (reply.outcome) {
-    case WorkerReply::Outcome::answered: break;
-    case WorkerReply::Outcome::not_sent:
-      return error(KRINO_UNAVAILABLE, "three workers in a row had exited before they could be sent the request");
-    case WorkerReply::Outcome::timed_out:
-      return fail(KRINO_DEADLINE_EXCEEDED, who + " did not answer within " + milliseconds(options_.limits.timeout) +
-                                               " (timeout_ms); it was stopped (" + reply.exit.status.describe() +
-                                               ") and will be replaced", reply.exit);
-    case WorkerReply::Outcome::cancelled:
-      return fail(KRINO_CANCELLED, "the run was cancelled; " + who + " was stopped", reply.exit);
-    case WorkerReply::Outcome::died:
-      return fail(KRINO_UNKNOWN, who + " " + reply.exit.status.how_it_ended() +
-                                     " before answering; a new worker takes the next request", reply.exit);
-    case WorkerReply::Outcome::reply_too_long:
-      return fail(KRINO_RESOURCE_EXHAUSTED, who + " wrote more than " + std::to_string(options_.limits.max_output_bytes) +
-                                                " bytes without ending its reply line (max_output_bytes); it was stopped "
-                                                "and will be replaced", reply.exit);
+  if (reply.outcome != WorkerReply::Outcome::answered) {
+    WorkerFailure failure = describe_worker_failure(reply, options_.limits, options_.process.memory_limit_bytes, who);
+    return error(failure.code, std::move(failure.message));
   }
 
   ExecReply read = read_exec_reply(reply.line, ExecReplyRules{id, &environment_.prices, options_.model, raw_replies_});

@@ -98,8 +98,9 @@ typedef struct krino_call_context {
   uint32_t struct_size;
   /* Deterministic seed for this call; plugins derive any randomness from it. */
   uint64_t seed;
-  /* Absolute deadline in milliseconds since the Unix epoch; 0 means none. Not set yet: today's host
-   * always passes 0 (a later version will fill it in). Honour it when non-zero. */
+  /* Absolute deadline in milliseconds since the Unix epoch; 0 means none. The host sets it for
+   * evaluator calls when the evaluator has a timeout_ms (and in worker processes, from theirs); at
+   * the deadline it stops waiting and the call's result is discarded. Honour it when non-zero. */
   int64_t deadline_unix_ms;
   /* Zero-based index of the run (repetition) and of the item in dataset order. */
   uint32_t run_index;

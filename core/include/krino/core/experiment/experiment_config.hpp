@@ -48,6 +48,9 @@ struct ExperimentConfig {
   DatasetConfig dataset;
   TaskConfig task;
   std::vector<ComponentUse> evaluators;
+  // Where plugin evaluators run unless an entry says otherwise: "none" (in this process) or
+  // "process" (krino-plugin-host workers). docs/experiment-file.md.
+  std::string isolation = "none";
   std::vector<ComponentUse> reporters;
   uint32_t runs = 1;
   uint32_t parallelism = 1;

@@ -22,6 +22,8 @@ std::string_view component_kind_name(ComponentKind kind);
 // The names of the KRINO_CAP_* bits set in `capabilities` ("thread-safe", "needs-judge"...), in bit
 // order: what `krino plugins info` prints and the MCP tools return.
 std::vector<std::string_view> capability_names(uint64_t capabilities);
+// The bit of one of those names; 0 for a name it does not know.
+uint64_t capability_from_name(std::string_view name);
 
 struct Component {
   ComponentKind kind = ComponentKind::evaluator;

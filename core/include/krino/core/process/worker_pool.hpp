@@ -26,11 +26,15 @@ namespace krino::core {
 class WorkerPool {
  public:
   using Log = std::function<void(const std::string&)>;
+  // Runs on every new worker before its first lease (a protocol's handshake), on the acquiring
+  // thread; may wait with await_callback. A non-empty return is why the worker is unusable: it is
+  // stopped and the lease fails with that reason.
+  using Prepare = std::function<std::string(WorkerProcess&)>;
 
   // `limits` must outlive the pool. `warn` hears about workers that exit between requests or have
-  // to be killed at shutdown.
+  // to be killed at shutdown; its messages start with "worker pid N".
   WorkerPool(boost::asio::io_context& io, ProcessSpec spec, const ProcessLimits& limits, std::size_t max_workers,
-             Log warn);
+             Log warn, Prepare prepare = {});
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -67,6 +71,7 @@ class WorkerPool {
   const ProcessLimits& limits_;
   std::size_t max_workers_;
   Log warn_;
+  Prepare prepare_;
 
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<WorkerProcess>> idle_;

@@ -4,8 +4,14 @@
 #include "krino/core/experiment/experiment_config.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
+#include "krino/core/runner/evaluator_run_options.hpp"
 #include "krino/core/runner/reporter_handle.hpp"
 
+#include <boost/asio/io_context.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <memory>
 
 namespace krino::core {
@@ -16,8 +22,26 @@ void validate_options(const Component& component, const boost::json::object& opt
 // The name an evaluator reports under: its "name" option, else the component's short name.
 std::string evaluator_display_name(const Component& component, const boost::json::object& options);
 
+// What an evaluator may need from the run to be set up.
+struct EvaluatorEnvironment {
+  const krino_host* host = nullptr;
+  size_t threads = 1;                       // TBB workers: instances of an in-process evaluator
+  boost::asio::io_context* io = nullptr;    // for evaluators in worker processes (null: none allowed)
+  std::uint32_t parallelism = 1;            // the default number of worker processes
+  std::filesystem::path base_dir;           // resolves a subprocess evaluator's command and cwd
+  EvaluatorIsolation isolation = EvaluatorIsolation::none;  // the experiment's default
+  std::function<bool()> cancelled;          // the run's cancellation, polled by worker calls
+};
+
+std::unique_ptr<EvaluatorHandle> make_evaluator(const PluginRegistry& registry, const ComponentUse& use,
+                                                const EvaluatorEnvironment& environment);
+// An evaluator in this process (tests, benchmarks).
 std::unique_ptr<EvaluatorHandle> make_evaluator(const PluginRegistry& registry, const ComponentUse& use,
                                                 const krino_host* host, size_t workers);
+
+// The krino-plugin-host program that runs a plugin under `isolation: process`: $KRINO_PLUGIN_HOST,
+// else the one beside the running executable.
+std::string plugin_host_program();
 std::unique_ptr<ReporterHandle> make_reporter(const PluginRegistry& registry, const ComponentUse& use,
                                               const krino_host* host);
 

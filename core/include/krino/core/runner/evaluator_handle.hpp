@@ -1,32 +1,35 @@
 #pragma once
-// One configured evaluator: its instances and a checked call to evaluate().
-//
-// A THREAD_SAFE component gets one instance shared by every worker. Otherwise the host creates
-// one instance per worker thread up front (create runs on the main thread) and lends them out, so
-// no instance is ever called from two threads at once.
+// One configured evaluator as the runner sees it: its name, component and threshold, and a checked
+// call to evaluate() carried out by its backend (in this process, or in worker processes).
 #include "krino/core/plugin/component.hpp"
 #include "krino/core/runner/eval_result_check.hpp"
+#include "krino/core/runner/evaluator_backend.hpp"
 #include "krino/core/common/item_error.hpp"
 
 #include <krino/plugin.h>
 
 #include <boost/json/object.hpp>
-#include <tbb/concurrent_queue.h>
 
+#include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
-#include <vector>
 
 namespace krino::core {
 
 class EvaluatorHandle {
  public:
-  // `options` must already be validated against the component's schema. Throws a configuration
-  // error when the plugin refuses them.
+  // A plugin evaluator called in this process. `options` must already be validated against the
+  // component's schema. Throws a configuration error when the plugin refuses them.
   EvaluatorHandle(const Component& component, const krino_host* host, std::string name,
                   const boost::json::object& options, size_t workers);
+  // An evaluator whose calls `backend` carries out. `component` describes it (a plugin's, or one
+  // made from a worker's handshake, then owned by the handle).
+  EvaluatorHandle(std::shared_ptr<const Component> component, std::string name, const boost::json::object& options,
+                  std::unique_ptr<EvaluatorBackend> backend);
+  EvaluatorHandle(const Component& component, std::string name, const boost::json::object& options,
+                  std::unique_ptr<EvaluatorBackend> backend);
   ~EvaluatorHandle();
   EvaluatorHandle(const EvaluatorHandle&) = delete;
   EvaluatorHandle& operator=(const EvaluatorHandle&) = delete;
@@ -39,16 +42,11 @@ class EvaluatorHandle {
   StatusOr<CheckedResult, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const;
 
  private:
-  void* acquire() const;
-  void release(void* instance) const;
-
+  std::shared_ptr<const Component> owned_component_;
   const Component& component_;
   std::string name_;
   std::optional<double> threshold_;
-  std::vector<void*> instances_;
-  mutable tbb::concurrent_bounded_queue<void*> idle_;
-  bool shared_ = false;
+  std::unique_ptr<EvaluatorBackend> backend_;
 };
-
 
 }  // namespace krino::core

@@ -1,0 +1,187 @@
+#include "plugin_worker.hpp"
+
+#include "krino/core/common/status_code.hpp"
+#include "krino/core/common/string_sink.hpp"
+#include "krino/core/runner/evaluator_worker_protocol.hpp"
+
+#include <krino/json_parse.hpp>
+#include <krino/json_text.hpp>
+#include <krino/utf8.hpp>
+
+#include <boost/json.hpp>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <new>
+#include <string>
+
+namespace krino::plugin_host {
+namespace {
+
+namespace json = boost::json;
+
+void send(std::FILE* out, const std::string& line) {
+  std::fwrite(line.data(), 1, line.size(), out);
+  std::fputc('\n', out);
+  std::fflush(out);
+}
+
+std::string error_line(const json::value* id, krino_status code, std::string_view message) {
+  std::string line = "{";
+  if (id != nullptr) {
+    line.append("\"id\":");
+    krino::json::append_compact_json(line, *id);
+    line.push_back(',');
+  }
+  line.append("\"error\":{\"code\":");
+  krino::json::append_json_string(line, core::status_code_name(code));
+  line.append(",\"message\":");
+  krino::json::append_json_string(line, utf8::repaired(message));
+  line.append("}}");
+  return line;
+}
+
+std::string handshake_line(const core::Component& component) {
+  std::string line = "{\"protocol\":";
+  krino::json::append_json_string(line, core::kEvaluatorWorkerProtocol);
+  line.append(",\"evaluator\":{\"id\":");
+  krino::json::append_json_string(line, component.id);
+  line.append(",\"name\":");
+  krino::json::append_json_string(line, component.name);
+  line.append(",\"version\":");
+  krino::json::append_json_string(line, component.version);
+  line.append(",\"description\":");
+  krino::json::append_json_string(line, component.description);
+  line.append(",\"configSchema\":");
+  // The loader checked it is a JSON object; compact, so the handshake stays one line.
+  line.append(krino::json::to_compact_json(krino::json::parse(component.config_schema)));
+  line.append(",\"capabilities\":[");
+  bool first = true;
+  for (std::string_view name : core::capability_names(component.capabilities)) {
+    if (!first) line.push_back(',');
+    first = false;
+    krino::json::append_json_string(line, name);
+  }
+  // One request at a time: the host starts as many workers as it wants in parallel.
+  line.append("]},\"concurrency\":1}");
+  return line;
+}
+
+// The share of RLIMIT_AS in use, or 0 without a limit: a failed call close to the limit is most
+// likely a plugin that ran out of it.
+double address_space_used() {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  std::ifstream statm("/proc/self/statm");
+  unsigned long pages = 0;
+  if (!(statm >> pages)) return 0;
+  return static_cast<double>(pages) * static_cast<double>(::sysconf(_SC_PAGESIZE)) / static_cast<double>(limit.rlim_cur);
+}
+
+std::string memory_note() {
+  struct rlimit limit {};
+  ::getrlimit(RLIMIT_AS, &limit);
+  return "; the worker has used most of its memory_mb limit (" + std::to_string(limit.rlim_cur >> 20) +
+         " MB of address space) and stops, a new one takes the next request";
+}
+
+}  // namespace
+
+int serve(const core::Component& component, const krino_host* host, std::istream& in, std::FILE* out) {
+  const krino_evaluator_vtable& vtable = component.evaluator();
+  send(out, handshake_line(component));
+  void* instance = nullptr;
+  uint64_t serial = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    json::error_code ec;
+    json::value message = krino::json::parse(line, ec);
+    if (ec || !message.is_object()) {
+      send(out, error_line(nullptr, KRINO_INVALID_ARGUMENT, "krino-plugin-host: a request that is not a JSON object"));
+      continue;
+    }
+    const json::object& request = message.get_object();
+    if (const json::value* options = request.if_contains("configure"); options != nullptr) {
+      if (instance != nullptr) vtable.destroy(instance);
+      instance = nullptr;
+      core::StringSink error;
+      const std::string config = options->is_object() ? krino::json::to_compact_json(*options) : std::string("{}");
+      const krino_status status = vtable.create(host, config.data(), config.size(), &instance, error.sink());
+      if (status != KRINO_OK || instance == nullptr) {
+        instance = nullptr;
+        send(out, error_line(nullptr, status, error.text().empty() ? "no reason given" : error.message()));
+      } else {
+        send(out, "{\"configured\":true}");
+      }
+      continue;
+    }
+    const json::value* id = request.if_contains("id");
+    const json::value* testcase = request.if_contains("testCase");
+    if (id == nullptr || testcase == nullptr || !testcase->is_object() || instance == nullptr) {
+      send(out, error_line(id, KRINO_FAILED_PRECONDITION,
+                           instance == nullptr ? "krino-plugin-host: a request before configure"
+                                               : "krino-plugin-host: a request needs an id and a testCase object"));
+      continue;
+    }
+    krino_call_context ctx{};
+    ctx.struct_size = sizeof(krino_call_context);
+    ctx.document_serial = ++serial;
+    if (const json::value* context = request.if_contains("context"); context != nullptr && context->is_object()) {
+      auto number = [&](std::string_view key) -> uint64_t {
+        const json::value* value = context->get_object().if_contains(key);
+        if (value == nullptr) return 0;
+        if (value->is_uint64()) return value->get_uint64();
+        if (value->is_int64() && value->get_int64() >= 0) return static_cast<uint64_t>(value->get_int64());
+        return 0;
+      };
+      ctx.seed = number("seed");
+      ctx.run_index = static_cast<uint32_t>(number("runIndex"));
+      ctx.item_index = number("itemIndex");
+      ctx.deadline_unix_ms = static_cast<int64_t>(number("deadlineUnixMs"));
+    }
+    const std::string document = krino::json::to_compact_json(*testcase);
+    core::StringSink result;
+    core::StringSink error;
+    krino_status status = KRINO_OK;
+    bool out_of_memory = false;
+    try {
+      status = vtable.evaluate(instance, &ctx, document.data(), document.size(), result.sink(), error.sink());
+    } catch (const std::bad_alloc&) {
+      status = KRINO_RESOURCE_EXHAUSTED;
+      out_of_memory = true;
+    }
+    if (status != KRINO_OK) {
+      std::string why = out_of_memory ? "out of memory" : error.text().empty() ? "evaluator failed without a message"
+                                                                                : error.message();
+      // Under a memory limit, a plugin that says it ran out of a resource (or is close to the
+      // limit) has most likely run out of that one: the worker stops so a fresh one starts clean.
+      const bool limited = address_space_used() > 0;
+      const bool stop = out_of_memory || (limited && (status == KRINO_RESOURCE_EXHAUSTED || address_space_used() > 0.75));
+      if (stop) why += memory_note();
+      send(out, error_line(id, stop ? KRINO_RESOURCE_EXHAUSTED : status, why));
+      if (stop) return 3;
+      continue;
+    }
+    // The result goes on one line, as valid JSON: ill-formed UTF-8 is repaired as the in-process
+    // path repairs it; text that is not JSON at all is the host's to report.
+    const std::string& text = result.text();
+    json::value parsed = utf8::is_valid(text) ? krino::json::parse(text, ec) : krino::json::parse(utf8::repaired(text), ec);
+    if (ec || !parsed.is_object()) {
+      send(out, error_line(id, KRINO_INTERNAL, "returned a malformed result: " + utf8::excerpt(text, 200)));
+      continue;
+    }
+    std::string answer = "{\"id\":";
+    krino::json::append_compact_json(answer, *id);
+    answer.append(",\"result\":");
+    krino::json::append_compact_json(answer, parsed);
+    answer.push_back('}');
+    send(out, answer);
+  }
+  if (instance != nullptr) vtable.destroy(instance);
+  return 0;
+}
+
+}  // namespace krino::plugin_host

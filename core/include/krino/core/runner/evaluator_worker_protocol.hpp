@@ -1,0 +1,69 @@
+#pragma once
+// The host's side of krino.evaluatorworker/1 (docs/sdk.md, "Evaluators in worker processes";
+// sdk/schemas/evaluatorworker.json): JSON Lines over a worker's stdin and stdout. The worker speaks
+// first with its handshake; the host answers with `configure` and waits for `configured`; then
+// each request carries one test case and gets one eval result or one error back, matched by id.
+// The test case and the eval result are the ABI's documents (krino.testcase/1,
+// krino.evalresult/1), so the plugin host passes them straight through.
+#include "krino/core/common/status.hpp"
+
+#include <krino/plugin.h>
+
+#include <boost/json/object.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace krino::core {
+
+inline constexpr std::string_view kEvaluatorWorkerProtocol = "krino.evaluatorworker/1";
+
+// What a worker says about itself in its first line.
+struct WorkerHandshake {
+  std::string id;           // like a plugin component's id: "acme.tool_error_py"
+  std::string name;         // the short name; the display name unless the options give one
+  std::string version;
+  std::string description;
+  std::string config_schema = "{}";  // JSON Schema text of the options `configure` sends
+  uint64_t capabilities = 0;         // KRINO_CAP_* bits named in "capabilities"
+  // How many requests the worker takes at once (the host sends at most this many before the
+  // first answer; today's host sends one at a time) and, if it says so, how many copies of it
+  // may run (a worker holding a large model says 1).
+  std::size_t concurrency = 1;
+  std::optional<std::size_t> max_workers;
+};
+
+// The first line, checked: the protocol, an evaluator with an id and name, a schema that is an
+// object. INVALID_ARGUMENT with a one-line reason otherwise.
+StatusOr<WorkerHandshake> read_worker_handshake(std::string_view line);
+
+// {"configure":{options}}\n
+std::string worker_configure_line(const boost::json::object& options);
+// {"configured":true}, or the worker's refusal {"error":{"message":...}} as FAILED_PRECONDITION.
+Status read_worker_configured(std::string_view line);
+
+// {"id":N,"testCase":{...},"context":{"seed":..,"runIndex":..,"itemIndex":..,"deadlineUnixMs":..}}\n
+// `testcase` is a krino.testcase/1 document; its raw line breaks (white space between tokens in
+// valid JSON) become spaces.
+std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std::string_view testcase);
+
+struct WorkerAnswer {
+  enum class Kind {
+    result,        // `text` is the eval result document, compact
+    error,         // the worker's own error: `code` and `text` (its message)
+    not_an_answer, // `text` says what is wrong: the worker is out of step with the protocol
+  };
+  Kind kind = Kind::not_an_answer;
+  krino_status code = KRINO_UNKNOWN;
+  std::string text;
+};
+// Reads the answer to request `id`.
+WorkerAnswer read_worker_answer(std::string_view line, uint64_t id);
+
+// "INVALID_ARGUMENT" -> KRINO_INVALID_ARGUMENT; an unknown name is KRINO_UNKNOWN.
+krino_status status_code_from_name(std::string_view name);
+
+}  // namespace krino::core

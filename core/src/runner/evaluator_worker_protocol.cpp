@@ -1,0 +1,180 @@
+#include "krino/core/runner/evaluator_worker_protocol.hpp"
+
+#include "krino/core/common/status_code.hpp"
+#include "krino/core/plugin/component.hpp"
+#include "krino/core/process/printable_text.hpp"
+
+#include <krino/json_parse.hpp>
+#include <krino/json_text.hpp>
+#include <krino/utf8.hpp>
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace krino::core {
+namespace {
+
+namespace json = boost::json;
+
+constexpr std::size_t kQuotedLineBytes = 200;
+
+// A line as JSON: a worker may write any bytes, so ill-formed UTF-8 is repaired first (U+FFFD), as
+// the in-process path does for a plugin's result.
+std::optional<json::object> line_object(std::string_view line, std::string& why) {
+  json::error_code ec;
+  json::value value = utf8::is_valid(line) ? krino::json::parse(line, ec) : krino::json::parse(utf8::repaired(line), ec);
+  if (ec || !value.is_object()) {
+    why = "a line that is not a JSON object: " + printable_head(line, kQuotedLineBytes);
+    return std::nullopt;
+  }
+  return std::move(value.get_object());
+}
+
+std::string string_member(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  return value != nullptr && value->is_string() ? std::string(value->get_string()) : std::string();
+}
+
+// The worker's error object: {"message": str, "code"?: status name}.
+std::pair<krino_status, std::string> error_member(const json::value& error) {
+  if (!error.is_object()) return {KRINO_UNKNOWN, krino::json::to_compact_json(error)};
+  const json::object& object = error.get_object();
+  std::string message = string_member(object, "message");
+  if (message.empty()) message = "the worker gave no message";
+  krino_status code = KRINO_UNKNOWN;
+  if (const json::value* name = object.if_contains("code"); name != nullptr && name->is_string())
+    code = status_code_from_name(name->get_string());
+  return {code, std::move(message)};
+}
+
+}  // namespace
+
+krino_status status_code_from_name(std::string_view name) {
+  for (int code = KRINO_OK; code <= KRINO_DATA_LOSS; ++code)
+    if (status_code_name(static_cast<krino_status>(code)) == name) return static_cast<krino_status>(code);
+  return KRINO_UNKNOWN;
+}
+
+StatusOr<WorkerHandshake> read_worker_handshake(std::string_view line) {
+  std::string why;
+  auto object = line_object(line, why);
+  if (!object) return error_status(KRINO_INVALID_ARGUMENT, "its handshake is " + why);
+  const std::string protocol = string_member(*object, "protocol");
+  if (protocol != kEvaluatorWorkerProtocol)
+    return error_status(KRINO_INVALID_ARGUMENT, "its handshake speaks protocol '" + protocol + "', not '" +
+                                                    std::string(kEvaluatorWorkerProtocol) + "': " +
+                                                    printable_head(line, kQuotedLineBytes));
+  const json::value* evaluator = object->if_contains("evaluator");
+  if (evaluator == nullptr || !evaluator->is_object())
+    return error_status(KRINO_INVALID_ARGUMENT, "its handshake has no 'evaluator' object");
+  const json::object& described = evaluator->get_object();
+  WorkerHandshake handshake;
+  handshake.id = string_member(described, "id");
+  handshake.name = string_member(described, "name");
+  if (handshake.id.empty() || handshake.name.empty())
+    return error_status(KRINO_INVALID_ARGUMENT, "its handshake's evaluator needs a non-empty 'id' and 'name'");
+  handshake.version = string_member(described, "version");
+  handshake.description = string_member(described, "description");
+  if (const json::value* schema = described.if_contains("configSchema"); schema != nullptr) {
+    if (!schema->is_object())
+      return error_status(KRINO_INVALID_ARGUMENT, "its handshake's 'configSchema' is not a JSON Schema object");
+    handshake.config_schema = krino::json::to_compact_json(*schema);
+  }
+  if (const json::value* capabilities = described.if_contains("capabilities");
+      capabilities != nullptr && capabilities->is_array()) {
+    for (const json::value& name : capabilities->get_array()) {
+      if (name.is_string()) handshake.capabilities |= capability_from_name(name.get_string());  // unknown: 0
+    }
+  }
+  auto positive = [&](std::string_view key) -> std::optional<std::size_t> {
+    const json::value* value = object->if_contains(key);
+    if (value == nullptr || value->is_null()) return std::nullopt;
+    if (value->is_int64() && value->get_int64() >= 1) return static_cast<std::size_t>(value->get_int64());
+    if (value->is_uint64() && value->get_uint64() >= 1) return static_cast<std::size_t>(value->get_uint64());
+    return std::size_t{0};
+  };
+  if (auto concurrency = positive("concurrency")) {
+    if (*concurrency == 0) return error_status(KRINO_INVALID_ARGUMENT, "its handshake's 'concurrency' is not a whole number >= 1");
+    handshake.concurrency = *concurrency;
+  }
+  if (auto max_workers = positive("maxWorkers")) {
+    if (*max_workers == 0) return error_status(KRINO_INVALID_ARGUMENT, "its handshake's 'maxWorkers' is not a whole number >= 1");
+    handshake.max_workers = *max_workers;
+  }
+  return handshake;
+}
+
+std::string worker_configure_line(const json::object& options) {
+  std::string line = "{\"configure\":";
+  krino::json::append_compact_json(line, options);
+  line.append("}\n");
+  return line;
+}
+
+Status read_worker_configured(std::string_view line) {
+  std::string why;
+  auto object = line_object(line, why);
+  if (!object) return error_status(KRINO_INVALID_ARGUMENT, "it answered configure with " + why);
+  if (const json::value* error = object->if_contains("error"); error != nullptr) {
+    auto [code, message] = error_member(*error);
+    return error_status(KRINO_FAILED_PRECONDITION, std::move(message));
+  }
+  const json::value* configured = object->if_contains("configured");
+  if (configured == nullptr || !configured->is_bool() || !configured->get_bool())
+    return error_status(KRINO_INVALID_ARGUMENT,
+                        "it answered configure with neither {\"configured\":true} nor an error: " +
+                            printable_head(line, kQuotedLineBytes));
+  return Status::ok_status();
+}
+
+std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std::string_view testcase) {
+  std::string line;
+  line.reserve(testcase.size() + 160);
+  line.append("{\"id\":").append(std::to_string(id)).append(",\"testCase\":");
+  const std::size_t start = line.size();
+  line.append(testcase);
+  std::replace_if(line.begin() + static_cast<std::ptrdiff_t>(start), line.end(),
+                  [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  line.append(",\"context\":{\"seed\":").append(std::to_string(ctx.seed));
+  line.append(",\"runIndex\":").append(std::to_string(ctx.run_index));
+  line.append(",\"itemIndex\":").append(std::to_string(ctx.item_index));
+  line.append(",\"deadlineUnixMs\":").append(std::to_string(ctx.deadline_unix_ms));
+  line.append("}}\n");
+  return line;
+}
+
+WorkerAnswer read_worker_answer(std::string_view line, uint64_t id) {
+  WorkerAnswer answer;
+  auto object = line_object(line, answer.text);
+  if (!object) return answer;
+  const json::value* echoed = object->if_contains("id");
+  const bool matches = echoed != nullptr && ((echoed->is_uint64() && echoed->get_uint64() == id) ||
+                                             (echoed->is_int64() && echoed->get_int64() >= 0 &&
+                                              static_cast<uint64_t>(echoed->get_int64()) == id));
+  if (!matches) {
+    answer.text = "an answer to another request (id " + (echoed ? krino::json::to_compact_json(*echoed) : "missing") +
+                  ", expected " + std::to_string(id) + ")";
+    return answer;
+  }
+  if (const json::value* result = object->if_contains("result"); result != nullptr) {
+    if (!result->is_object()) {
+      answer.text = "a 'result' that is not an object: " + printable_head(line, kQuotedLineBytes);
+      return answer;
+    }
+    answer.kind = WorkerAnswer::Kind::result;
+    answer.text = krino::json::to_compact_json(*result);
+    return answer;
+  }
+  if (const json::value* error = object->if_contains("error"); error != nullptr) {
+    answer.kind = WorkerAnswer::Kind::error;
+    std::tie(answer.code, answer.text) = error_member(*error);
+    return answer;
+  }
+  answer.text = "an answer with neither 'result' nor 'error': " + printable_head(line, kQuotedLineBytes);
+  return answer;
+}
+
+}  // namespace krino::core

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// tool_error in JavaScript: the share of the agent's tool calls that succeeded, as krino's built-in
+// krino.tool_error scores it (error flag, missing, blank or {"error": ...} results, error_patterns,
+// ignore_tools). A krino.evaluatorworker/1 worker (docs/sdk.md) for `use: subprocess`:
+//
+//   evaluators:
+//     - use: subprocess
+//       command: [node, sdk/examples/subprocess_node/tool_error.js]
+//       error_patterns: ["^Error:"]
+//
+// Node's standard library only. stdout carries the protocol; console.log goes to stderr.
+'use strict';
+const readline = require('readline');
+
+const out = process.stdout;
+console.log = console.error;  // a stray log line must not break the protocol
+const send = (document) => out.write(JSON.stringify(document) + '\n');
+
+const schema = {
+  type: 'object',
+  properties: {
+    name: {type: 'string', minLength: 1, default: 'tool_error'},
+    threshold: {type: 'number', minimum: 0, maximum: 1, default: 1.0},
+    tool_calls_key: {type: 'string', minLength: 1, default: 'toolCalls'},
+    error_patterns: {type: 'array', items: {type: 'string', minLength: 1}, default: []},
+    ignore_tools: {type: 'array', items: {type: 'string', minLength: 1}, default: []},
+  },
+  additionalProperties: false,
+};
+
+const isBlank = (text) => /^[ \t\r\n\f\v]*$/.test(text);
+const signalsError = (value) => value !== null && value !== false;
+
+function makeEvaluator(options) {
+  const patterns = options.error_patterns.map((p) => ({source: p, regex: new RegExp(p, 'u')}));
+  const ignore = new Set(options.ignore_tools);
+  const threshold = Number(options.threshold);
+
+  function failure(call) {
+    if (call.metadata && call.metadata.isError === true) return ['error_flag'];
+    if (!Object.prototype.hasOwnProperty.call(call, 'result')) return ['no_result'];
+    const result = typeof call.result === 'string' ? call.result : JSON.stringify(call.result);
+    if (isBlank(result)) return ['blank_result'];
+    let parsed;
+    try { parsed = JSON.parse(result); } catch (e) { parsed = undefined; }
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) &&
+        Object.prototype.hasOwnProperty.call(parsed, 'error') && signalsError(parsed.error))
+      return ['error_field'];
+    for (const pattern of patterns) if (pattern.regex.test(result)) return ['error_pattern', pattern.source];
+    return null;
+  }
+
+  return (testCase) => {
+    const calls = (testCase.actualOutputs || {})[options.tool_calls_key];
+    if (calls === undefined || calls === null) {
+      const error = new Error(`actualOutputs has no '${options.tool_calls_key}' list`);
+      error.code = 'INVALID_ARGUMENT';
+      throw error;
+    }
+    const failed = [];
+    const failedText = [];
+    let ignored = 0;
+    calls.forEach((call, index) => {
+      if (ignore.has(call.name)) { ignored += 1; return; }
+      const why = failure(call);
+      if (!why) return;
+      const entry = {index, tool: call.name, rule: why[0]};
+      if (why[0] === 'error_pattern') entry.pattern = why[1];
+      failed.push(entry);
+      failedText.push(`#${index} ${call.name} (${why[0]})`);
+    });
+    const judged = calls.length - ignored;
+    const succeeded = judged - failed.length;
+    const score = judged === 0 ? 1.0 : succeeded / judged;
+    let reason = calls.length === 0 ? 'no tool calls were made'
+               : judged === 0 ? 'every tool call was of an ignored tool'
+               : `${succeeded} of ${judged} ${judged === 1 ? 'tool call succeeded' : 'tool calls succeeded'}`;
+    if (failedText.length > 0) reason += '; failed: ' + failedText.join(', ');
+    if (ignored > 0 && judged > 0) reason += `; ${ignored} ignored`;
+    const metadata = {totalCalls: judged};
+    if (ignore.size > 0) metadata.ignoredCalls = ignored;
+    metadata.failedCount = failed.length;
+    metadata.failedCalls = failed;
+    return {name: options.name, score, success: score >= threshold, threshold, reason, metadata};
+  };
+}
+
+send({
+  protocol: 'krino.evaluatorworker/1',
+  evaluator: {id: 'example.node.tool_error', name: 'tool_error', version: '1.0.0',
+              description: "The share of the agent's tool calls that succeeded (Node).",
+              configSchema: schema, capabilities: ['deterministic']},
+  concurrency: 1,
+});
+
+let evaluate = null;
+readline.createInterface({input: process.stdin, crlfDelay: Infinity}).on('line', (line) => {
+  const message = JSON.parse(line);
+  if (message.configure !== undefined) {
+    try {
+      evaluate = makeEvaluator(message.configure);
+      send({configured: true});
+    } catch (error) {
+      send({error: {message: String(error.message || error)}});
+    }
+    return;
+  }
+  try {
+    send({id: message.id, result: evaluate(message.testCase, message.context || {})});
+  } catch (error) {
+    send({id: message.id, error: {message: String(error.message || error), code: error.code || 'UNKNOWN'}});
+  }
+});

@@ -1,0 +1,181 @@
+// Evaluators in worker processes: the host's side of krino.evaluatorworker/1 (lines in and out),
+// and WorkerEvaluator over real /bin/sh workers: handshake, configure, answers, a worker that dies
+// on one request (an item error with its exit and stderr; the next request gets a new worker), a
+// refused configuration, and the memory limit a worker starts under.
+#include "krino/core/common/error.hpp"
+#include "krino/core/common/io_service.hpp"
+#include "krino/core/process/worker_pool.hpp"
+#include "krino/core/runner/evaluator_worker_protocol.hpp"
+#include "krino/core/runner/worker_evaluator.hpp"
+
+#include "process_test_support.hpp"
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+using namespace krino::core;
+using namespace krino::test;
+using namespace std::chrono_literals;
+namespace json = boost::json;
+
+namespace {
+
+krino_call_context item_context(uint64_t item) {
+  krino_call_context ctx{};
+  ctx.struct_size = sizeof(ctx);
+  ctx.seed = 42;
+  ctx.item_index = item;
+  ctx.run_index = 1;
+  return ctx;
+}
+
+// A worker in sh: the handshake, then {"configured":true} (or a refusal when the options contain
+// "refuse"), then a result echoing the request's id; a request mentioning "die" kills it.
+constexpr const char* kShellEvaluator = R"sh(
+printf '%s\n' '{"protocol":"krino.evaluatorworker/1","evaluator":{"id":"test.sh","name":"sh_eval","configSchema":{"type":"object","properties":{"threshold":{"type":"number","default":0.5}}},"capabilities":["deterministic","no-such-capability"]},"maxWorkers":2}'
+IFS= read -r configure
+case "$configure" in *refuse*) printf '%s\n' '{"error":{"message":"I refuse"}}'; exit 0;; esac
+printf '%s\n' '{"configured":true}'
+while IFS= read -r line; do
+  id=${line#'{"id":'}; id=${id%%,*}
+  case "$line" in *'"die"'*) echo "sh_eval: dying on request $id" >&2; exit 7;; esac
+  printf '{"id":%s,"result":{"name":"x","score":0.25,"success":false,"reason":"pid %s"}}\n' "$id" "$$"
+done
+)sh";
+
+struct EvaluatorFixture {
+  ScratchDir dir;
+  std::vector<std::string> logged;
+  IoService io;
+
+  WorkerEvaluatorSettings settings(std::size_t workers = 4) {
+    WorkerEvaluatorSettings s;
+    s.process = shell(kShellEvaluator, dir.path());
+    s.limits.timeout = 10s;
+    s.limits.kill_grace = 200ms;
+    s.workers = workers;
+    s.what = "sh evaluator";
+    return s;
+  }
+  std::unique_ptr<WorkerEvaluator> start(const json::object& options, WorkerEvaluatorSettings s) {
+    return std::make_unique<WorkerEvaluator>(
+        io.context(), std::move(s), "sh_eval", [options](const WorkerHandshake&) { return options; },
+        [this](const std::string& message) { logged.push_back(message); });
+  }
+};
+
+// The error of a StatusOr, or "" (a test message is built whether the check passes or not).
+template <class T, class E>
+std::string why_not(const StatusOr<T, E>& value) {
+  return value.ok() ? std::string() : value.error().message;
+}
+
+bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(evaluator_worker_protocol)
+
+BOOST_AUTO_TEST_CASE(a_handshake_is_read_and_checked) {
+  auto good = read_worker_handshake(
+      R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a.b","name":"b","version":"2","configSchema":{"type":"object"},"capabilities":["thread-safe","future-bit"]},"concurrency":4})");
+  BOOST_TEST_REQUIRE(good.ok(), why_not(good));
+  BOOST_TEST(good.value().id == "a.b");
+  BOOST_TEST(good.value().config_schema == R"({"type":"object"})");
+  BOOST_TEST(good.value().capabilities == KRINO_CAP_THREAD_SAFE);  // unknown names are ignored
+  BOOST_TEST(good.value().concurrency == 4u);
+  BOOST_TEST(!good.value().max_workers.has_value());
+
+  auto other = read_worker_handshake(R"({"protocol":"krino.evaluatorworker/2","evaluator":{"id":"a","name":"b"}})");
+  BOOST_TEST(!other.ok());
+  BOOST_TEST(mentions(why_not(other), "speaks protocol 'krino.evaluatorworker/2'"), why_not(other));
+  BOOST_TEST(!read_worker_handshake("Loading model...").ok());
+  BOOST_TEST(!read_worker_handshake(R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a"}})").ok());
+  BOOST_TEST(!read_worker_handshake(R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a","name":"b"},"concurrency":0})").ok());
+}
+
+BOOST_AUTO_TEST_CASE(a_request_is_one_line_with_the_context) {
+  krino_call_context ctx = item_context(9);
+  ctx.deadline_unix_ms = 1700000000000;
+  const std::string line = worker_evaluate_line(5, ctx, "{\"inputs\":\n{},\r\n\"actualOutputs\":{}}");
+  BOOST_TEST(line == "{\"id\":5,\"testCase\":{\"inputs\": {},  \"actualOutputs\":{}},\"context\":{\"seed\":42,"
+                     "\"runIndex\":1,\"itemIndex\":9,\"deadlineUnixMs\":1700000000000}}\n");
+  BOOST_TEST(worker_configure_line(json::object{{"threshold", 0.5}}) == "{\"configure\":{\"threshold\":0.5}}\n");
+}
+
+BOOST_AUTO_TEST_CASE(answers_are_matched_by_id) {
+  WorkerAnswer result = read_worker_answer(R"({"id":3,"result":{"name":"x","score":0.1,"success":false}})", 3);
+  BOOST_TEST(static_cast<int>(result.kind) == static_cast<int>(WorkerAnswer::Kind::result));
+  BOOST_TEST(result.text == R"({"name":"x","score":0.1,"success":false})");
+
+  WorkerAnswer error = read_worker_answer(R"({"id":3,"error":{"code":"INVALID_ARGUMENT","message":"no toolCalls"}})", 3);
+  BOOST_TEST(static_cast<int>(error.kind) == static_cast<int>(WorkerAnswer::Kind::error));
+  BOOST_TEST(error.code == KRINO_INVALID_ARGUMENT);
+  BOOST_TEST(error.text == "no toolCalls");
+
+  WorkerAnswer stale = read_worker_answer(R"({"id":2,"result":{}})", 3);
+  BOOST_TEST(static_cast<int>(stale.kind) == static_cast<int>(WorkerAnswer::Kind::not_an_answer));
+  BOOST_TEST(mentions(stale.text, "expected 3"), stale.text);
+  BOOST_TEST(static_cast<int>(read_worker_answer("oops", 3).kind) == static_cast<int>(WorkerAnswer::Kind::not_an_answer));
+
+  // Ill-formed UTF-8 in a reason is repaired, as for a plugin in this process.
+  WorkerAnswer repaired = read_worker_answer("{\"id\":1,\"result\":{\"reason\":\"caf\xC3\"}}", 1);
+  BOOST_TEST(static_cast<int>(repaired.kind) == static_cast<int>(WorkerAnswer::Kind::result));
+  BOOST_TEST(mentions(repaired.text, "caf\xEF\xBF\xBD"), repaired.text);
+}
+
+BOOST_AUTO_TEST_CASE(configure_answers) {
+  BOOST_TEST(read_worker_configured(R"({"configured":true})").ok());
+  Status refused = read_worker_configured(R"({"error":{"message":"bad pattern"}})");
+  BOOST_TEST(refused.code == KRINO_FAILED_PRECONDITION);
+  BOOST_TEST(refused.message == "bad pattern");
+  BOOST_TEST(!read_worker_configured(R"({"id":1})").ok());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(worker_evaluator, EvaluatorFixture)
+
+BOOST_AUTO_TEST_CASE(a_worker_answers_and_one_that_dies_is_replaced) {
+  auto evaluator = start({}, settings());
+  BOOST_TEST(evaluator->handshake().id == "test.sh");
+  BOOST_TEST(evaluator->handshake().capabilities == KRINO_CAP_DETERMINISTIC);
+  BOOST_TEST(evaluator->max_workers() == 2u);  // the handshake's maxWorkers bounds workers: 4
+
+  auto first = evaluator->evaluate(item_context(0), R"({"inputs":{}})");
+  BOOST_TEST_REQUIRE(first.ok(), why_not(first));
+  BOOST_TEST(mentions(first.value(), "\"score\":0.25"), first.value());
+
+  auto died = evaluator->evaluate(item_context(1), R"({"inputs":{"die":true}})");
+  BOOST_TEST_REQUIRE(!died.ok());
+  BOOST_TEST(died.error().stage == "evaluator");
+  BOOST_TEST(died.error().component == "sh_eval");
+  BOOST_TEST(mentions(why_not(died), "exited with status 7 before answering"), why_not(died));
+  BOOST_TEST(mentions(why_not(died), "stderr: sh_eval: dying on request"), why_not(died));
+
+  auto after = evaluator->evaluate(item_context(2), R"({"inputs":{}})");
+  BOOST_TEST_REQUIRE(after.ok(), why_not(after));
+  BOOST_TEST(evaluator->workers_started() >= 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_refused_configuration_is_a_configuration_error) {
+  BOOST_CHECK_EXCEPTION(start(json::object{{"mode", "refuse"}}, settings()), KrinoError, [](const KrinoError& e) {
+    BOOST_TEST(mentions(e.what(), "sh evaluator: it refused its options: I refuse"), e.what());
+    return true;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(a_worker_starts_under_its_memory_limit) {
+  WorkerEvaluatorSettings s = settings(1);
+  s.process = shell("IFS= read -r line; printf '%s\\n' \"$(ulimit -v)\"", dir.path());
+  s.process.memory_limit_bytes = 300ull << 20;
+  ProcessLimits limits = s.limits;
+  auto started = WorkerProcess::start(io.context().get_executor(), s.process, limits, {});
+  BOOST_TEST_REQUIRE(started.worker != nullptr, started.error);
+  WorkerReply reply =
+      await_callback<WorkerReply>([&](auto done) { started.worker->request("go\n", std::move(done)); });
+  BOOST_TEST(reply.line == std::to_string(300 * 1024));  // ulimit -v counts KiB
+  await_callback<WorkerExit>([&](auto done) { started.worker->shutdown(std::move(done)); });
+}
+
+BOOST_AUTO_TEST_SUITE_END()
