@@ -7,6 +7,7 @@
 #include "krino/core/common/cancellation.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/server/results_server.hpp"
+#include "krino/core/store/data_location.hpp"
 #include "krino/core/store/open_store.hpp"
 
 #include <CLI/CLI.hpp>
@@ -15,8 +16,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <system_error>
 #include <thread>
 
 namespace krino::cli {
@@ -39,12 +38,6 @@ void parse_listen(const std::string& text, core::http_server::HttpServerOptions&
     throw core::usage_error("--listen " + text + ": the port must be a number from 0 to 65535");
   http.host = host.empty() ? "0.0.0.0" : host;
   http.port = static_cast<unsigned short>(port);
-}
-
-std::filesystem::path default_data_dir() {
-  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg != nullptr && *xdg == '/') return std::filesystem::path(xdg) / "krino";
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return std::filesystem::path(home) / ".local/share/krino";
-  throw core::usage_error("no data directory: set --data-dir (neither XDG_DATA_HOME nor HOME is set)");
 }
 
 // Every --alert-*-ms value: at least 1 ms, at most a week (a longer wait is a mistake, and the
@@ -90,13 +83,7 @@ int serve_command(const ServeArguments& args) {
   options.alerts = args.alerts;
   if (const char* key = std::getenv("KRINO_API_KEY"); key != nullptr && *key != '\0') options.auth.legacy_key = std::string(key);
   const bool postgres = core::store::is_postgres_uri(args.database);
-  const std::filesystem::path data_dir = args.data_dir.empty() && !postgres ? default_data_dir() : std::filesystem::path(args.data_dir);
-  options.database = args.database.empty() ? (data_dir / "krino.db").string() : args.database;
-  if (args.database.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(data_dir, ec);
-    if (ec) throw core::runtime_error("cannot create the data directory " + data_dir.string() + ": " + ec.message());
-  }
+  options.database = core::store::database_location(args.database, args.data_dir);
 
   core::Cancellation stop;
   SignalWatcher watcher(stop, "\nkrino serve: stopping; requests in progress finish first (signal again to stop at once)\n");

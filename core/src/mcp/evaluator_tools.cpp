@@ -68,7 +68,7 @@ McpTool list_evaluators_tool(const PluginRegistry& plugins) {
     "required":["evaluators","plugin_problems"]})");
   output["properties"].as_object()["evaluators"].as_object()["items"] = schema_object(kSummarySchema);
   tool.output_schema = std::move(output);
-  tool.handler = [&plugins](const json::object&) {
+  tool.handler = [&plugins](const json::object&, const ToolContext&) {
     ToolResult result;
     json::array list;
     for (const Component* c : evaluators(plugins)) list.push_back(evaluator_summary(*c));
@@ -98,7 +98,7 @@ McpTool describe_evaluator_tool(const PluginRegistry& plugins) {
   output["required"].as_array().emplace_back("options_schema");
   output["required"].as_array().emplace_back("defaults");
   tool.output_schema = std::move(output);
-  tool.handler = [&plugins](const json::object& arguments) {
+  tool.handler = [&plugins](const json::object& arguments, const ToolContext&) {
     const std::string name(arguments.at("name").as_string());
     const Component* found = nullptr;
     for (const Component* c : evaluators(plugins)) {

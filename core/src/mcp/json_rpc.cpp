@@ -76,4 +76,12 @@ std::string rpc_error_line(const json::value& id, RpcErrorCode code, std::string
   return krino::json::to_compact_json(response);
 }
 
+std::string rpc_notification_line(std::string_view method, json::value params) {
+  json::object notification;
+  notification["jsonrpc"] = "2.0";
+  notification["method"] = method;
+  notification["params"] = std::move(params);
+  return krino::json::to_compact_json(notification);
+}
+
 }  // namespace krino::core::mcp

@@ -55,7 +55,7 @@ json::array ToolRegistry::list() const {
   return tools;
 }
 
-json::object ToolRegistry::call(const std::string& name, const json::object& arguments) const {
+json::object ToolRegistry::call(const std::string& name, const json::object& arguments, const ToolContext& context) const {
   const auto found = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.tool.name == name; });
   if (found == entries_.end()) throw std::out_of_range("unknown tool '" + name + "'");
 
@@ -67,7 +67,7 @@ json::object ToolRegistry::call(const std::string& name, const json::object& arg
   }
   ToolResult outcome;
   try {
-    outcome = found->tool.handler(arguments);
+    outcome = found->tool.handler(arguments, context);
   } catch (const std::exception& e) {
     // Every failure inside a tool is the tool's answer: the model can read it and try otherwise.
     return tool_error_result(e.what());

@@ -1,8 +1,8 @@
 #include "server_reporter.hpp"
 
-#include "item_data.hpp"
 #include "spool_file.hpp"
 
+#include <krino/event/item_data.hpp>
 #include <krino/json_text.hpp>
 #include <krino/report/dispatch.hpp>
 
@@ -82,7 +82,7 @@ void ServerReporter::on_run_started(const krino::event::RunStarted& started) {
 
 void ServerReporter::on_item(const krino::event::ItemFinished& item) {
   item_buffer_.clear();
-  append_item_data(item_buffer_, item);
+  krino::event::append_item_data(item_buffer_, item);
   sender_.add_item(item_buffer_);
 }
 

@@ -49,5 +49,7 @@ RpcMessage read_rpc_message(std::string_view line);
 std::string rpc_result_line(const boost::json::value& id, boost::json::value result);
 // One line (no line end) answering request `id` (null when unknown) with an error.
 std::string rpc_error_line(const boost::json::value& id, RpcErrorCode code, std::string_view message);
+// One line (no line end): a notification of `method` with `params` (an object).
+std::string rpc_notification_line(std::string_view method, boost::json::value params);
 
 }  // namespace krino::core::mcp

@@ -1,14 +1,13 @@
 #pragma once
-// An MCP server's protocol side (docs/mcp.md): the lifecycle (initialize with version
-// negotiation, notifications/initialized), ping, tools/list and tools/call over a ToolRegistry,
-// and notifications/cancelled recorded. It knows nothing of transports: handle_line takes one
-// message and gives the answer line; serve() is the stdio transport over two streams.
-#include "krino/core/mcp/json_rpc.hpp"
+// An MCP server (docs/mcp.md): what every client shares — the server's identity, its tools and the
+// workers tool calls run on. Each client talks to it through its own McpSession (the protocol
+// state); serve() is the stdio transport, one session over two streams.
 #include "krino/core/mcp/tool_registry.hpp"
 
+#include <cstddef>
+#include <functional>
 #include <iosfwd>
-#include <optional>
-#include <set>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -26,32 +25,29 @@ struct ServerInfo {
 
 class McpServer {
  public:
-  McpServer(ServerInfo info, ToolRegistry tools);
+  // Tool calls run on `tool_workers` threads (at least one); more calls wait their turn.
+  McpServer(ServerInfo info, ToolRegistry tools, std::size_t tool_workers = 4);
+  // Waits for the jobs already posted. Every session must be gone first.
+  ~McpServer();
+  McpServer(const McpServer&) = delete;
+  McpServer& operator=(const McpServer&) = delete;
 
-  // One incoming line (without its line end) -> the answer line, or nothing for notifications,
-  // responses and blank lines. Never throws for anything the client sent.
-  std::optional<std::string> handle_line(std::string_view line);
+  const ServerInfo& info() const noexcept { return info_; }
+  const ToolRegistry& tools() const noexcept { return tools_; }
 
-  // The stdio transport: reads lines from `in` until its end, writes each answer and a newline
-  // to `out`, flushed at once so the client never waits on a buffer.
-  void serve(std::istream& in, std::ostream& out);
+  // Runs `job` on a worker (sessions post their tool calls here).
+  void post(std::function<void()> job) const;
 
-  bool initialized() const { return initialized_; }
-  const std::string& negotiated_version() const { return negotiated_version_; }
-  // Request ids the client cancelled (as compact JSON: "7", "\"a\""); honouring them comes later.
-  const std::set<std::string>& cancelled_requests() const { return cancelled_; }
+  // The stdio transport: one session reading lines from `in` until its end, each outgoing message
+  // and a newline written to `out` and flushed at once. At the end of `in` it waits for the tool
+  // calls in flight, so a client that writes its requests and closes its end still gets answers.
+  void serve(std::istream& in, std::ostream& out) const;
 
  private:
-  boost::json::value dispatch_request(const RpcMessage& message);
-  void handle_notification(const RpcMessage& message);
-  boost::json::value initialize(const boost::json::value& params);
-  boost::json::value call_tool(const boost::json::value& params);
-
+  struct Workers;
   ServerInfo info_;
   ToolRegistry tools_;
-  bool initialized_ = false;
-  std::string negotiated_version_;
-  std::set<std::string> cancelled_;
+  std::unique_ptr<Workers> workers_;
 };
 
 }  // namespace krino::core::mcp

@@ -1,7 +1,9 @@
 #pragma once
 // The tools an MCP server offers: each with its schemas and its handler. Arguments are checked
 // against the input schema before the handler runs, so a handler reads them without re-checking
-// their shape.
+// their shape. Handlers run on the server's workers, several at once: they must be thread-safe.
+#include "krino/core/mcp/tool_context.hpp"
+
 #include <boost/json/object.hpp>
 
 #include <functional>
@@ -37,7 +39,8 @@ struct McpTool {
   std::string description;
   boost::json::object input_schema;   // a JSON Schema of type object
   boost::json::object output_schema;  // a JSON Schema of type object
-  std::function<ToolResult(const boost::json::object& arguments)> handler;
+  // Should look at context.cancelled() between steps and stop early (its answer is dropped then).
+  std::function<ToolResult(const boost::json::object& arguments, const ToolContext& context)> handler;
 };
 
 class ToolRegistry {
@@ -55,7 +58,8 @@ class ToolRegistry {
   // Checks the arguments and runs the tool; the tools/call result, isError: true when the tool
   // failed or the arguments do not match its input schema. Throws std::out_of_range for an unknown
   // name (the caller answers it as a protocol error).
-  boost::json::object call(const std::string& name, const boost::json::object& arguments) const;
+  boost::json::object call(const std::string& name, const boost::json::object& arguments,
+                           const ToolContext& context = ToolContext::detached()) const;
 
  private:
   struct Entry {
