@@ -6,6 +6,11 @@
 
 #include "krino/core/common/cancellation.hpp"
 #include "krino/core/common/error.hpp"
+#include "krino/core/host/host_services.hpp"
+#include "krino/core/mcp/evaluator_tools.hpp"
+#include "krino/core/mcp/mcp_server.hpp"
+#include "krino/core/plugin/plugin_registry.hpp"
+#include "krino/core/version.hpp"
 #include "krino/core/server/results_server.hpp"
 #include "krino/core/store/data_location.hpp"
 #include "krino/core/store/open_store.hpp"
@@ -87,6 +92,16 @@ int serve_command(const ServeArguments& args) {
 
   core::Cancellation stop;
   SignalWatcher watcher(stop, "\nkrino serve: stopping; requests in progress finish first (signal again to stop at once)\n");
+  // /mcp: the same tools as krino mcp, on the plugins loaded here (which outlive the server).
+  core::HostServices host(stop);
+  core::PluginRegistry plugins;
+  args.plugins.load(plugins, host);
+  options.mcp.allowed_origins = args.mcp_allowed_origins;
+  options.make_mcp_server = [&plugins](core::store::Store&) {
+    core::mcp::ToolRegistry tools;
+    core::mcp::add_evaluator_tools(tools, plugins);
+    return std::make_unique<core::mcp::McpServer>(core::mcp::ServerInfo{"krino", "krino", core::kVersion}, std::move(tools));
+  };
   core::server::ResultsServer server(options);
   server.start();
   // A URI may hold a password: only its scheme is shown.
