@@ -160,6 +160,8 @@ BOOST_AUTO_TEST_CASE(initialize_issues_a_session_that_every_later_message_must_c
   BOOST_TEST(std::string(ping.response["Content-Type"]) == "application/json");
   BOOST_TEST(ping.body() == R"({"jsonrpc":"2.0","id":1,"result":{}})");
   BOOST_TEST(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", {{"MCP-Protocol-Version", "1999-01-01"}}).status() == 400u);
+  BOOST_TEST(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", {{"MCP-Protocol-Version", "2024-11-05"}}).status() == 400u);  // HTTP+SSE, not this
+  BOOST_TEST(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", {{"MCP-Protocol-Version", "2025-03-26"}}).status() == 200u);  // the same transport
 
   const std::string ended = session;
   BOOST_TEST(request("DELETE").status() == 204u);

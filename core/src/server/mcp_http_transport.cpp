@@ -25,6 +25,10 @@ namespace field = boost::beast::http;
 
 constexpr std::string_view kSessionHeader = "Mcp-Session-Id";
 constexpr std::string_view kVersionHeader = "MCP-Protocol-Version";
+// The revisions whose HTTP transport is this one (Streamable HTTP came with 2025-03-26). The header
+// names the transport's rules, which these share; the messages follow the revision initialize
+// agreed on. Any other value (2024-11-05's HTTP+SSE, a typo) is refused.
+constexpr std::string_view kStreamableHttpRevisions[] = {"2025-03-26", "2025-06-18", "2025-11-25"};
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -211,7 +215,7 @@ Response McpHttpTransport::post(const Request& request) {
   }
   const bool initialize = message.kind == mcp::RpcMessage::Kind::request && message.method == "initialize";
   if (const auto version = request.header(kVersionHeader); version && !initialize &&
-      std::find(std::begin(mcp::kProtocolVersions), std::end(mcp::kProtocolVersions), *version) == std::end(mcp::kProtocolVersions))
+      std::find(std::begin(kStreamableHttpRevisions), std::end(kStreamableHttpRevisions), *version) == std::end(kStreamableHttpRevisions))
     return rpc_refusal(Status::bad_request, mcp::RpcErrorCode::invalid_request,
                        "unsupported MCP-Protocol-Version " + std::string(*version) + "; krino speaks " + std::string(mcp::kProtocolVersions[0]));
 

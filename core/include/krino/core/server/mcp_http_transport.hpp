@@ -10,7 +10,7 @@
 //
 // initialize (sent without Mcp-Session-Id) starts a session and answers its id in Mcp-Session-Id;
 // every later message must carry it (missing: 400, unknown or ended: 404, as the spec says), and
-// may carry MCP-Protocol-Version (a revision krino does not speak: 400). Browsers' requests are
+// may carry MCP-Protocol-Version (a revision whose HTTP transport is not this one: 400). Browsers' requests are
 // checked against DNS rebinding: an Origin that is not localhost or allowed is 403, and so is a
 // Host that is not local when the server listens on loopback. With keys in use, every request
 // needs an EDITOR or ADMIN key (tool calls run evaluations), and a session is bound to the key
