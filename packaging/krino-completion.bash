@@ -15,7 +15,7 @@ _krino_options_compare="-f --format --max-items --fail-on-regression $_krino_tes
 _krino_options_merge='-o --output --allow-missing'
 _krino_options_serve='--listen --data-dir --database --max-body-bytes --require-read-key --alert-poll-ms --alert-retry-ms --alert-max-delay-ms --alert-attempts --alert-timeout-ms --alert-lease-ms'
 _krino_options_upload="--server --project --experiment --api-key --allow-loss $_krino_plugin_options"
-_krino_options_mcp=$_krino_plugin_options
+_krino_options_mcp="--data-dir --database $_krino_plugin_options"
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
 

@@ -68,7 +68,9 @@ BOOST_AUTO_TEST_CASE(a_session_initialises_lists_and_calls_the_evaluator_tools) 
 
   std::vector<std::string> names;
   for (const json::value& tool : answer_to(answers, 1).at("result").at("tools").as_array()) names.emplace_back(tool.at("name").as_string());
-  BOOST_TEST(names == (std::vector<std::string>{"list_evaluators", "describe_evaluator"}), boost::test_tools::per_element());
+  BOOST_TEST(names == (std::vector<std::string>{"list_evaluators", "describe_evaluator", "run_evaluation", "evaluate", "list_experiments",
+                                               "compare_runs", "get_failing_queries", "gate"}),
+             boost::test_tools::per_element());
 
   const json::object& listed = answer_to(answers, 2).at("result").at("structuredContent").as_object();
   bool has_exact_match = false;

@@ -68,6 +68,7 @@ expect "krino s" serve
 expect "krino u" upload
 expect "krino m" mcp merge
 expect "krino mcp --plugin" --plugin-dir --plugins
+expect "krino mcp --d" --data-dir --database
 expect "krino upload --s" --server
 expect "krino serve --d" --data-dir --database
 expect "krino plugins " list info

@@ -417,4 +417,41 @@ BOOST_AUTO_TEST_CASE(serve_waits_for_calls_in_flight_at_the_end_of_input) {
   BOOST_TEST(!gate.saw_cancellation);
 }
 
+BOOST_AUTO_TEST_CASE(each_message_answers_through_its_own_sink_and_done_follows_its_last_message) {
+  // What Streamable HTTP relies on: a POST's sink gets only what that POST caused, and its
+  // exchange is over when `done` runs.
+  Gate gate;
+  McpServer server(ServerInfo{"krino", "krino", "1"}, slow_tools(gate), 2);
+  McpSession session(server);
+  std::mutex mutex;
+  std::vector<std::string> first, second, notification;
+  bool first_done = false, second_done = false, notification_done = false;
+  const auto collect = [&](std::vector<std::string>& into) {
+    return [&mutex, &into](std::string message) {
+      std::lock_guard lock(mutex);
+      into.push_back(std::move(message));
+    };
+  };
+  const auto mark = [&](bool& flag, const std::vector<std::string>& sent, std::size_t expected) {
+    return [&mutex, &flag, &sent, expected] {
+      std::lock_guard lock(mutex);
+      BOOST_TEST(sent.size() == expected);  // after its last message, never before
+      flag = true;
+    };
+  };
+  session.receive(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":1}}})",
+                  collect(first), mark(first_done, first, 4));
+  session.receive(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", collect(second), mark(second_done, second, 1));
+  BOOST_TEST(second_done);  // answered before receive returned
+  session.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", collect(notification),
+                  mark(notification_done, notification, 0));
+  BOOST_TEST(notification_done);
+  session.wait_idle();
+  std::lock_guard lock(mutex);
+  BOOST_TEST(first_done);
+  BOOST_TEST(first.size() == 4u);  // three progress notifications and the answer, all its own
+  BOOST_TEST(second.size() == 1u);
+  BOOST_TEST(notification.empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -116,6 +116,8 @@ struct UploadArguments {
 // krino mcp: the MCP server over stdio (docs/mcp.md).
 struct McpArguments {
   PluginOptions plugins;
+  std::string data_dir;  // where runs are stored; default as krino serve's
+  std::string database;  // default: krino.db in the data directory
 };
 
 int mcp_command(const McpArguments& args);

@@ -128,6 +128,8 @@ int main(int argc, char** argv) {
   McpArguments mcp;
   auto* mcp_cmd = app.add_subcommand("mcp", "Serve MCP (Model Context Protocol) over stdio, for coding agents (docs/mcp.md)");
   mcp.plugins.add_to(*mcp_cmd);
+  mcp_cmd->add_option("--data-dir", mcp.data_dir, "Where runs are stored, as krino serve's (default $XDG_DATA_HOME/krino)")->type_name("DIR");
+  mcp_cmd->add_option("--database", mcp.database, "A SQLite file (default krino.db in the data directory) or a postgresql:// URI")->type_name("FILE");
 
   auto* plugins_cmd = app.add_subcommand("plugins", "Inspect the plugins krino finds");
   plugins_cmd->require_subcommand(1);

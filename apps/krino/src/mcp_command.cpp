@@ -7,6 +7,9 @@
 #include "krino/core/host/host_services.hpp"
 #include "krino/core/mcp/evaluator_tools.hpp"
 #include "krino/core/mcp/mcp_server.hpp"
+#include "krino/core/mcp/run_tools.hpp"
+#include "krino/core/mcp/store_tools.hpp"
+#include "krino/core/mcp/tool_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/version.hpp"
 
@@ -25,16 +28,30 @@ int mcp_command(const McpArguments& args) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);
+  // A client that went away must not kill a run half stored: writes to the closed pipe fail
+  // quietly, the input ends, and the calls in flight finish and close their runs.
+  std::signal(SIGPIPE, SIG_IGN);
 
-  core::Cancellation cancellation;
-  core::HostServices host(cancellation);
+  // Loading needs only the host's description; every tool call that runs plugins makes host
+  // services of its own, with that call's cancellation.
+  core::Cancellation never_cancelled;
+  core::HostServices host(never_cancelled);
   core::PluginRegistry plugins;
   args.plugins.load(plugins, host);  // problems on stderr, and in list_evaluators
 
+  const krino_log_level log_level = args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG
+                                    : args.plugins.verbosity == 1 ? KRINO_LOG_INFO
+                                                                  : KRINO_LOG_WARNING;
+  core::mcp::ToolServices services(plugins, args.database, args.data_dir, log_level);
   core::mcp::ToolRegistry tools;
   core::mcp::add_evaluator_tools(tools, plugins);
-  core::mcp::McpServer server(core::mcp::ServerInfo{"krino", "krino", core::kVersion}, std::move(tools));
-  server.serve(std::cin, std::cout);
+  core::mcp::add_run_tools(tools, services);
+  core::mcp::add_store_tools(tools, services);
+  {
+    // Destroyed (its workers joined) before the services and the plugins the tools use.
+    core::mcp::McpServer server(core::mcp::ServerInfo{"krino", "krino", core::kVersion}, std::move(tools));
+    server.serve(std::cin, std::cout);
+  }
   return kSuccess;
 }
 

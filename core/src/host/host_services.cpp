@@ -24,7 +24,7 @@ const HostServices& self(const krino_host* host) { return *static_cast<const Hos
 
 }  // namespace
 
-HostServices::HostServices(Cancellation& cancellation, std::FILE* log_stream, krino_log_level min_level)
+HostServices::HostServices(const Cancellation& cancellation, std::FILE* log_stream, krino_log_level min_level)
     : cancellation_(cancellation), log_stream_(log_stream), min_level_(min_level) {
   host_.struct_size = sizeof(krino_host);
   host_.host_data = this;

@@ -52,8 +52,9 @@ json::value initialize_result(const ServerInfo& info, const std::string& version
   result["capabilities"] = std::move(capabilities);
   result["serverInfo"] = std::move(server_info);
   result["instructions"] =
-      "krino evaluates LLM applications and agents. list_evaluators names the evaluators the loaded plugins offer; "
-      "describe_evaluator gives one evaluator's options and their defaults.";
+      "krino evaluates LLM applications and agents. run_evaluation runs a dataset or experiment file and stores the run; "
+      "list_experiments, get_failing_queries, compare_runs and gate read stored runs; evaluate scores given test cases; "
+      "list_evaluators and describe_evaluator say which evaluators exist and what their options are.";
   return result;
 }
 

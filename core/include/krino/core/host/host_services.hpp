@@ -14,7 +14,7 @@ namespace krino::core {
 
 class HostServices {
  public:
-  explicit HostServices(Cancellation& cancellation, std::FILE* log_stream = stderr,
+  explicit HostServices(const Cancellation& cancellation, std::FILE* log_stream = stderr,
                         krino_log_level min_level = KRINO_LOG_WARNING);
   HostServices(const HostServices&) = delete;
   HostServices& operator=(const HostServices&) = delete;
@@ -54,7 +54,7 @@ class HostServices {
                                   size_t request_size, krino_sink* response, krino_sink* error);
   static const void* get_extension_entry(const krino_host* host, const char* extension_id);
 
-  Cancellation& cancellation_;
+  const Cancellation& cancellation_;
   std::FILE* log_stream_;
   krino_log_level min_level_;
   mutable std::mutex log_mutex_;
