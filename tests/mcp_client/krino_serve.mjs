@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 export async function startKrinoServe(krino, extraArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'krino-mcp-http-'));
-  const child = spawn(krino, ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, '--plugins', 'text', ...extraArgs],
+  const child = spawn(krino, ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, '--plugins', 'text,files', ...extraArgs],
     { stdio: ['ignore', 'inherit', 'pipe'] });
   let log = '';
   const port = await new Promise((resolve, reject) => {
