@@ -217,6 +217,23 @@ BOOST_AUTO_TEST_CASE(a_streamed_body_is_written_as_it_comes_without_holding_a_ha
   BOOST_TEST(logged);
 }
 
+BOOST_AUTO_TEST_CASE(a_streamed_body_to_an_http_1_0_client_is_plain_and_ends_with_the_connection) {
+  Client client(server->port());
+  http::request<http::string_body> request(http::verb::get, "/stream", 10);
+  request.set(http::field::host, "127.0.0.1");
+  http::write(client.socket(), request);
+  std::shared_ptr<ResponseStream> stream = stream_opened.get_future().get();
+  stream->write("second");
+  stream->finish();
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  http::read(client.socket(), buffer, response);
+  BOOST_TEST(response.version() == 10u);
+  BOOST_TEST(!response.chunked());
+  BOOST_TEST(response.body() == "first;second");
+  BOOST_TEST(client.closed_by_server());
+}
+
 BOOST_AUTO_TEST_CASE(a_streamed_body_whose_client_left_drops_what_is_written) {
   {
     Client client(server->port());

@@ -109,7 +109,7 @@ void ServerSession::on_read(beast::error_code ec, std::size_t bytes) {
   if (ec) return close();
 
   const BeastRequest& message = parser_->get();
-  Request request{message, {}, {}, {}, {}};
+  Request request{message, {}, {}, {}};
   record_.method = std::string(message.method_string());
   if (!split_target(std::string_view(message.target().data(), message.target().size()), request)) {
     record_.path = std::string(message.target().substr(0, 200));
@@ -163,12 +163,17 @@ void ServerSession::answer(Response response, std::uint64_t request_bytes) {
 }
 
 void ServerSession::answer_streamed(Response head, std::shared_ptr<ResponseStream> stream, std::uint64_t request_bytes) {
-  // As answer() decides, with one more reason to close: nothing says how long the body will be
-  // except its chunks, which a client that sent HTTP/1.0 cannot read.
-  streamed_keep_alive_ = !stopping_ && !state_->is_stopping() && head.keep_alive() && head.version() == 11;
+  // As answer() decides. An HTTP/1.0 client cannot read chunks: its body is sent as it is and ends
+  // when the connection closes.
+  streamed_chunked_ = parser_ && parser_->get().version() >= 11;
+  streamed_keep_alive_ = streamed_chunked_ && !stopping_ && !state_->is_stopping() && head.keep_alive();
   head.keep_alive(streamed_keep_alive_);
   head.body().clear();
-  head.chunked(true);
+  if (streamed_chunked_) {
+    head.chunked(true);
+  } else {
+    head.version(10);
+  }
   record_.status = head.result_int();
   record_.request_bytes = request_bytes;
   record_.response_bytes = 0;
@@ -210,6 +215,10 @@ void ServerSession::write_streamed_body() {
     }
     self->write_streamed_body();
   };
+  if (!streamed_chunked_) {
+    if (chunk_.empty()) return on_written(beast::error_code(), 0);  // the end: on_write closes
+    return boost::asio::async_write(stream_, boost::asio::buffer(chunk_), std::move(on_written));
+  }
   if (chunk_.empty()) return boost::asio::async_write(stream_, http::make_chunk_last(), std::move(on_written));
   if (!finished) return boost::asio::async_write(stream_, http::make_chunk(boost::asio::buffer(chunk_)), std::move(on_written));
   // The last piece and the end of the body in one write.

@@ -46,6 +46,7 @@ class ServerSession : public std::enable_shared_from_this<ServerSession> {
   std::string chunk_;
   bool writing_chunk_ = false;
   bool streamed_keep_alive_ = false;
+  bool streamed_chunked_ = true;  // false for an HTTP/1.0 client: the body ends with the connection
   AccessRecord record_;
   std::chrono::steady_clock::time_point started_;
   bool handling_ = false;  // between a request's first byte and its response written

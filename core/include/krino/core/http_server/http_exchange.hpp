@@ -34,7 +34,7 @@ struct Request {
   // head (its body is ignored; the connection sends it chunked) and feeds the returned stream.
   std::shared_ptr<ResponseStream> stream_response() const;
   // Set by stream_response(); the connection reads it after the handler returns.
-  mutable std::shared_ptr<ResponseStream> streamed;
+  mutable std::shared_ptr<ResponseStream> streamed{};  // (a default, so aggregate initialisers may leave it out)
 };
 
 Response json_response(Status status, std::string body);
