@@ -184,6 +184,8 @@ BOOST_AUTO_TEST_CASE(foreign_origins_and_hosts_are_refused) {
   BOOST_TEST(evil.body().find("origin_not_allowed") != std::string::npos, evil.body());
   BOOST_TEST(post(kInitialize, {{"Origin", "null"}}).status() == 403u);
   BOOST_TEST(post(kInitialize, {{"Origin", "http://localhost.evil.com"}}).status() == 403u);
+  BOOST_TEST(post(kInitialize, {{"Origin", "http://127.0.0.1.evil.com"}}).status() == 403u);
+  BOOST_TEST(post(kInitialize, {{"Host", "127.0.0.1.evil.com"}}).status() == 403u);
   // DNS rebinding: a foreign name resolved to this loopback server.
   const HttpResult rebound = post(kInitialize, {{"Host", "evil.example.com:8080"}});
   BOOST_TEST(rebound.status() == 403u);
@@ -191,6 +193,7 @@ BOOST_AUTO_TEST_CASE(foreign_origins_and_hosts_are_refused) {
   BOOST_TEST(post(kInitialize, {{"Origin", "http://localhost:5173"}}).status() == 200u);
   BOOST_TEST(post(kInitialize, {{"Origin", "http://127.0.0.1:5173"}, {"Host", "localhost:1"}}).status() == 200u);
   BOOST_TEST(post(kInitialize, {{"Origin", "http://[::1]:5173"}}).status() == 200u);
+  BOOST_TEST(post(kInitialize, {{"Origin", "http://127.0.0.2"}, {"Host", "127.1.2.3:80"}}).status() == 200u);
 }
 
 BOOST_AUTO_TEST_CASE(media_types_and_bodies_are_checked) {

@@ -4,6 +4,7 @@
 #include "krino/core/mcp/mcp_server.hpp"
 #include "krino/core/mcp/mcp_session.hpp"
 
+#include <boost/asio/ip/address_v4.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
 
@@ -54,8 +55,12 @@ std::string host_of_origin(std::string_view origin) {
   return host_of_authority(authority);
 }
 
+// localhost, [::1] or an IPv4 loopback address (127.0.0.1.evil.com is a name, not one of them).
 bool is_local_host(const std::string& host) {
-  return host == "localhost" || host == "[::1]" || host.rfind("127.", 0) == 0;
+  if (host == "localhost" || host == "[::1]") return true;
+  boost::system::error_code ec;
+  const auto address = boost::asio::ip::make_address_v4(host, ec);
+  return !ec && address.is_loopback();
 }
 
 // A 128-bit session id from the system's random source: visible ASCII, as the spec requires.
