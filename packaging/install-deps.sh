@@ -44,8 +44,12 @@ test_packages=(
   clang-14            # the fuzz preset: the fuzz harnesses are built with clang (docs/fuzzing.md)
   libclang-rt-14-dev  # clang's runtime libraries: libFuzzer and the sanitizers' for clang
   postgresql          # initdb/postgres: the server tests start a throwaway cluster (tests/support/postgres)
+  nodejs              # the MCP client tests: the official TypeScript SDK and the conformance suite (tests/mcp_client)
 )
 [ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
+# npm comes with some builds of Node.js (NodeSource's) and conflicts with Debian's npm package
+# there: Debian's is asked for only when no npm is on the PATH.
+if [ "$with_test_tools" -eq 1 ] && ! command -v npm >/dev/null 2>&1; then packages+=(npm); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -68,9 +68,18 @@ struct Fixture {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       return json_response(Status::ok, "{\"slow\":true}");
     });
+    router.add(http::verb::get, "/stream", [this](const Request& request) {
+      std::shared_ptr<ResponseStream> stream = request.stream_response();
+      stream->write("first;");  // before the head is out: kept for the body
+      stream_opened.set_value(stream);
+      Response head(Status::ok, 11);
+      head.set(http::field::content_type, "text/event-stream");
+      return head;
+    });
     HttpServerOptions options;
     options.port = 0;
     options.max_body_bytes = 1024;
+    options.handler_threads = 1;  // so a test can tell that a streamed response holds none
     server = std::make_unique<HttpServer>(io.context(), options, router, [this](const AccessRecord& record) {
       const std::lock_guard<std::mutex> lock(log_mutex);
       log.push_back(record);
@@ -89,6 +98,7 @@ struct Fixture {
   // Declared first, destroyed last: the server's threads may still write the log and run /slow while
   // the I/O service winds down.
   std::promise<void> slow_started;
+  std::promise<std::shared_ptr<ResponseStream>> stream_opened;
   std::mutex log_mutex;
   std::vector<AccessRecord> log;
   IoService io{2};
@@ -168,6 +178,80 @@ BOOST_AUTO_TEST_CASE(stop_finishes_the_request_in_progress_and_closes_idle_conne
   beast::error_code ec;
   late.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port), ec);
   BOOST_TEST(ec.failed());  // no longer listening
+}
+
+BOOST_AUTO_TEST_CASE(a_streamed_body_is_written_as_it_comes_without_holding_a_handler_thread) {
+  Client client(server->port());
+  http::request<http::string_body> request(http::verb::get, "/stream", 11);
+  request.set(http::field::host, "127.0.0.1");
+  http::write(client.socket(), request);
+  std::shared_ptr<ResponseStream> stream = stream_opened.get_future().get();
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  http::read_header(client.socket(), buffer, parser);
+  BOOST_TEST(parser.get().result_int() == 200u);
+  BOOST_TEST(parser.get().chunked());
+  BOOST_TEST(parser.get()[http::field::content_type] == "text/event-stream");
+
+  // The only handler thread is free while the body is open: another connection is answered.
+  Client other(server->port());
+  BOOST_TEST(other.send(http::verb::get, "/api/v1/runs/1").result_int() == 200u);
+
+  std::thread producer([stream] {
+    stream->write("second;");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stream->write("third");
+    stream->finish();
+    stream->write("dropped");
+  });
+  beast::error_code read_error;
+  http::read(client.socket(), buffer, parser, read_error);
+  producer.join();
+  BOOST_TEST(!read_error.failed(), read_error.message());
+  BOOST_TEST(parser.get().body() == "first;second;third");
+  BOOST_TEST(parser.get().keep_alive());
+  BOOST_TEST(client.send(http::verb::get, "/api/v1/runs/2").result_int() == 200u);  // the connection goes on
+  const std::lock_guard<std::mutex> lock(log_mutex);
+  bool logged = false;
+  for (const AccessRecord& record : log) logged = logged || (record.path == "/stream" && record.status == 200u && record.response_bytes == 18u);
+  BOOST_TEST(logged);
+}
+
+BOOST_AUTO_TEST_CASE(a_streamed_body_to_an_http_1_0_client_is_plain_and_ends_with_the_connection) {
+  Client client(server->port());
+  http::request<http::string_body> request(http::verb::get, "/stream", 10);
+  request.set(http::field::host, "127.0.0.1");
+  http::write(client.socket(), request);
+  std::shared_ptr<ResponseStream> stream = stream_opened.get_future().get();
+  stream->write("second");
+  stream->finish();
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  http::read(client.socket(), buffer, response);
+  BOOST_TEST(response.version() == 10u);
+  BOOST_TEST(!response.chunked());
+  BOOST_TEST(response.body() == "first;second");
+  BOOST_TEST(client.closed_by_server());
+}
+
+BOOST_AUTO_TEST_CASE(a_streamed_body_whose_client_left_drops_what_is_written) {
+  {
+    Client client(server->port());
+    http::request<http::string_body> request(http::verb::get, "/stream", 11);
+    request.set(http::field::host, "127.0.0.1");
+    http::write(client.socket(), request);
+    std::shared_ptr<ResponseStream> stream = stream_opened.get_future().get();
+    client.socket().close();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!stream->closed() && std::chrono::steady_clock::now() < deadline) {
+      stream->write(std::string(4096, 'x'));  // the kernel takes the first writes; a later one fails
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    BOOST_TEST(stream->closed());
+    stream->finish();
+  }
+  Client again(server->port());
+  BOOST_TEST(again.send(http::verb::get, "/api/v1/runs/1").result_int() == 200u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

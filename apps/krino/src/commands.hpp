@@ -96,6 +96,10 @@ struct ServeArguments {
   // The regression-alert worker; the defaults are AlertOptions' own, the --alert-* flags change them.
   core::server::AlertOptions alerts;
   void add_alert_options(CLI::App& command);
+  // MCP at /mcp (docs/mcp.md): the plugins its tools read, and the browser origins allowed besides
+  // localhost's.
+  PluginOptions plugins;
+  std::vector<std::string> mcp_allowed_origins;
 };
 
 // krino upload: a json report or the server reporter's spool sent to a results server (docs/server.md).

@@ -6,6 +6,14 @@
 
 #include "krino/core/common/cancellation.hpp"
 #include "krino/core/common/error.hpp"
+#include "krino/core/host/host_services.hpp"
+#include "krino/core/mcp/evaluator_tools.hpp"
+#include "krino/core/mcp/mcp_server.hpp"
+#include "krino/core/mcp/run_tools.hpp"
+#include "krino/core/mcp/store_tools.hpp"
+#include "krino/core/mcp/tool_services.hpp"
+#include "krino/core/plugin/plugin_registry.hpp"
+#include "krino/core/version.hpp"
 #include "krino/core/server/results_server.hpp"
 #include "krino/core/store/data_location.hpp"
 #include "krino/core/store/open_store.hpp"
@@ -87,6 +95,25 @@ int serve_command(const ServeArguments& args) {
 
   core::Cancellation stop;
   SignalWatcher watcher(stop, "\nkrino serve: stopping; requests in progress finish first (signal again to stop at once)\n");
+  // /mcp: the same tools as krino mcp, on the plugins loaded here and this server's database (the
+  // tools open their own connection to it), so the runs an agent starts are the server's.
+  // Declared before the server, which they outlive.
+  core::Cancellation never_cancelled;  // loading only; each tool call has its own cancellation
+  core::HostServices host(never_cancelled);
+  core::PluginRegistry plugins;
+  args.plugins.load(plugins, host);
+  const krino_log_level log_level = args.plugins.verbosity >= 2   ? KRINO_LOG_DEBUG
+                                    : args.plugins.verbosity == 1 ? KRINO_LOG_INFO
+                                                                  : KRINO_LOG_WARNING;
+  core::mcp::ToolServices services(plugins, options.database, args.data_dir, log_level);
+  options.mcp.allowed_origins = args.mcp_allowed_origins;
+  options.make_mcp_server = [&plugins, &services](core::store::Store&) {
+    core::mcp::ToolRegistry tools;
+    core::mcp::add_evaluator_tools(tools, plugins);
+    core::mcp::add_run_tools(tools, services);
+    core::mcp::add_store_tools(tools, services);
+    return std::make_unique<core::mcp::McpServer>(core::mcp::ServerInfo{"krino", "krino", core::kVersion}, std::move(tools));
+  };
   core::server::ResultsServer server(options);
   server.start();
   // A URI may hold a password: only its scheme is shown.

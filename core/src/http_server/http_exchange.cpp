@@ -27,6 +27,11 @@ std::optional<std::string> Request::query_value(const std::string& name) const {
   return found->second;
 }
 
+std::shared_ptr<ResponseStream> Request::stream_response() const {
+  if (!streamed) streamed = std::make_shared<ResponseStream>();
+  return streamed;
+}
+
 Response json_response(Status status, std::string body) {
   Response response(status, 11);
   response.set(boost::beast::http::field::content_type, "application/json");

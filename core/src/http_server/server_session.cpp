@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/chunk_encode.hpp>
 #include <boost/beast/http/write.hpp>
 
 namespace krino::core::http_server {
@@ -135,8 +136,11 @@ void ServerSession::on_read(beast::error_code ec, std::size_t bytes) {
     // `self` moves on with the answer: the connection (and the state it holds) is never released on
     // a handler thread, whose pool the state owns.
     auto executor = self->stream_.get_executor();
-    boost::asio::post(executor, [self = std::move(self), response = std::move(response), bytes]() mutable {
-      self->answer(std::move(response), bytes);
+    boost::asio::post(executor, [self = std::move(self), response = std::move(response), stream = std::move(request.streamed), bytes]() mutable {
+      if (stream && response.result() == Status::ok)
+        self->answer_streamed(std::move(response), std::move(stream), bytes);
+      else
+        self->answer(std::move(response), bytes);
     });
   });
 }
@@ -158,6 +162,72 @@ void ServerSession::answer(Response response, std::uint64_t request_bytes) {
   });
 }
 
+void ServerSession::answer_streamed(Response head, std::shared_ptr<ResponseStream> stream, std::uint64_t request_bytes) {
+  // As answer() decides. An HTTP/1.0 client cannot read chunks: its body is sent as it is and ends
+  // when the connection closes.
+  streamed_chunked_ = parser_ && parser_->get().version() >= 11;
+  streamed_keep_alive_ = streamed_chunked_ && !stopping_ && !state_->is_stopping() && head.keep_alive();
+  head.keep_alive(streamed_keep_alive_);
+  head.body().clear();
+  if (streamed_chunked_) {
+    head.chunked(true);
+  } else {
+    head.version(10);
+  }
+  record_.status = head.result_int();
+  record_.request_bytes = request_bytes;
+  record_.response_bytes = 0;
+  response_ = std::make_shared<Response>(std::move(head));
+  head_serializer_.emplace(*response_);
+  streamed_ = std::move(stream);
+  stream_.expires_after(state_->options.request_timeout);
+  http::async_write_header(stream_, *head_serializer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    if (ec) {
+      self->streamed_->mark_closed();
+      return self->on_write(false, ec, 0);
+    }
+    // The producer may be on any thread: each piece it writes wakes the connection on its strand.
+    // While the body is open nothing else holds the connection (no operation is pending between
+    // pieces): the wake does, until the end or a failure detaches it (a cycle broken then).
+    self->streamed_->attach([self, executor = self->stream_.get_executor()] {
+      boost::asio::post(executor, [self] { self->write_streamed_body(); });
+    });
+    self->write_streamed_body();
+  });
+}
+
+// One piece at a time: what arrived while a piece was being written goes out next, as one chunk.
+void ServerSession::write_streamed_body() {
+  if (writing_chunk_ || !streamed_) return;
+  const bool finished = streamed_->take(chunk_);
+  if (chunk_.empty() && !finished) return;  // woken for nothing new; the next write wakes us again
+  writing_chunk_ = true;
+  record_.response_bytes += chunk_.size();
+  stream_.expires_after(state_->options.request_timeout);  // a client that stops reading is dropped
+  auto on_written = [self = shared_from_this(), finished](beast::error_code ec, std::size_t) {
+    self->writing_chunk_ = false;
+    if (ec || finished) {
+      std::shared_ptr<ResponseStream> stream = std::move(self->streamed_);
+      if (ec) stream->mark_closed();
+      else stream->detach();
+      self->head_serializer_.reset();
+      return self->on_write(!ec && self->streamed_keep_alive_, ec, 0);
+    }
+    self->write_streamed_body();
+  };
+  if (!streamed_chunked_) {
+    if (chunk_.empty()) return on_written(beast::error_code(), 0);  // the end: on_write closes
+    return boost::asio::async_write(stream_, boost::asio::buffer(chunk_), std::move(on_written));
+  }
+  if (chunk_.empty()) return boost::asio::async_write(stream_, http::make_chunk_last(), std::move(on_written));
+  if (!finished) return boost::asio::async_write(stream_, http::make_chunk(boost::asio::buffer(chunk_)), std::move(on_written));
+  // The last piece and the end of the body in one write.
+  boost::asio::async_write(stream_, http::make_chunk(boost::asio::buffer(chunk_)), [self = shared_from_this(), on_written = std::move(on_written)](beast::error_code ec, std::size_t bytes) mutable {
+    if (ec) return on_written(ec, bytes);
+    boost::asio::async_write(self->stream_, http::make_chunk_last(), std::move(on_written));
+  });
+}
+
 void ServerSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
   record_.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started_);
   if (state_->access_log) state_->access_log(record_);
@@ -168,6 +238,7 @@ void ServerSession::on_write(bool keep_alive, beast::error_code ec, std::size_t)
 }
 
 void ServerSession::close() {
+  if (streamed_) std::exchange(streamed_, nullptr)->mark_closed();  // its producer's writes are dropped from now on
   beast::error_code ec;
   stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ec);
   stream_.socket().close(ec);

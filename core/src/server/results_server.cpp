@@ -1,6 +1,7 @@
 #include "krino/core/server/results_server.hpp"
 
 #include "krino/core/common/io_service.hpp"
+#include "krino/core/mcp/mcp_server.hpp"
 #include "krino/core/server/regression_alert.hpp"
 #include "krino/core/server/server_metrics.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
@@ -13,6 +14,7 @@
 
 #include <krino/json_text.hpp>
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/beast/http/verb.hpp>
 
 #include <cstdio>
@@ -48,6 +50,10 @@ struct ResultsServer::Parts {
   server_api::Authenticator auth;
   server_api::RunComparisons comparisons;  // the gate's defaults: alpha 0.05, seed 42, 10,000 iterations
   ServerMetrics metrics;
+  // Before the router and the listener: their handlers use the transport, whose sessions use the
+  // MCP server; both outlive the handler threads.
+  std::unique_ptr<mcp::McpServer> mcp_server;
+  std::unique_ptr<McpHttpTransport> mcp_http;
   http_server::Router router;
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
@@ -87,6 +93,17 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   server_api::add_key_routes(parts_->router, store, parts_->auth);
   server_api::add_alert_routes(parts_->router, store, parts_->auth);
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
+  if (options.make_mcp_server) {
+    parts_->mcp_server = options.make_mcp_server(store);
+    McpHttpOptions mcp = options.mcp;
+    // Listening on loopback, only local names may reach /mcp (DNS rebinding); elsewhere the
+    // operator chose the names, and Origin is still checked.
+    boost::system::error_code ec;
+    const auto address = boost::asio::ip::make_address(options.http.host, ec);
+    mcp.local_host_only = !ec && address.is_loopback();
+    parts_->mcp_http = std::make_unique<McpHttpTransport>(*parts_->mcp_server, parts_->auth, std::move(mcp));
+    parts_->mcp_http->add_routes(parts_->router);
+  }
   parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router,
                                                            [&metrics = parts_->metrics](const http_server::AccessRecord& record) {
                                                              log_access(record);
@@ -94,7 +111,10 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
                                                            });
 }
 
-ResultsServer::~ResultsServer() = default;
+// A server never stopped still ends its MCP tool calls before the I/O service they write to goes.
+ResultsServer::~ResultsServer() {
+  if (parts_->mcp_http) parts_->mcp_http->close();
+}
 
 void ResultsServer::start() {
   parts_->http->start();
@@ -106,6 +126,8 @@ unsigned short ResultsServer::port() const { return parts_->http->port(); }
 bool ResultsServer::stop(std::chrono::milliseconds grace) {
   auto stopped = std::make_shared<std::promise<void>>();
   parts_->http->stop([stopped] { stopped->set_value(); });
+  // An agent's tool call may run for minutes: cancelled, so its stream ends and the stop is prompt.
+  if (parts_->mcp_http) parts_->mcp_http->close();
   const bool finished = stopped->get_future().wait_for(grace) == std::future_status::ready;
   // What the worker holds goes back to the queue when its lease ends (or at the next start).
   parts_->alerts->stop();

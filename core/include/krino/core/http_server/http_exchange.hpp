@@ -2,10 +2,13 @@
 // One request as a handler of the results server sees it, and the responses handlers give back.
 // Bodies are JSON; every error is `{"error": ..., "message": ...}` with its status code, so a client
 // can branch on `error` and show `message`.
+#include "krino/core/http_server/response_stream.hpp"
+
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +29,12 @@ struct Request {
   // A path parameter the route declared (so it is always there).
   const std::string& param(const std::string& name) const { return path_params.at(name); }
   std::optional<std::string> query_value(const std::string& name) const;
+
+  // Answers this request with a body written later (response_stream.hpp): the handler returns the
+  // head (its body is ignored; the connection sends it chunked) and feeds the returned stream.
+  std::shared_ptr<ResponseStream> stream_response() const;
+  // Set by stream_response(); the connection reads it after the handler returns.
+  mutable std::shared_ptr<ResponseStream> streamed{};  // (a default, so aggregate initialisers may leave it out)
 };
 
 Response json_response(Status status, std::string body);

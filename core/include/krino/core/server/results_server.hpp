@@ -6,13 +6,16 @@
 //   GET /healthz   200 {"status":"UP"} while the process serves requests (liveness)
 //   GET /readyz    200 when the database answers and its schema is current, else 503 (readiness)
 //   GET /metrics   Prometheus text: requests by method and code, request durations
+//   /mcp           MCP over Streamable HTTP, when the command gives an MCP server (mcp_http_transport.hpp)
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server/alert_dispatcher.hpp"
+#include "krino/core/server/mcp_http_transport.hpp"
 #include "krino/core/server_api/auth.hpp"
 #include "krino/core/store/store.hpp"
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -24,6 +27,10 @@ struct ResultsServerOptions {
   server_api::AuthOptions auth;
   int io_threads = 2;
   AlertOptions alerts;  // the regression-alert worker: polling, retries, leases
+  // The MCP server answered at /mcp, built with the server's store (so what an agent runs is stored
+  // where the API shows it); empty: no /mcp.
+  std::function<std::unique_ptr<mcp::McpServer>(store::Store&)> make_mcp_server;
+  McpHttpOptions mcp;
 };
 
 class ResultsServer {
@@ -36,8 +43,9 @@ class ResultsServer {
   // Listens; throws KrinoError naming the address when it cannot.
   void start();
   unsigned short port() const;
-  // Stops accepting, lets requests in progress finish (up to `grace`), then returns.
-  // Returns false when some were still running after `grace`.
+  // Stops accepting, ends MCP tool calls in progress (cancelled: their streams end), lets requests
+  // in progress finish (up to `grace`), then returns. Returns false when some were still running
+  // after `grace`.
   bool stop(std::chrono::milliseconds grace);
 
  private:
