@@ -70,6 +70,19 @@ mcp::ToolRegistry http_test_tools(Gate& gate) {
     return result;
   };
   tools.add(std::move(count));
+  mcp::McpTool scope;
+  scope.name = "scope";
+  scope.title = "Scope";
+  scope.description = "Says which tenant's rows the call sees";
+  scope.input_schema = mcp::schema_object(R"({"type":"object"})");
+  scope.output_schema = mcp::schema_object(R"({"type":"object"})");
+  scope.handler = [](const json::object&, const mcp::ToolContext& context) {
+    mcp::ToolResult result;
+    if (context.scope().tenant) result.structured["tenant"] = *context.scope().tenant;
+    else result.structured["tenant"] = nullptr;
+    return result;
+  };
+  tools.add(std::move(scope));
   return tools;
 }
 
@@ -273,6 +286,34 @@ BOOST_FIXTURE_TEST_CASE(mcp_http_needs_a_key_once_keys_are_in_use, KeyedFixture)
   BOOST_TEST(post(kInitialize).status() == 401u);
   BOOST_TEST(post(kInitialize, {{"Authorization", "Bearer wrong"}}).status() == 401u);
   BOOST_TEST(post(kInitialize, {{"Authorization", "Bearer krino_secret"}}).status() == 200u);
+}
+
+// A tenant key's tool calls see and stamp its tenant's rows only, as its REST calls do: without
+// this, list_experiments over /mcp would show every tenant's runs to any EDITOR key.
+BOOST_FIXTURE_TEST_CASE(a_tenant_keys_tool_calls_are_scoped_to_its_tenant, KeyedFixture) {
+  HttpCall create;
+  create.method = "POST";
+  create.target = "/api/v1/api-keys";
+  create.body = R"({"name":"acme-ci","role":"EDITOR","tenantId":"acme"})";
+  create.headers = {{"Authorization", "Bearer krino_secret"}, {"Content-Type", "application/json"}};
+  const HttpResult created = TestHttpClient(results->port()).send(create);
+  BOOST_REQUIRE_EQUAL(created.status(), 201u);
+  const std::string tenant_key(krino::json::parse(created.body()).as_object().at("key").as_string());
+
+  auto scope_seen_with = [this](const std::string& key) {
+    session.clear();
+    const Headers auth{{"Authorization", "Bearer " + key}};
+    const HttpResult opened = post(kInitialize, auth);
+    BOOST_REQUIRE_EQUAL(opened.status(), 200u);
+    session = std::string(opened.response["Mcp-Session-Id"]);
+    const HttpResult called = post(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"scope","arguments":{}}})", auth);
+    BOOST_REQUIRE_EQUAL(called.status(), 200u);
+    const std::vector<json::value> messages = events(called.body());
+    BOOST_REQUIRE(!messages.empty());
+    return messages.back().at("result").at("structuredContent").at("tenant");
+  };
+  BOOST_TEST(scope_seen_with(tenant_key) == json::value("acme"));
+  BOOST_TEST(scope_seen_with("krino_secret").is_null());
 }
 
 BOOST_FIXTURE_TEST_CASE(mcp_http_allows_the_origins_it_is_told, ProxiedFixture) {

@@ -5,13 +5,9 @@
 
 #include "krino/core/common/cancellation.hpp"
 #include "krino/core/host/host_services.hpp"
-#include "krino/core/mcp/evaluator_tools.hpp"
-#include "krino/core/mcp/mcp_server.hpp"
-#include "krino/core/mcp/run_tools.hpp"
-#include "krino/core/mcp/store_tools.hpp"
+#include "krino/core/mcp/krino_mcp_server.hpp"
 #include "krino/core/mcp/tool_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
-#include "krino/core/version.hpp"
 
 #include <csignal>
 #include <iostream>
@@ -43,14 +39,10 @@ int mcp_command(const McpArguments& args) {
                                     : args.plugins.verbosity == 1 ? KRINO_LOG_INFO
                                                                   : KRINO_LOG_WARNING;
   core::mcp::ToolServices services(plugins, args.database, args.data_dir, log_level);
-  core::mcp::ToolRegistry tools;
-  core::mcp::add_evaluator_tools(tools, plugins);
-  core::mcp::add_run_tools(tools, services);
-  core::mcp::add_store_tools(tools, services);
   {
     // Destroyed (its workers joined) before the services and the plugins the tools use.
-    core::mcp::McpServer server(core::mcp::ServerInfo{"krino", "krino", core::kVersion}, std::move(tools));
-    server.serve(std::cin, std::cout);
+    const std::unique_ptr<core::mcp::McpServer> server = core::mcp::make_krino_mcp_server(services);
+    server->serve(std::cin, std::cout);
   }
   return kSuccess;
 }

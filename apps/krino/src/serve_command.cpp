@@ -7,13 +7,9 @@
 #include "krino/core/common/cancellation.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/host/host_services.hpp"
-#include "krino/core/mcp/evaluator_tools.hpp"
-#include "krino/core/mcp/mcp_server.hpp"
-#include "krino/core/mcp/run_tools.hpp"
-#include "krino/core/mcp/store_tools.hpp"
+#include "krino/core/mcp/krino_mcp_server.hpp"
 #include "krino/core/mcp/tool_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
-#include "krino/core/version.hpp"
 #include "krino/core/server/results_server.hpp"
 #include "krino/core/store/data_location.hpp"
 #include "krino/core/store/open_store.hpp"
@@ -107,13 +103,7 @@ int serve_command(const ServeArguments& args) {
                                                                   : KRINO_LOG_WARNING;
   core::mcp::ToolServices services(plugins, options.database, args.data_dir, log_level);
   options.mcp.allowed_origins = args.mcp_allowed_origins;
-  options.make_mcp_server = [&plugins, &services](core::store::Store&) {
-    core::mcp::ToolRegistry tools;
-    core::mcp::add_evaluator_tools(tools, plugins);
-    core::mcp::add_run_tools(tools, services);
-    core::mcp::add_store_tools(tools, services);
-    return std::make_unique<core::mcp::McpServer>(core::mcp::ServerInfo{"krino", "krino", core::kVersion}, std::move(tools));
-  };
+  options.make_mcp_server = [&services](core::store::Store&) { return core::mcp::make_krino_mcp_server(services); };
   core::server::ResultsServer server(options);
   server.start();
   // A URI may hold a password: only its scheme is shown.

@@ -84,7 +84,7 @@ json::value progress_token_of(const json::value& params) {
 
 }  // namespace
 
-McpSession::McpSession(const McpServer& server) : server_(server) {}
+McpSession::McpSession(const McpServer& server, store::Scope scope) : server_(server), scope_(std::move(scope)) {}
 
 McpSession::~McpSession() {
   cancel_all();
@@ -182,7 +182,7 @@ void McpSession::start_tool_call(const RpcMessage& message, const MessageSink& s
     }
     std::optional<std::string> answer;
     try {
-      const ToolContext context(call->cancellation, std::move(progress));
+      const ToolContext context(call->cancellation, std::move(progress), scope_);
       answer = rpc_result_line(id, server_.tools().call(tool, arguments, context));
     } catch (const std::exception& e) {
       std::string text = "internal error: ";

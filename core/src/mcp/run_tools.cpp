@@ -169,7 +169,7 @@ McpTool run_evaluation_tool(ToolServices& services) {
     // Progress over every run of the experiment: one count that only grows.
     std::uint64_t done_before = 0, done = 0;
     const std::uint32_t runs = config.runs;
-    StoredRunRecorder recorder(services.store(), project, experiment,
+    StoredRunRecorder recorder(services.store(), context.scope(), project, experiment,
                                [&](std::uint64_t in_run, std::optional<std::uint64_t> run_total) {
                                  if (in_run == 1 && done > 0) done_before = done;
                                  done = done_before + in_run;

@@ -18,11 +18,10 @@ namespace json = boost::json;
 
 namespace {
 
-const store::Scope kLocalScope{};  // the local user sees every shared row, as the server's open mode
-
 // The run a parameter names, or a tool error naming the parameter.
-store::RunDetails stored_run(store::Store& store, std::string_view parameter, const std::string& run_id) {
-  std::optional<store::RunDetails> run = store.run(kLocalScope, run_id);
+store::RunDetails stored_run(store::Store& store, const store::Scope& scope, std::string_view parameter,
+                             const std::string& run_id) {
+  std::optional<store::RunDetails> run = store.run(scope, run_id);
   if (!run) {
     std::string message(parameter);
     message.append(": no run '").append(run_id).append("' in the results store (list_experiments lists the runs)");
@@ -61,7 +60,7 @@ McpTool list_experiments_tool(ToolServices& services) {
       "item_count":{"type":"integer"},"passed_count":{"type":"integer"},"pass_rate":{"type":["number","null"]},"metadata":{"type":"object"}},
       "required":["run_id","project","experiment","status","started_at","item_count","passed_count","pass_rate"]}}},
     "required":["runs"]})json");
-  tool.handler = [&services](const json::object& arguments, const ToolContext&) {
+  tool.handler = [&services](const json::object& arguments, const ToolContext& context) {
     store::Store& store = services.store();
     const std::size_t limit = static_cast<std::size_t>(integer_argument(arguments, "limit").value_or(20));
     const auto dataset = string_argument(arguments, "dataset_name");
@@ -72,13 +71,13 @@ McpTool list_experiments_tool(ToolServices& services) {
       json::object row;
     };
     std::vector<Listed> listed;
-    for (const store::ProjectSummary& project : store.projects(kLocalScope)) {
+    for (const store::ProjectSummary& project : store.projects(context.scope())) {
       if (project_filter && project.name != *project_filter) continue;
-      const auto experiments = store.experiments(kLocalScope, project.name);
+      const auto experiments = store.experiments(context.scope(), project.name);
       if (!experiments) continue;
       for (const store::ExperimentSummary& experiment : *experiments) {
         if (experiment_filter && experiment.name != *experiment_filter) continue;
-        for (const store::RunSummary& run : store.runs(kLocalScope, experiment.id, limit)) {
+        for (const store::RunSummary& run : store.runs(context.scope(), experiment.id, limit)) {
           json::object metadata = parse_object(run.metadata);
           const json::value* d = metadata.if_contains("dataset");
           const std::optional<std::string> dataset_name = d != nullptr && d->is_string() ? std::optional<std::string>(d->get_string()) : std::nullopt;
@@ -152,12 +151,12 @@ McpTool compare_runs_tool(ToolServices& services) {
     "comparison":{"type":"object","description":"As krino compare --format json: passRate, evaluators, flippedItems, warnings"},
     "verdict":{"type":"object","description":"The gate's decision on this pair: status, passed, message, reasons, warnings"}},
     "required":["baseline_run_id","candidate_run_id","experiment","regressed","comparison","verdict"]})json");
-  tool.handler = [&services](const json::object& arguments, const ToolContext&) {
+  tool.handler = [&services](const json::object& arguments, const ToolContext& context) {
     store::Store& store = services.store();
     const std::string a = *string_argument(arguments, "run_id_a");
     const std::string b = *string_argument(arguments, "run_id_b");
-    const store::RunDetails baseline = stored_run(store, "run_id_a", a);
-    const store::RunDetails candidate = stored_run(store, "run_id_b", b);
+    const store::RunDetails baseline = stored_run(store, context.scope(), "run_id_a", a);
+    const store::RunDetails candidate = stored_run(store, context.scope(), "run_id_b", b);
     if (baseline.experiment_id != candidate.experiment_id)
       throw ToolError("run_id_a is a run of experiment '" + baseline.experiment_name + "' and run_id_b of '" + candidate.experiment_name +
                       "'; krino compares runs of one experiment");
@@ -165,7 +164,7 @@ McpTool compare_runs_tool(ToolServices& services) {
     server_api::RunComparisons comparisons(store, options, 1);
     std::shared_ptr<const server_api::RunComparison> compared;
     try {
-      compared = comparisons.compare(kLocalScope, candidate.experiment_id, a, b);
+      compared = comparisons.compare(context.scope(), candidate.experiment_id, a, b);
     } catch (const store::StoreError& e) {
       throw ToolError(e.what());  // a run still RUNNING, say
     }
@@ -259,7 +258,7 @@ McpTool get_failing_queries_tool(ToolServices& services) {
   tool.handler = [&services](const json::object& arguments, const ToolContext& context) {
     store::Store& store = services.store();
     const std::string run_id = *string_argument(arguments, "run_id");
-    const store::RunDetails run = stored_run(store, "run_id", run_id);
+    const store::RunDetails run = stored_run(store, context.scope(), "run_id", run_id);
     const auto threshold = number_argument(arguments, "threshold");
     const std::int64_t limit = integer_argument(arguments, "limit").value_or(20);
     const std::int64_t offset = integer_argument(arguments, "offset").value_or(0);
@@ -268,7 +267,7 @@ McpTool get_failing_queries_tool(ToolServices& services) {
     std::int64_t total = 0;
     std::int64_t after = -1;
     while (!context.cancelled()) {
-      store::ItemPage items = store.items(kLocalScope, run_id, after, 500);
+      store::ItemPage items = store.items(context.scope(), run_id, after, 500);
       for (const store::StoredItem& stored : items.items) {
         ++total;
         json::object item = parse_object(stored.document);
@@ -315,7 +314,7 @@ McpTool gate_tool(ToolServices& services) {
     "passed":{"type":"boolean"},"fails_build":{"type":"boolean"},
     "verdict":{"type":"object","description":"The verdict document (docs/gate.md#the-verdict-file)"}},
     "required":["status","passed","fails_build","verdict"]})json");
-  tool.handler = [&services](const json::object& arguments, const ToolContext&) {
+  tool.handler = [&services](const json::object& arguments, const ToolContext& context) {
     const auto run_id = string_argument(arguments, "run_id");
     const auto run_file = string_argument(arguments, "run_file");
     const auto baseline_file = string_argument(arguments, "baseline_file");
@@ -333,8 +332,8 @@ McpTool gate_tool(ToolServices& services) {
         require_readable_file("run_file", *run_file);
         projection = read_run_projection(*run_file);
       } else {
-        stored_run(services.store(), "run_id", *run_id);
-        projection = stored_run_projection(services.store(), *run_id);
+        stored_run(services.store(), context.scope(), "run_id", *run_id);
+        projection = stored_run_projection(services.store(), context.scope(), *run_id);
       }
       GateConfig config;
       config.baseline = *baseline_file;
@@ -347,12 +346,12 @@ McpTool gate_tool(ToolServices& services) {
     } else {
       if (arguments.contains("update")) throw ToolError("update: applies to baseline_file only");
       store::Store& store = services.store();
-      const store::RunDetails run = stored_run(store, "run_id", *run_id);
-      if (baseline_run) stored_run(store, "baseline_run_id", *baseline_run);
+      const store::RunDetails run = stored_run(store, context.scope(), "run_id", *run_id);
+      if (baseline_run) stored_run(store, context.scope(), "baseline_run_id", *baseline_run);
       server_api::RunComparisons comparisons(store, options, 1);
       server_api::GateOutcome outcome;
       try {
-        outcome = comparisons.gate(kLocalScope, server_api::GateRequest{run.experiment_id, run.id, baseline_run, std::nullopt});
+        outcome = comparisons.gate(context.scope(), server_api::GateRequest{run.experiment_id, run.id, baseline_run, std::nullopt});
       } catch (const store::StoreError& e) {
         throw ToolError(e.what());
       }

@@ -57,8 +57,7 @@ ItemProjection project_item(const store::StoredItem& stored, const json::object&
 
 }  // namespace
 
-RunProjection stored_run_projection(store::Store& store, const std::string& run_id) {
-  const store::Scope scope{};
+RunProjection stored_run_projection(store::Store& store, const store::Scope& scope, const std::string& run_id) {
   const std::optional<store::RunDetails> run = store.run(scope, run_id);
   if (!run) throw runtime_error("no run '" + run_id + "' in the results store");
   RunProjection projection;

@@ -16,12 +16,11 @@ namespace {
 // Items written in one transaction: few enough to bound memory, many enough to keep commits rare.
 constexpr std::size_t kRecorderBatch = 200;
 
-const store::Scope kUnscoped{};  // the local user: shared rows, as in the server's open mode
-
 }  // namespace
 
-StoredRunRecorder::StoredRunRecorder(store::Store& store, std::string project, std::string experiment, ItemCounter on_item)
-    : store_(store), project_(std::move(project)), experiment_(std::move(experiment)), on_item_(std::move(on_item)) {}
+StoredRunRecorder::StoredRunRecorder(store::Store& store, store::Scope scope, std::string project, std::string experiment,
+                                     ItemCounter on_item)
+    : store_(store), scope_(std::move(scope)), project_(std::move(project)), experiment_(std::move(experiment)), on_item_(std::move(on_item)) {}
 
 StoredRunRecorder::~StoredRunRecorder() {
   if (!run_open_) return;
@@ -42,7 +41,7 @@ void StoredRunRecorder::on_run_started(const krino::event::RunStarted& started) 
   boost::json::object metadata = started.experiment_metadata;
   if (!metadata.contains("dataset") && !started.dataset.name.empty()) metadata["dataset"] = started.dataset.name;
   run.metadata = krino::json::to_compact_json(metadata);
-  run_ids_.push_back(store_.create_run(kUnscoped, run).run_id);
+  run_ids_.push_back(store_.create_run(scope_, run).run_id);
   run_open_ = true;
   items_in_run_ = 0;
   expected_items_ = started.dataset.size_hint;
@@ -70,7 +69,7 @@ void StoredRunRecorder::flush() {
     message.append(problem->field).append(" ").append(problem->message);
     throw runtime_error(message);
   }
-  store_.add_items(kUnscoped, run_ids_.back(), std::nullopt, std::get<std::vector<store::NewItem>>(items));
+  store_.add_items(scope_, run_ids_.back(), std::nullopt, std::get<std::vector<store::NewItem>>(items));
 }
 
 void StoredRunRecorder::end_run(store::RunStatus status) {
@@ -78,7 +77,7 @@ void StoredRunRecorder::end_run(store::RunStatus status) {
   if (status != store::RunStatus::failed) flush();
   batch_.clear();
   batched_ = 0;
-  store_.set_run_status(kUnscoped, run_ids_.back(), status);
+  store_.set_run_status(scope_, run_ids_.back(), status);
 }
 
 void StoredRunRecorder::finish(bool cancelled) {

@@ -2,8 +2,8 @@
 
 namespace krino::core::mcp {
 
-ToolContext::ToolContext(const Cancellation& cancellation, ProgressSink progress)
-    : cancellation_(cancellation), progress_(std::move(progress)) {}
+ToolContext::ToolContext(const Cancellation& cancellation, ProgressSink progress, store::Scope scope)
+    : cancellation_(cancellation), progress_(std::move(progress)), scope_(std::move(scope)) {}
 
 const ToolContext& ToolContext::detached() {
   static const Cancellation never;

@@ -88,7 +88,8 @@ bool accepts(std::string_view accept, std::string_view type) {
 }  // namespace
 
 struct McpHttpTransport::Session {
-  Session(const mcp::McpServer& server, std::optional<std::string> key) : mcp(server), owner(std::move(key)) {}
+  // A tenant key's session reads and stamps its tenant's rows only, as the REST API does.
+  Session(const mcp::McpServer& server, const server_api::Principal& caller) : mcp(server, caller.scope()), owner(caller.key_id) {}
   mcp::McpSession mcp;
   const std::optional<std::string> owner;  // the key that started it (none in open mode)
   std::atomic<std::chrono::steady_clock::rep> last_used{std::chrono::steady_clock::now().time_since_epoch().count()};
@@ -230,7 +231,7 @@ Response McpHttpTransport::post(const Request& request) {
     if (request.header(kSessionHeader))
       return rpc_refusal(Status::bad_request, mcp::RpcErrorCode::invalid_request,
                          "initialize starts a new session: send it without Mcp-Session-Id", message.id);
-    session = std::make_shared<Session>(server_, caller.key_id);
+    session = std::make_shared<Session>(server_, caller);
   } else {
     Response refusal;
     session = find_session(request, caller, refusal);

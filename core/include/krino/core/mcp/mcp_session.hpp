@@ -6,6 +6,7 @@
 // notifications/progress before its answer; a cancelled call gets no answer at all (MCP).
 #include "krino/core/mcp/json_rpc.hpp"
 #include "krino/core/mcp/mcp_server.hpp"
+#include "krino/core/store/store_types.hpp"
 
 #include <condition_variable>
 #include <functional>
@@ -24,8 +25,9 @@ using MessageSink = std::function<void(std::string message)>;
 
 class McpSession {
  public:
-  // `server` must outlive the session.
-  explicit McpSession(const McpServer& server);
+  // `server` must outlive the session. Its tool calls see and stamp the store's rows of `scope`
+  // (ToolContext::scope): the HTTP transport passes the caller's key's tenant.
+  explicit McpSession(const McpServer& server, store::Scope scope = {});
   // Cancels the tool calls in flight and waits for them: no sink is called after it returns.
   ~McpSession();
   McpSession(const McpSession&) = delete;
@@ -59,6 +61,7 @@ class McpSession {
   void send(const MessageSink& sink, std::string message);
 
   const McpServer& server_;
+  const store::Scope scope_;
   mutable std::mutex mutex_;          // the state below
   std::mutex output_mutex_;           // one sink call at a time
   std::condition_variable idle_;

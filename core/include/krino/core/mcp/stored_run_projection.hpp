@@ -10,6 +10,6 @@
 namespace krino::core::mcp {
 
 // One run of the experiment: every item once, keyed by its dataset position (itemIndex) and id.
-RunProjection stored_run_projection(store::Store& store, const std::string& run_id);
+RunProjection stored_run_projection(store::Store& store, const store::Scope& scope, const std::string& run_id);
 
 }  // namespace krino::core::mcp

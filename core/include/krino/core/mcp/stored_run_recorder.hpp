@@ -21,8 +21,10 @@ class StoredRunRecorder final : public ExperimentRunner::Observer {
   // resolver knows it, how many there will be.
   using ItemCounter = std::function<void(std::uint64_t done, std::optional<std::uint64_t> total)>;
 
-  // Runs go to `project` (created when absent), experiment `experiment` (empty: the experiment's name).
-  StoredRunRecorder(store::Store& store, std::string project, std::string experiment, ItemCounter on_item = {});
+  // Runs go to `project` (created when absent), experiment `experiment` (empty: the experiment's
+  // name), stamped with `scope`'s tenant (ToolContext::scope).
+  StoredRunRecorder(store::Store& store, store::Scope scope, std::string project, std::string experiment,
+                    ItemCounter on_item = {});
   // A run still open (the runner failed) is ended as FAILED.
   ~StoredRunRecorder() override;
   StoredRunRecorder(const StoredRunRecorder&) = delete;
@@ -42,6 +44,7 @@ class StoredRunRecorder final : public ExperimentRunner::Observer {
   void end_run(store::RunStatus status);
 
   store::Store& store_;
+  const store::Scope scope_;
   std::string project_;
   std::string experiment_;
   ItemCounter on_item_;
