@@ -31,7 +31,7 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
     sql += "eval_results e JOIN items i ON i.run_id = e.run_id AND i.seq = e.seq WHERE e.run_id = ?1 AND e.name = ?5 AND e.seq > ?2 AND e.seq <= ?3";
     if (filter.evaluator_passed) sql += *filter.evaluator_passed ? " AND e.success = 1" : " AND e.success = 0";
   } else {
-    sql += "items i WHERE i.run_id = ?1 AND i.seq > ?2 AND i.seq <= ?3";
+    sql += "items i WHERE i.run_id = ?1 AND i.seq > ?2 AND i.seq <= ?3 AND ?5 IS NULL";
   }
   switch (filter.status) {
     case ItemStatusFilter::all: break;
