@@ -302,7 +302,8 @@ CREATE TABLE alert_delivery_attempts (
 // the server gives is logged for the dashboard.
 constexpr std::string_view kUiSqlite = R"sql(
 ALTER TABLE items ADD COLUMN has_error INTEGER NOT NULL DEFAULT 0;
-UPDATE items SET has_error = 1 WHERE json_type(document, '$.error') = 'object';
+UPDATE items SET has_error = 1
+WHERE document LIKE '%"error"%' AND CASE WHEN json_valid(document) THEN json_type(document, '$.error') END = 'object';
 ALTER TABLE runs ADD COLUMN error_count INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX items_failed ON items (run_id, seq) WHERE success = 0;
 CREATE INDEX items_errored ON items (run_id, seq) WHERE has_error = 1;
@@ -338,7 +339,15 @@ CREATE INDEX gate_verdicts_by_status ON gate_verdicts (status, id DESC);
 
 constexpr std::string_view kUiPostgres = R"sql(
 ALTER TABLE items ADD COLUMN has_error boolean NOT NULL DEFAULT false;
-UPDATE items SET has_error = true WHERE json_typeof(document::json -> 'error') = 'object';
+CREATE FUNCTION pg_temp.krino_has_item_error(document text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  -- json refuses the escape \u0000, which JSON allows: read as \u0020, where the six characters
+  -- are an escape or follow an escaped backslash alike, the text stays JSON.
+  RETURN json_typeof(replace(document, '\u0000', '\u0020')::json -> 'error') = 'object';
+EXCEPTION WHEN others THEN
+  RETURN false;  -- other text json refuses (a lone surrogate): no error to find
+END $$;
+UPDATE items SET has_error = true WHERE document LIKE '%"error"%' AND pg_temp.krino_has_item_error(document);
 ALTER TABLE runs ADD COLUMN error_count bigint NOT NULL DEFAULT 0;
 CREATE INDEX items_failed ON items (run_id, seq) WHERE NOT success;
 CREATE INDEX items_errored ON items (run_id, seq) WHERE has_error;
