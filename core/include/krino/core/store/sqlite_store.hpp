@@ -53,8 +53,9 @@ class SqliteStore final : public Store {
   std::vector<GateRecord> gates(const Scope& scope, const GateQuery& query) override;
 
  private:
-  static std::string best_pass_rate(std::string_view experiment, int param);
   void apply_migrations();
+  // SQL for the highest pass rate of the experiment's runs with items that the scope of ?param sees.
+  static std::string best_pass_rate(std::string_view experiment, int param);
   // SQL for "`column` is visible to the scope whose tenant is parameter ?param".
   static std::string visible(std::string_view column, int param);
   // SQL for "the key belongs to the tenant of parameter ?param, or that parameter is NULL".
