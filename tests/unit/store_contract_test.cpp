@@ -352,4 +352,62 @@ BOOST_AUTO_TEST_CASE(postgres_migrations_apply_once_and_refuse_a_newer_schema) {
   }
 }
 
+// A database written before migration 4 (what the web UI reads) keeps its items, and the migration
+// finds the item errors already stored: the ERROR filter and the run's error count see them.
+BOOST_AUTO_TEST_CASE(migration_4_finds_the_item_errors_already_stored) {
+  const std::string schema_table = "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)";
+  const std::string rows =
+      "INSERT INTO projects (id, name, created_at) VALUES ('01a21d79-0000-7000-8000-000000000001', 'p', '2026-11-27T00:00:00Z');"
+      "INSERT INTO experiments (id, project_id, name, created_at) VALUES ('01a21d79-0000-7000-8000-000000000002', "
+      "'01a21d79-0000-7000-8000-000000000001', 'e', '2026-11-27T00:00:00Z');"
+      "INSERT INTO runs (id, experiment_id, status, started_at, item_count) VALUES ('01a21d79-0000-7000-8000-000000000003', "
+      "'01a21d79-0000-7000-8000-000000000002', 'SUCCESS', '2026-11-27T00:00:00Z', 3);"
+      "INSERT INTO items (id, run_id, seq, success, document, created_at) VALUES "
+      "('01a21d79-0000-7000-8000-000000000010', '01a21d79-0000-7000-8000-000000000003', 0, true, '{\"error\":null}', '2026-11-27T00:00:00Z'),"
+      "('01a21d79-0000-7000-8000-000000000011', '01a21d79-0000-7000-8000-000000000003', 1, false, "
+      "'{\"inputs\":{\"q\":\"\\u0000 \\\"\"},\"error\":{\"stage\":\"task\",\"code\":\"timeout\"}}', '2026-11-27T00:00:00Z'),"
+      "('01a21d79-0000-7000-8000-000000000012', '01a21d79-0000-7000-8000-000000000003', 2, false, '{\"inputs\":{\"error\":{}}}', "
+      "'2026-11-27T00:00:00Z');";
+  const auto check = [](Store& store) {
+    const auto run = store.run(Scope{}, "01a21d79-0000-7000-8000-000000000003");
+    BOOST_REQUIRE(run);
+    BOOST_TEST(run->error_items == 1);
+    ItemFilter errors;
+    errors.status = ItemStatusFilter::error;
+    const auto page = store.filtered_items(Scope{}, run->id, errors);
+    BOOST_REQUIRE(page);
+    BOOST_REQUIRE_EQUAL(page->items.size(), 1u);
+    BOOST_TEST(page->items[0].seq == 1);
+  };
+  {
+    BOOST_TEST_CONTEXT("on SQLite") {
+      krino::test::ScratchDirectory scratch;
+      {
+        SqliteConnection connection((scratch / "krino.db").string());
+        connection.execute(schema_table);
+        for (const Migration& migration : migrations().first(3)) connection.execute(migration.sqlite_sql);
+        connection.execute("INSERT INTO schema_migrations VALUES (1, 'a', 'x'), (2, 'b', 'x'), (3, 'c', 'x')");
+        connection.execute("PRAGMA foreign_keys=OFF;" + rows);
+      }
+      SqliteStore store(scratch / "krino.db");
+      BOOST_TEST(store.schema_version() == migrations().back().version);
+      check(store);
+    }
+  }
+  {
+    BOOST_TEST_CONTEXT("on PostgreSQL") {
+      const std::string database = cluster().new_database();
+      {
+        PgConnection connection(database);
+        connection.execute(schema_table);
+        for (const Migration& migration : migrations().first(3)) connection.execute(migration.postgres_sql);
+        connection.execute("INSERT INTO schema_migrations VALUES (1, 'a', now()), (2, 'b', now()), (3, 'c', now())");
+        connection.execute(rows);
+      }
+      PostgresStore store(database);
+      check(store);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,6 +2,7 @@
 
 #include "krino/core/common/json_scan.hpp"
 #include "krino/core/server_api/item_batch.hpp"
+#include "krino/core/store/evaluator_stats.hpp"
 #include "krino/core/store/uuid_v7.hpp"
 #include "json_out.hpp"
 #include "query_params.hpp"
@@ -104,28 +105,16 @@ Response update_run(store::Store& store, const Request& request, const store::Sc
   if (!status) return invalid_field("status", "must be one of RUNNING, SUCCESS, FAILED, CANCELLED");
   try {
     store.set_run_status(scope, *run_id, *status);
-    if (store::is_terminal(*status)) ++counters.runs_ended;
+    if (store::is_terminal(*status)) {
+      ++counters.runs_ended;
+      // Sums and keeps the ended run's evaluator distributions now, once, so that neither its
+      // page nor the experiment's trends ever wait for them.
+      store::evaluator_stats(store, scope, *run_id);
+    }
   } catch (const store::StoreError& error) {
     return store_failure(error);
   }
   return http_server::json_response(Status::ok, R"({"status":"updated"})");
-}
-
-// An item as the Dokimos server lists it: its id, then the members the client sent.
-void append_item(std::string& out, const store::StoredItem& item) {
-  out += "{\"id\":";
-  krino::json::append_json_string(out, item.id);
-  append_key(out, "index");
-  krino::event::append_integer(out, item.seq);
-  krino::json::for_each_member(item.document, [&](std::string_view key, std::string_view value) {
-    if (krino::json::key_equals(key, "id") || krino::json::key_equals(key, "index")) return true;
-    out += ',';
-    out += key;
-    out += ':';
-    out += value;
-    return true;
-  });
-  out += '}';
 }
 
 Response get_run(store::Store& store, const Request& request, const store::Scope& scope) {

@@ -48,6 +48,22 @@ class Store {
   // Up to `limit` items of the run after position `after_seq` (-1: from the start), in order.
   virtual ItemPage items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) = 0;
 
+  // The run's items that pass `filter`, in order, from filter.after_seq on, looking at no more than
+  // filter.window positions. nullopt when the scope sees no such run.
+  virtual std::optional<FilteredItemPage> filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) = 0;
+
+  // An ended run's evaluator distributions as kept (evaluator_stats.hpp sums and keeps them), or
+  // nullopt when none are kept. Unscoped: the caller has looked the run up in its scope.
+  virtual std::optional<std::vector<EvaluatorStats>> kept_evaluator_stats(const std::string& run_id) = 0;
+  virtual void keep_evaluator_stats(const std::string& run_id, const std::vector<EvaluatorStats>& stats) = 0;
+
+  // Logs a verdict of the server's gate on a run of the experiment (stamped with the experiment's
+  // tenant); the newest matching `query`, newest first.
+  virtual void record_gate(const std::string& experiment_id, const std::string& candidate_run_id,
+                           const std::optional<std::string>& baseline_run_id, std::string_view status,
+                           std::optional<double> pass_rate_delta) = 0;
+  virtual std::vector<GateRecord> gates(const Scope& scope, const GateQuery& query) = 0;
+
   // The items at positions `seqs` (ascending) of the run, documents included: a page of a
   // comparison's cases.
   virtual std::vector<StoredItem> items_at(const Scope& scope, const std::string& run_id, std::span<const std::int64_t> seqs) = 0;
@@ -55,6 +71,10 @@ class Store {
   // Calls `visit` for every item of the run in order, a bounded chunk read at a time: what the
   // comparisons build their sides from. Nothing when the scope sees no such run.
   virtual void scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) = 0;
+
+  // As scan_items, with only each item's position and verdicts (the items' rows are not read):
+  // what the evaluator distributions are summed from.
+  virtual void scan_verdicts(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) = 0;
 
   // The baseline run a comparison takes when none is named (BaselineQuery), or nullopt.
   virtual std::optional<std::string> baseline_run(const Scope& scope, const BaselineQuery& query) = 0;
