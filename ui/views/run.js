@@ -1,0 +1,248 @@
+// A run: totals (items, tokens, cost, latency, with how many items were priced), each evaluator's
+// score distribution, and its items, filtered by status, evaluator and text on the server and
+// paged by the server's keyset cursor, so a run of a million items opens as fast as one of ten.
+// The filters and the page are in the URL.
+import { html, useEffect, useRef, useState } from '../lib/preact.js';
+import { setQuery } from '../lib/router.js';
+import { between, decimal, integer, interval, jsonText, milliseconds, percent, preview, usd, when } from '../lib/format.js';
+import { queryString } from '../lib/api.js';
+import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
+import { Histogram } from '../components/histogram.js';
+import { useApi } from '../components/use_api.js';
+
+const PAGE_SIZE = 50;
+const STATUSES = ['ALL', 'PASSED', 'FAILED', 'ERROR'];
+
+export const itemStatus = (item) => (item.error ? 'ERROR' : item.success ? 'PASSED' : 'FAILED');
+
+function Totals({ run }) {
+  const wall = between(run.startedAt, run.completedAt);
+  return html`
+    <div class="cards">
+      <${Card} testId="card-pass-rate" label="Pass rate" value=${percent(run.passRate)} detail=${`${integer(run.passedItems)} of ${integer(run.totalItems)} items passed`} />
+      <${Card} testId="card-tokens" label="Tokens" value=${run.tokensIn == null && run.tokensOut == null ? '\u2014' : `${integer(run.tokensIn)} in / ${integer(run.tokensOut)} out`}
+        detail=${`${integer(run.tokenizedItemCount)}/${integer(run.totalItems)} items counted`} />
+      <${Card} testId="card-cost" label="Cost" value=${usd(run.costUsd)} detail=${`${integer(run.pricedItemCount)}/${integer(run.totalItems)} items priced`} />
+      <${Card} testId="card-latency" label=${run.latencyMsMean != null ? 'Mean latency' : 'Wall time'}
+        value=${milliseconds(run.latencyMsMean ?? run.durationMs ?? wall)} detail=${run.completedAt ? `ended ${when(run.completedAt)}` : 'still running'} />
+    </div>`;
+}
+
+function Evaluators({ state }) {
+  const { data, error, loading } = state;
+  if (loading) return html`<${Loading} what="Loading evaluators" />`;
+  if (error?.status === 404) return html`<${Empty}>This server does not summarise evaluators.</${Empty}>`;
+  if (error) return html`<${ErrorNote} error=${error} what="Evaluators" />`;
+  const evaluators = data?.evaluators ?? [];
+  if (evaluators.length === 0) return html`<${Empty}>No evaluator results.</${Empty}>`;
+  return html`
+    <ul class="evaluators" data-testid="evaluators">
+      ${evaluators.map((evaluator) => html`
+        <li class="card evaluator">
+          <div class="card-label">${evaluator.name}</div>
+          <div class="card-value">${decimal(evaluator.meanScore)}</div>
+          <div class="card-detail">mean score, 95% CI ${interval(evaluator.scoreCi, (v) => decimal(v, 3))}</div>
+          <div class="card-detail">${percent(evaluator.passRate)} passed (${integer(evaluator.passed)}/${integer(evaluator.count)})</div>
+          <${Histogram} histogram=${evaluator.histogram} label=${evaluator.name} />
+        </li>`)}
+    </ul>`;
+}
+
+// Tool calls an agent made, wherever the outputs keep them.
+function toolCallsOf(item) {
+  const outputs = item.actualOutputs ?? {};
+  return outputs.toolCalls ?? outputs.tool_calls ?? outputs.trajectory ?? null;
+}
+
+function Section({ title, value }) {
+  if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) return null;
+  return html`<section class="detail-section"><h4>${title}</h4><pre>${typeof value === 'string' ? value : jsonText(value)}</pre></section>`;
+}
+
+function ItemDetail({ item }) {
+  const results = item.evalResults ?? [];
+  const toolCalls = toolCallsOf(item);
+  return html`
+    <div class="item-detail" data-testid="item-detail">
+      ${item.error && html`<p class="error">${item.error.stage ?? ''} ${item.error.code ?? ''}: ${item.error.message ?? jsonText(item.error)}</p>`}
+      <div class="detail-grid">
+        <${Section} title="Inputs" value=${item.inputs} />
+        <${Section} title="Expected outputs" value=${item.expectedOutputs} />
+        <${Section} title="Actual outputs" value=${item.actualOutputs} />
+        <${Section} title="Tool calls" value=${toolCalls} />
+      </div>
+      ${results.length > 0 && html`
+        <table class="data compact">
+          <caption>Evaluator results</caption>
+          <thead><tr><th scope="col">Evaluator</th><th scope="col" class="num">Score</th><th scope="col" class="num">Threshold</th><th scope="col">Verdict</th><th scope="col">Reason</th></tr></thead>
+          <tbody>
+            ${results.map((result) => html`
+              <tr>
+                <td>${result.name}</td>
+                <td class="num">${decimal(result.score)}</td>
+                <td class="num">${decimal(result.threshold)}</td>
+                <td><${Badge} status=${result.success ? 'PASSED' : 'FAILED'} /></td>
+                <td class="reason">${result.reason ?? ''}</td>
+              </tr>`)}
+          </tbody>
+        </table>`}
+      <div class="detail-grid">
+        <${Section} title="Metadata" value=${item.metadata} />
+        <${Section} title="Metrics" value=${Object.fromEntries(['tokensIn', 'tokensOut', 'costUsd', 'latencyMs', 'durationMs'].filter((k) => item[k] != null).map((k) => [k, item[k]]))} />
+      </div>
+    </div>`;
+}
+
+function ItemRow({ item, evaluatorNames, columns }) {
+  const [open, setOpen] = useState(false);
+  const scores = new Map((item.evalResults ?? []).map((result) => [result.name, result]));
+  const status = itemStatus(item);
+  const detailId = `item-${item.id ?? item.index}`;
+  return html`
+    <tr class=${open ? 'open' : ''} data-testid="item-row">
+      <td><button type="button" class="expand" aria-expanded=${open} aria-controls=${detailId} onClick=${() => setOpen(!open)}
+        aria-label=${`${open ? 'Hide' : 'Show'} item ${item.index}`}>${open ? '\u25be' : '\u25b8'}</button></td>
+      <td class="num">${item.index}</td>
+      <td>${item.datasetItemId ?? ''}</td>
+      <td><${Badge} status=${status} /></td>
+      <td class="input-preview">${preview(item.inputs)}</td>
+      ${evaluatorNames.map((name) => {
+        const result = scores.get(name);
+        return html`<td class=${`num ${result ? (result.success ? 'pass' : 'fail') : ''}`}>${result ? decimal(result.score, 2) : ''}</td>`;
+      })}
+      <td class="num">${milliseconds(item.latencyMs)}</td>
+      <td class="num">${usd(item.costUsd)}</td>
+    </tr>
+    ${open && html`<tr class="detail-row" id=${detailId}><td colspan=${columns}><${ItemDetail} item=${item} /></td></tr>`}`;
+}
+
+// The text search waits for a pause in typing, then replaces the URL (one history entry per search,
+// not per key).
+function SearchBox({ value }) {
+  const [text, setText] = useState(value);
+  const timer = useRef(null);
+  useEffect(() => setText(value), [value]);
+  const changed = (event) => {
+    setText(event.target.value);
+    clearTimeout(timer.current);
+    const next = event.target.value;
+    timer.current = setTimeout(() => setQuery({ q: next, after: null }, { replace: true }), 250);
+  };
+  return html`<label>Search <input type="search" name="q" value=${text} onInput=${changed} placeholder="inputs, outputs, reasons" /></label>`;
+}
+
+function Items({ runId, run, query, evaluators }) {
+  const status = query.get('status') ?? 'ALL';
+  const evaluator = query.get('evaluator') ?? '';
+  const evaluatorStatus = query.get('evaluatorStatus') ?? '';
+  const search = query.get('q') ?? '';
+  const after = query.get('after') ?? '';
+  const [trail, setTrail] = useState([]);  // the cursors of the pages before this one
+  const filters = { status: status === 'ALL' ? '' : status, evaluator, evaluatorStatus: evaluator ? evaluatorStatus : '', q: search };
+  const keyset = useApi(`/runs/${runId}/items${queryString({ ...filters, after, size: PAGE_SIZE })}`);
+  // A server without the items endpoint: the run's numbered pages, unfiltered.
+  const legacy = keyset.error?.status === 404 || keyset.error?.status === 405;
+  const legacyPage = Math.floor((Number(after || -1) + 1) / PAGE_SIZE);
+  const fallback = useApi(legacy ? `/runs/${runId}?page=${legacyPage}&size=${PAGE_SIZE}` : null);
+  const page = legacy
+    ? fallback.data && { content: fallback.data.items.content, nextAfter: fallback.data.items.last ? null : (legacyPage + 1) * PAGE_SIZE - 1, matchCount: null }
+    : keyset.data;
+  const evaluatorNames = evaluators.length ? evaluators : [...new Set((page?.content ?? []).flatMap((item) => (item.evalResults ?? []).map((r) => r.name)))];
+  const shown = evaluatorNames.slice(0, 4);
+  const columns = 7 + shown.length;
+  const filter = (changes) => {
+    setTrail([]);
+    setQuery({ ...changes, after: null });
+  };
+  const next = () => {
+    setTrail([...trail, after]);
+    setQuery({ after: page.nextAfter });
+  };
+  const previous = () => {
+    const before = trail[trail.length - 1] ?? '';
+    setTrail(trail.slice(0, -1));
+    setQuery({ after: before });
+  };
+  const error = legacy ? fallback.error : keyset.error;
+  return html`
+    <form class="filters" role="search" aria-label="Filter items" onSubmit=${(event) => event.preventDefault()}>
+      <label>Status
+        <select name="status" value=${status} onChange=${(event) => filter({ status: event.target.value === 'ALL' ? null : event.target.value })}>
+          ${STATUSES.map((s) => html`<option value=${s}>${s === 'ALL' ? 'All' : s.toLowerCase()}</option>`)}
+        </select>
+      </label>
+      <label>Evaluator
+        <select name="evaluator" value=${evaluator} onChange=${(event) => filter({ evaluator: event.target.value })}>
+          <option value="">any</option>
+          ${evaluatorNames.map((name) => html`<option value=${name}>${name}</option>`)}
+        </select>
+      </label>
+      <label>Evaluator verdict
+        <select name="evaluatorStatus" value=${evaluatorStatus} disabled=${!evaluator} onChange=${(event) => filter({ evaluatorStatus: event.target.value })}>
+          <option value="">any</option><option value="PASSED">passed</option><option value="FAILED">failed</option>
+        </select>
+      </label>
+      <${SearchBox} value=${search} />
+    </form>
+    ${legacy && html`<p class="muted">This server pages items without filters; filters need a newer krino serve.</p>`}
+    <${ErrorNote} error=${error} what="Items" />
+    <p class="muted" aria-live="polite" data-testid="match-count">
+      ${page ? (page.matchCount != null ? `${integer(page.matchCount)} matching items` : `${integer(run.totalItems)} items`) : ''}
+      ${(keyset.loading || fallback.loading) ? ' \u00b7 loading\u2026' : ''}
+    </p>
+    ${page && page.content.length === 0 && html`<${Empty}>No items match.</${Empty}>`}
+    ${page && page.content.length > 0 && html`
+      <div class="table-scroll">
+        <table class="data items" data-testid="items">
+          <caption class="sr-only">Items of the run</caption>
+          <thead><tr>
+            <th scope="col"><span class="sr-only">Expand</span></th><th scope="col" class="num">#</th><th scope="col">Dataset id</th><th scope="col">Status</th><th scope="col">Input</th>
+            ${shown.map((name) => html`<th scope="col" class="num">${name}</th>`)}
+            <th scope="col" class="num">Latency</th><th scope="col" class="num">Cost</th>
+          </tr></thead>
+          <tbody>
+            ${page.content.map((item) => html`<${ItemRow} key=${item.id ?? item.index} item=${item} evaluatorNames=${shown} columns=${columns} />`)}
+          </tbody>
+        </table>
+      </div>`}
+    <div class="pager">
+      <button type="button" disabled=${!after} onClick=${() => { setTrail([]); setQuery({ after: null }); }}>First page</button>
+      <button type="button" disabled=${trail.length === 0} onClick=${previous}>Previous</button>
+      <button type="button" disabled=${!page || page.nextAfter == null} onClick=${next}>Next</button>
+    </div>`;
+}
+
+// The baseline a diff compares with: the newest SUCCESS run of the experiment that started before
+// this one (the server's own default for the gate, without the dataset and branch rules).
+function useBaseline(run) {
+  const runs = useApi(run ? `/experiments/${encodeURIComponent(run.experimentId)}/runs?limit=1000` : null);
+  if (!run || !runs.data) return null;
+  return runs.data.find((other) => other.id !== run.id && other.status === 'SUCCESS' && String(other.startedAt) < String(run.startedAt)) ?? null;
+}
+
+export function RunView({ params, query }) {
+  const runId = encodeURIComponent(params.runId);
+  const { data: run, error, loading } = useApi(`/runs/${runId}?page=0&size=1`);
+  const evaluators = useApi(`/runs/${runId}/evaluators`);
+  const baseline = useBaseline(run);
+  const evaluatorNames = (evaluators.data?.evaluators ?? []).map((e) => e.name);
+  return html`
+    <${PageHeader} title=${run ? `Run of ${run.experimentName}` : 'Run'}
+      crumbs=${run ? [{ label: 'Dashboard', href: '/' }, { label: run.projectName, href: `/projects/${encodeURIComponent(run.projectName)}` },
+        { label: run.experimentName, href: `/experiments/${encodeURIComponent(run.experimentId)}` }] : [{ label: 'Dashboard', href: '/' }]}>
+      ${run && html`<p class="subtitle"><${Badge} status=${run.status} /> started ${when(run.startedAt)} \u00b7 <code>${run.id}</code>
+        ${baseline && run.completedAt && html` \u00b7 <a data-testid="diff-link" href=${`/experiments/${encodeURIComponent(run.experimentId)}/diff?candidate=${runId}&baseline=${encodeURIComponent(baseline.id)}`}>Compare with the baseline</a>`}</p>`}
+    </${PageHeader}>
+    ${loading && !run && html`<${Loading} />`}
+    <${ErrorNote} error=${error} what="Run" />
+    ${run && html`
+      <${Totals} run=${run} />
+      <section aria-labelledby="evaluators-heading">
+        <h2 id="evaluators-heading">Evaluators</h2>
+        <${Evaluators} state=${evaluators} />
+      </section>
+      <section aria-labelledby="items-heading">
+        <h2 id="items-heading">Items</h2>
+        <${Items} runId=${runId} run=${run} query=${query} evaluators=${evaluatorNames} />
+      </section>`}`;
+}
