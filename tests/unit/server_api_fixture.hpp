@@ -6,9 +6,11 @@
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
+#include "krino/core/server_api/gate_log_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
+#include "krino/core/server_api/run_view_routes.hpp"
 #include "krino/core/store/postgres_store.hpp"
 #include "krino/core/store/sqlite_store.hpp"
 
@@ -56,7 +58,9 @@ struct ServerFixture {
   ServerFixture() : store(backend.open()) {
     auth = std::make_unique<server_api::Authenticator>(*store, auth_options);
     server_api::add_run_routes(router, *store, *auth, ingest);
+    server_api::add_run_view_routes(router, *store, *auth);
     server_api::add_project_routes(router, *store, *auth);
+    server_api::add_gate_log_routes(router, *store, *auth);
     server_api::add_key_routes(router, *store, *auth);
     server_api::add_alert_routes(router, *store, *auth);
     comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});

@@ -6,9 +6,11 @@
 #include "krino/core/server/ui_routes.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
+#include "krino/core/server_api/gate_log_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
+#include "krino/core/server_api/run_view_routes.hpp"
 #include "krino/core/store/migrations.hpp"
 #include "krino/core/store/open_store.hpp"
 
@@ -84,7 +86,9 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
     return response;
   });
   server_api::add_run_routes(parts_->router, store, parts_->auth, parts_->metrics.ingest);
+  server_api::add_run_view_routes(parts_->router, store, parts_->auth);
   server_api::add_project_routes(parts_->router, store, parts_->auth);
+  server_api::add_gate_log_routes(parts_->router, store, parts_->auth);
   server_api::add_key_routes(parts_->router, store, parts_->auth);
   server_api::add_alert_routes(parts_->router, store, parts_->auth);
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);

@@ -159,9 +159,10 @@ store::NewResult read_result(std::string_view result, const Path& at) {
 
 store::NewItem read_item(std::string_view item, const Path& at) {
   expect(item, "an object", at);
-  static constexpr std::array<std::string_view, 12> kKeys = {"inputs",   "expectedOutputs", "actualOutputs", "metadata",
+  static constexpr std::array<std::string_view, 13> kKeys = {"inputs",   "expectedOutputs", "actualOutputs", "metadata",
                                                              "success",  "datasetItemId",   "metrics",       "evalResults",
-                                                             "tokensIn", "tokensOut",       "costUsd",       "latencyMs"};
+                                                             "tokensIn", "tokensOut",       "costUsd",       "latencyMs",
+                                                             "error"};
   const auto m = members_of(item, kKeys, at);
   store::NewItem read;
   for (std::size_t k = 0; k < 4; ++k) typed(m[k], "an object", at / kKeys[k]);
@@ -180,6 +181,8 @@ store::NewItem read_item(std::string_view item, const Path& at) {
       read.results.push_back(read_result(result, results_at[index++]));
     });
   }
+  // The item error the SDK writes (append_item_error): what the run view's ERROR filter finds.
+  read.has_error = typed(m[12], "an object", at / "error").has_value();
   read.document = krino::json::compact_text(item);
   return read;
 }

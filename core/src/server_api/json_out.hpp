@@ -3,8 +3,10 @@
 #include "krino/core/store/store_types.hpp"
 
 #include <krino/event/values.hpp>
+#include <krino/json_spans.hpp>
 #include <krino/json_text.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,13 +18,53 @@ inline void append_optional_text(std::string& out, const std::optional<std::stri
   else out += "null";
 }
 
+// An item as the Dokimos server lists it: its id, then the members the client sent.
+inline void append_item(std::string& out, const store::StoredItem& item) {
+  out += "{\"id\":";
+  krino::json::append_json_string(out, item.id);
+  krino::event::append_key(out, "index");
+  krino::event::append_integer(out, item.seq);
+  krino::json::for_each_member(item.document, [&](std::string_view key, std::string_view value) {
+    if (krino::json::key_equals(key, "id") || krino::json::key_equals(key, "index")) return true;
+    out += ',';
+    out += key;
+    out += ':';
+    out += value;
+    return true;
+  });
+  out += '}';
+}
+
+// [lo,hi]: a confidence interval.
+inline void append_interval(std::string& out, const std::array<double, 2>& interval) {
+  out += '[';
+  krino::json::append_double(out, interval[0]);
+  out += ',';
+  krino::json::append_double(out, interval[1]);
+  out += ']';
+}
+
 // passed / total, or null for a run without items (0 % would claim a result that does not exist).
 inline void append_pass_rate(std::string& out, std::int64_t passed, std::int64_t total) {
   if (total > 0) krino::json::append_double(out, static_cast<double>(passed) / static_cast<double>(total));
   else out += "null";
 }
 
-// The Dokimos server's RunSummary: {id, status, config, itemCount, passedCount, passRate, startedAt, completedAt}.
+// What a run took, for lists and charts: ,"durationMs":..,"costUsd":..,"tokensIn":..,"tokensOut":..
+// (each null when the run has not measured it, or has not ended for the duration).
+inline void append_run_costs(std::string& out, const store::RunSummary& run) {
+  using krino::event::append_key;
+  append_key(out, "durationMs");
+  krino::event::append_optional(out, run.duration_ms);
+  append_key(out, "costUsd");
+  krino::event::append_optional(out, run.cost_usd);
+  append_key(out, "tokensIn");
+  krino::event::append_optional(out, run.tokens_in);
+  append_key(out, "tokensOut");
+  krino::event::append_optional(out, run.tokens_out);
+}
+
+// The Dokimos server's RunSummary (and what the run took, append_run_costs): {id, status, config, itemCount, passedCount, passRate, startedAt, completedAt}.
 inline void append_run_summary(std::string& out, const store::RunSummary& run) {
   using krino::event::append_key;
   out += "{\"id\":";
@@ -41,6 +83,7 @@ inline void append_run_summary(std::string& out, const store::RunSummary& run) {
   krino::json::append_json_string(out, run.started_at);
   append_key(out, "completedAt");
   append_optional_text(out, run.completed_at);
+  append_run_costs(out, run);
   out += '}';
 }
 

@@ -3,6 +3,7 @@
 #include "json_out.hpp"
 #include "query_params.hpp"
 #include "route_helpers.hpp"
+#include "krino/core/statistics/intervals.hpp"
 #include "krino/core/store/uuid_v7.hpp"
 
 #include <boost/beast/http/verb.hpp>
@@ -63,10 +64,13 @@ Response list_experiments(store::Store& store, const Request& request, const sto
       append_pass_rate(body, run->passed_count, run->item_count);
       append_key(body, "startedAt");
       krino::json::append_json_string(body, run->started_at);
+      append_run_costs(body, *run);
       body += '}';
     } else {
       body += "null";
     }
+    append_key(body, "bestPassRate");
+    krino::event::append_optional(body, experiment.best_pass_rate);
     body += '}';
   }
   body += ']';
@@ -88,6 +92,28 @@ Response list_runs(store::Store& store, const Request& request, const store::Sco
   return http_server::json_response(Status::ok, std::move(body));
 }
 
+// Each evaluator's mean score with its interval: [{name, mean, ci, count}] (mean and ci null for
+// an evaluator that gave no scores; count is its scored verdicts).
+void append_evaluator_means(std::string& out, const std::vector<store::EvaluatorStats>& evaluators) {
+  out += '[';
+  for (std::size_t i = 0; i < evaluators.size(); ++i) {
+    const store::EvaluatorStats& e = evaluators[i];
+    if (i > 0) out += ',';
+    out += "{\"name\":";
+    krino::json::append_json_string(out, e.name);
+    append_key(out, "mean");
+    if (e.scored > 0) krino::json::append_double(out, e.score_sum / static_cast<double>(e.scored));
+    else out += "null";
+    append_key(out, "ci");
+    if (e.scored > 0) append_interval(out, mean_interval(e.scored, e.score_sum, e.score_sum_squares));
+    else out += "null";
+    append_key(out, "count");
+    krino::event::append_integer(out, e.scored);
+    out += '}';
+  }
+  out += ']';
+}
+
 // The newest `limit` runs, oldest first: what a chart of the pass rate over time draws.
 Response trends(store::Store& store, const Request& request, const store::Scope& scope) {
   std::optional<Response> refusal;
@@ -102,6 +128,8 @@ Response trends(store::Store& store, const Request& request, const store::Scope&
   krino::json::append_json_string(body, experiment->name);
   append_key(body, "projectName");
   krino::json::append_json_string(body, experiment->project_name);
+  append_key(body, "bestPassRate");
+  krino::event::append_optional(body, experiment->best_pass_rate);
   body += ",\"runs\":[";
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (i > 0) body += ',';
@@ -115,6 +143,12 @@ Response trends(store::Store& store, const Request& request, const store::Scope&
     krino::event::append_integer(body, runs[i].item_count);
     append_key(body, "passedItems");
     krino::event::append_integer(body, runs[i].passed_count);
+    append_key(body, "passRateCi");
+    if (runs[i].item_count > 0) append_interval(body, wilson_interval(runs[i].passed_count, runs[i].item_count));
+    else body += "null";
+    append_run_costs(body, runs[i]);
+    append_key(body, "evaluators");
+    append_evaluator_means(body, store.evaluator_stats(scope, runs[i].id).value_or(std::vector<store::EvaluatorStats>{}));
     body += '}';
   }
   body += "]}";

@@ -151,6 +151,7 @@ GateOutcome RunComparisons::gate(const store::Scope& scope, const GateRequest& r
     outcome.verdict.severity_margin = options_.severity_margin;
     outcome.verdict.message = "No baseline: this experiment has no successful run before this one on the same dataset version" +
                               std::string(request.baseline_branch ? " and branch" : "") + ". A first run cannot regress.";
+    store_.record_gate(request.experiment_id, candidate.id, std::nullopt, gate_status_name(outcome.verdict.status), std::nullopt);
     return outcome;
   }
   outcome.compared = compare(scope, request.experiment_id, *baseline_id, candidate.id);
@@ -161,6 +162,13 @@ GateOutcome RunComparisons::gate(const store::Scope& scope, const GateRequest& r
   std::shared_ptr<const Comparison> comparison(outcome.compared, &outcome.compared->comparison);
   outcome.verdict = decide_verdict(std::move(comparison), config, pairing_name(outcome.compared->pairing),
                                    "the next successful run becomes the baseline, or name one with baselineRunId");
+  // Logged for the dashboard's failing gates (the API's and the alert checks' verdicts alike).
+  const store::RunDetails& baseline = outcome.compared->baseline;
+  std::optional<double> delta;
+  if (candidate.total_items > 0 && baseline.total_items > 0)
+    delta = static_cast<double>(candidate.passed_items) / static_cast<double>(candidate.total_items) -
+            static_cast<double>(baseline.passed_items) / static_cast<double>(baseline.total_items);
+  store_.record_gate(request.experiment_id, candidate.id, baseline.id, gate_status_name(outcome.verdict.status), delta);
   return outcome;
 }
 

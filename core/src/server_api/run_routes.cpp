@@ -111,23 +111,6 @@ Response update_run(store::Store& store, const Request& request, const store::Sc
   return http_server::json_response(Status::ok, R"({"status":"updated"})");
 }
 
-// An item as the Dokimos server lists it: its id, then the members the client sent.
-void append_item(std::string& out, const store::StoredItem& item) {
-  out += "{\"id\":";
-  krino::json::append_json_string(out, item.id);
-  append_key(out, "index");
-  krino::event::append_integer(out, item.seq);
-  krino::json::for_each_member(item.document, [&](std::string_view key, std::string_view value) {
-    if (krino::json::key_equals(key, "id") || krino::json::key_equals(key, "index")) return true;
-    out += ',';
-    out += key;
-    out += ':';
-    out += value;
-    return true;
-  });
-  out += '}';
-}
-
 Response get_run(store::Store& store, const Request& request, const store::Scope& scope) {
   const auto run_id = run_id_of(request);
   if (!run_id) return no_run(request);

@@ -294,10 +294,89 @@ CREATE TABLE alert_delivery_attempts (
 );
 )sql";
 
+// 4: what the web UI reads. An item's error (a member "error" holding an object) gets a column and
+// its run a count, so the ERROR filter and its count need no document read; the columns are
+// filled from the documents already stored. Partial indexes on the rare rows a filter looks for
+// (failed items, errored items, failed verdicts) cost ingestion nothing for the rows that pass.
+// An ended run's per-evaluator distribution is kept (it never changes), and every gate verdict
+// the server gives is logged for the dashboard.
+constexpr std::string_view kUiSqlite = R"sql(
+ALTER TABLE items ADD COLUMN has_error INTEGER NOT NULL DEFAULT 0;
+UPDATE items SET has_error = 1 WHERE json_type(document, '$.error') = 'object';
+ALTER TABLE runs ADD COLUMN error_count INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX items_failed ON items (run_id, seq) WHERE success = 0;
+CREATE INDEX items_errored ON items (run_id, seq) WHERE has_error = 1;
+UPDATE runs SET error_count = (SELECT COUNT(*) FROM items WHERE items.run_id = runs.id AND has_error = 1);
+CREATE INDEX eval_results_failed ON eval_results (run_id, name, seq) WHERE success = 0;
+CREATE TABLE run_evaluator_stats (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  passed INTEGER NOT NULL,
+  scored INTEGER NOT NULL,
+  score_sum REAL,
+  score_sum_squares REAL,
+  score_min REAL,
+  score_max REAL,
+  buckets TEXT NOT NULL,
+  PRIMARY KEY (run_id, position)
+);
+CREATE TABLE gate_verdicts (
+  id TEXT PRIMARY KEY,
+  experiment_id TEXT NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  tenant_id TEXT,
+  candidate_run_id TEXT NOT NULL,
+  baseline_run_id TEXT,
+  status TEXT NOT NULL,
+  pass_rate_delta REAL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX gate_verdicts_by_experiment ON gate_verdicts (experiment_id, id DESC);
+CREATE INDEX gate_verdicts_by_status ON gate_verdicts (status, id DESC);
+)sql";
+
+constexpr std::string_view kUiPostgres = R"sql(
+ALTER TABLE items ADD COLUMN has_error boolean NOT NULL DEFAULT false;
+UPDATE items SET has_error = true WHERE json_typeof(document::json -> 'error') = 'object';
+ALTER TABLE runs ADD COLUMN error_count bigint NOT NULL DEFAULT 0;
+CREATE INDEX items_failed ON items (run_id, seq) WHERE NOT success;
+CREATE INDEX items_errored ON items (run_id, seq) WHERE has_error;
+UPDATE runs SET error_count = (SELECT COUNT(*) FROM items WHERE items.run_id = runs.id AND has_error);
+CREATE INDEX eval_results_failed ON eval_results (run_id, name, seq) WHERE NOT success;
+CREATE TABLE run_evaluator_stats (
+  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  name text NOT NULL,
+  count bigint NOT NULL,
+  passed bigint NOT NULL,
+  scored bigint NOT NULL,
+  score_sum double precision,
+  score_sum_squares double precision,
+  score_min double precision,
+  score_max double precision,
+  buckets text NOT NULL,
+  PRIMARY KEY (run_id, position)
+);
+CREATE TABLE gate_verdicts (
+  id uuid PRIMARY KEY,
+  experiment_id uuid NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  tenant_id text,
+  candidate_run_id uuid NOT NULL,
+  baseline_run_id uuid,
+  status text NOT NULL,
+  pass_rate_delta double precision,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX gate_verdicts_by_experiment ON gate_verdicts (experiment_id, id DESC);
+CREATE INDEX gate_verdicts_by_status ON gate_verdicts (status, id DESC);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
     Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
+    Migration{4, "web ui reads", kUiSqlite, kUiPostgres},
 };
 
 }  // namespace

@@ -130,15 +130,17 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
   }
   if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
   const PgResult current = connection.execute(
-      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum FROM runs WHERE id = $1",
+      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count "
+      "FROM runs WHERE id = $1",
       PgParams().text(run_id));
   RunTotals totals{current.integer(0, 0),          current.integer(0, 1),          current.integer(0, 2),       current.integer(0, 3),
-                   current.optional_integer(0, 4), current.optional_integer(0, 5), current.optional_real(0, 6), current.optional_real(0, 7)};
+                   current.optional_integer(0, 4), current.optional_integer(0, 5), current.optional_real(0, 6), current.optional_real(0, 7),
+                   current.integer(0, 8)};
   std::int64_t seq = totals.items;
   const std::string now = utc_timestamp_now();
   PgBatchInsert item_rows(connection,
-                          "items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at)",
-                          11);
+                          "items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at, has_error)",
+                          12);
   PgBatchInsert result_rows(connection, "eval_results (run_id, seq, position, item_id, name, score, threshold, success)", 8);
   for (const NewItem& item : items) {
     totals.add(item);
@@ -155,7 +157,8 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
         .optional(item.metrics.cost_usd)
         .optional(item.metrics.latency_ms)
         .text(item.document)
-        .text(now);
+        .text(now)
+        .boolean(item.has_error);
     std::int64_t position = 0;
     for (const NewResult& result : item.results)
       result_rows.row()
@@ -172,7 +175,7 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
   result_rows.flush();
   connection.execute(
       "UPDATE runs SET item_count = $2, passed_count = $3, priced_count = $4, tokenized_count = $5, tokens_in = $6, tokens_out = $7, "
-      "cost_usd = $8, latency_ms_sum = $9 WHERE id = $1",
+      "cost_usd = $8, latency_ms_sum = $9, error_count = $10 WHERE id = $1",
       PgParams()
           .text(run_id)
           .integer(totals.items)
@@ -182,7 +185,8 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
           .optional(totals.tokens_in)
           .optional(totals.tokens_out)
           .optional(totals.cost_usd)
-          .optional(totals.latency_ms));
+          .optional(totals.latency_ms)
+          .integer(totals.errors));
   if (idempotency_key)
     connection.execute("INSERT INTO ingest_batches (run_id, idempotency_key, item_count, created_at) VALUES ($1, $2, $3, now())",
                         PgParams().text(run_id).text(*idempotency_key).integer(static_cast<std::int64_t>(items.size())));
@@ -203,6 +207,7 @@ void PostgresStore::set_run_status(const Scope& scope, const std::string& run_id
   // The totals are up to date already (every batch brings them along): ending stamps the time.
   connection.execute("UPDATE runs SET status = $2, completed_at = $3 WHERE id = $1",
                      PgParams().text(run_id).text(status_name(status)).text(utc_timestamp_now()));
+  keep_evaluator_stats(connection, run_id);  // an ended run's distributions never change: summed once, here
   queue_alert_check(connection, run_id);  // in this transaction: a run that ended is never missed by the alerts
   transaction.commit();
 }
@@ -214,7 +219,7 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
           iso("r.completed_at") +
           ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, "
-          "r.tokenized_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
+          "r.tokenized_count, r.error_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
           visible("r.tenant_id", 2),
       PgParams().text(run_id).optional(scope.tenant));
   if (row.rows() == 0) return std::nullopt;
@@ -237,6 +242,7 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
   details.cost_usd = row.optional_real(0, 13);
   details.priced_items = row.integer(0, 16);
   details.tokenized_items = row.integer(0, 17);
+  details.error_items = row.integer(0, 18);
   return details;
 }
 
@@ -340,8 +346,11 @@ namespace {
 
 std::string run_summary_columns(std::string_view alias) {
   const std::string a(alias);
-  return a + "id, " + a + "status, " + a + "metadata, " + a + "item_count, " + a + "passed_count, " + iso(a + "started_at") + ", " +
-         iso(a + "completed_at");
+  std::string columns = a + "id, " + a + "status, " + a + "metadata, " + a + "item_count, " + a + "passed_count, " + iso(a + "started_at") +
+                        ", " + iso(a + "completed_at");
+  columns.append(", EXTRACT(EPOCH FROM ").append(a).append("completed_at - ").append(a).append("started_at)::double precision * 1000, ");
+  columns.append(a).append("cost_usd, ").append(a).append("tokens_in, ").append(a).append("tokens_out");
+  return columns;
 }
 
 RunSummary read_run_summary(const PgResult& rows, int row, int first) {
@@ -353,7 +362,18 @@ RunSummary read_run_summary(const PgResult& rows, int row, int first) {
   run.passed_count = rows.integer(row, first + 4);
   run.started_at = rows.text(row, first + 5);
   run.completed_at = rows.optional_text(row, first + 6);
+  run.duration_ms = rows.optional_real(row, first + 7);
+  run.cost_usd = rows.optional_real(row, first + 8);
+  run.tokens_in = rows.optional_integer(row, first + 9);
+  run.tokens_out = rows.optional_integer(row, first + 10);
   return run;
+}
+
+// SQL for the highest pass rate among the runs with items of the experiment `experiment`, as the
+// scope of parameter $param sees them (a scan of one experiment's runs by runs_by_experiment).
+std::string best_pass_rate(std::string_view experiment, const std::string& visible_runs) {
+  return "(SELECT MAX(passed_count::double precision / item_count) FROM runs WHERE experiment_id = " + std::string(experiment) +
+         " AND item_count > 0 AND " + visible_runs + ")";
 }
 
 // Runs `sql` (parameters $1 `key` and $2 the scope's tenant); whether it deleted a row.
@@ -404,7 +424,7 @@ std::optional<std::vector<ExperimentSummary>> PostgresStore::experiments(const S
   const std::optional<std::string> project_id = readable_project_id(connection, scope, project_name);
   if (!project_id) return std::nullopt;
   const PgResult rows = connection.execute(
-      "SELECT e.id, e.name, " + iso("e.created_at") + ", " + run_summary_columns("r.") +
+      "SELECT e.id, e.name, " + iso("e.created_at") + ", " + run_summary_columns("r.") + ", " + best_pass_rate("e.id", visible("tenant_id", 2)) +
           " FROM experiments e LEFT JOIN runs r ON r.id = "
           "(SELECT id FROM runs WHERE experiment_id = e.id AND " + visible("tenant_id", 2) +
           " ORDER BY started_at DESC, id DESC LIMIT 1) "
@@ -414,6 +434,7 @@ std::optional<std::vector<ExperimentSummary>> PostgresStore::experiments(const S
   for (int row = 0; row < rows.rows(); ++row) {
     ExperimentSummary experiment{std::string(rows.text(row, 0)), std::string(rows.text(row, 1)), std::string(rows.text(row, 2))};
     if (!rows.is_null(row, 3)) experiment.latest_run = read_run_summary(rows, row, 3);
+    experiment.best_pass_rate = rows.optional_real(row, 14);
     out.push_back(std::move(experiment));
   }
   return out;
@@ -423,11 +444,13 @@ std::optional<ExperimentInfo> PostgresStore::experiment(const Scope& scope, cons
   PgPool::Lease lease = pool_.acquire();
   PgConnection& connection = *lease;
   const PgResult rows = connection.execute(
-      "SELECT e.id, e.name, p.name, e.tenant_id FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = $1 AND " +
+      "SELECT e.id, e.name, p.name, e.tenant_id, " + best_pass_rate("e.id", visible("tenant_id", 2)) +
+          " FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = $1 AND " +
           visible("e.tenant_id", 2),
       PgParams().text(experiment_id).optional(scope.tenant));
   if (rows.rows() == 0) return std::nullopt;
-  return ExperimentInfo{std::string(rows.text(0, 0)), std::string(rows.text(0, 1)), std::string(rows.text(0, 2)), rows.optional_text(0, 3)};
+  return ExperimentInfo{std::string(rows.text(0, 0)), std::string(rows.text(0, 1)), std::string(rows.text(0, 2)), rows.optional_text(0, 3),
+                        rows.optional_real(0, 4)};
 }
 
 std::vector<RunSummary> PostgresStore::runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) {

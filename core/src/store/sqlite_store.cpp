@@ -143,16 +143,18 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
   if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
 
   SqliteStatement current = connection_.prepare(
-      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum FROM runs WHERE id = ?1");
+      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count "
+      "FROM runs WHERE id = ?1");
   current.bind(1, run_id);
   current.step();
   RunTotals totals{current.integer(0),          current.integer(1),          current.integer(2),       current.integer(3),
-                   current.optional_integer(4), current.optional_integer(5), current.optional_real(6), current.optional_real(7)};
+                   current.optional_integer(4), current.optional_integer(5), current.optional_real(6), current.optional_real(7),
+                   current.integer(8)};
   std::int64_t seq = totals.items;
 
   SqliteStatement insert_item = connection_.prepare(
-      "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+      "INSERT INTO items (id, run_id, seq, dataset_item_id, success, tokens_in, tokens_out, cost_usd, latency_ms, document, created_at, "
+      "has_error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
   SqliteStatement insert_result = connection_.prepare(
       "INSERT INTO eval_results (run_id, seq, position, item_id, name, score, threshold, success) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
   const std::string now = utc_timestamp_now();
@@ -163,6 +165,7 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
     insert_item.bind(1, item_id).bind(2, run_id).bind(3, item_seq).bind(4, item.dataset_item_id);
     insert_item.bind(5, static_cast<std::int64_t>(item.success)).bind(6, item.metrics.tokens_in).bind(7, item.metrics.tokens_out);
     insert_item.bind(8, item.metrics.cost_usd).bind(9, item.metrics.latency_ms).bind(10, item.document).bind(11, now);
+    insert_item.bind(12, static_cast<std::int64_t>(item.has_error));
     insert_item.step();
     insert_item.reset();
     std::int64_t position = 0;
@@ -175,9 +178,9 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
   }
   SqliteStatement advance = connection_.prepare(
       "UPDATE runs SET item_count = ?2, passed_count = ?3, priced_count = ?4, tokenized_count = ?5, tokens_in = ?6, tokens_out = ?7, "
-      "cost_usd = ?8, latency_ms_sum = ?9 WHERE id = ?1");
+      "cost_usd = ?8, latency_ms_sum = ?9, error_count = ?10 WHERE id = ?1");
   advance.bind(1, run_id).bind(2, totals.items).bind(3, totals.passed).bind(4, totals.priced).bind(5, totals.tokenized);
-  advance.bind(6, totals.tokens_in).bind(7, totals.tokens_out).bind(8, totals.cost_usd).bind(9, totals.latency_ms);
+  advance.bind(6, totals.tokens_in).bind(7, totals.tokens_out).bind(8, totals.cost_usd).bind(9, totals.latency_ms).bind(10, totals.errors);
   advance.step();
   if (idempotency_key) {
     SqliteStatement record = connection_.prepare(
@@ -202,6 +205,7 @@ void SqliteStore::set_run_status(const Scope& scope, const std::string& run_id, 
   SqliteStatement finish = connection_.prepare("UPDATE runs SET status = ?2, completed_at = ?3 WHERE id = ?1");
   finish.bind(1, run_id).bind(2, status_name(status)).bind(3, utc_timestamp_now());
   finish.step();
+  keep_evaluator_stats(run_id);  // an ended run's distributions never change: summed once, here
   queue_alert_check(run_id);  // in this transaction: a run that ended is never missed by the alerts
   transaction.commit();
 }
@@ -210,7 +214,7 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
-      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, r.tokenized_count "
+      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, r.tokenized_count, r.error_count "
       "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
       visible("r.tenant_id", 2));
   query.bind(1, run_id).bind(2, scope.tenant);
@@ -234,6 +238,7 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   details.cost_usd = query.optional_real(13);
   details.priced_items = query.integer(16);
   details.tokenized_items = query.integer(17);
+  details.error_items = query.integer(18);
   return details;
 }
 
@@ -329,7 +334,9 @@ namespace krino::core::store {
 
 namespace {
 
-constexpr std::string_view kRunSummaryColumns = "id, status, metadata, item_count, passed_count, started_at, completed_at";
+constexpr std::string_view kRunSummaryColumns =
+    "id, status, metadata, item_count, passed_count, started_at, completed_at, "
+    "(julianday(completed_at) - julianday(started_at)) * 86400000.0, cost_usd, tokens_in, tokens_out";
 
 // The columns of kRunSummaryColumns from `first` on.
 RunSummary read_run_summary(const SqliteStatement& row, int first) {
@@ -341,10 +348,21 @@ RunSummary read_run_summary(const SqliteStatement& row, int first) {
   run.passed_count = row.integer(first + 4);
   run.started_at = row.text(first + 5);
   run.completed_at = row.optional_text(first + 6);
+  run.duration_ms = row.optional_real(first + 7);
+  run.cost_usd = row.optional_real(first + 8);
+  run.tokens_in = row.optional_integer(first + 9);
+  run.tokens_out = row.optional_integer(first + 10);
   return run;
 }
 
 }  // namespace
+
+// SQL for the highest pass rate among the runs with items of the experiment `experiment`, as the
+// scope of parameter ?param sees them (a scan of one experiment's runs by runs_by_experiment).
+std::string SqliteStore::best_pass_rate(std::string_view experiment, int param) {
+  return "(SELECT MAX(CAST(passed_count AS REAL) / item_count) FROM runs WHERE experiment_id = " + std::string(experiment) +
+         " AND item_count > 0 AND " + visible("tenant_id", param) + ")";
+}
 
 bool SqliteStore::changed(std::string_view sql, const std::string& key, const Scope& scope) {
   const std::lock_guard<std::mutex> lock(mutex_);
@@ -392,8 +410,9 @@ std::optional<std::vector<ExperimentSummary>> SqliteStore::experiments(const Sco
   const std::optional<std::string> project_id = readable_project_id(scope, project_name);
   if (!project_id) return std::nullopt;
   SqliteStatement query = connection_.prepare(
-      "SELECT e.id, e.name, e.created_at, r.id, r.status, r.metadata, r.item_count, r.passed_count, r.started_at, r.completed_at "
-      "FROM experiments e LEFT JOIN runs r ON r.id = "
+      "SELECT e.id, e.name, e.created_at, r.id, r.status, r.metadata, r.item_count, r.passed_count, r.started_at, r.completed_at, "
+      "(julianday(r.completed_at) - julianday(r.started_at)) * 86400000.0, r.cost_usd, r.tokens_in, r.tokens_out, " + best_pass_rate("e.id", 2) +
+      " FROM experiments e LEFT JOIN runs r ON r.id = "
       "(SELECT id FROM runs WHERE experiment_id = e.id AND " + visible("tenant_id", 2) +
       " ORDER BY started_at DESC, id DESC LIMIT 1) "
       "WHERE e.project_id = ?1 AND " + visible("e.tenant_id", 2) + " ORDER BY e.name, e.id");
@@ -402,6 +421,7 @@ std::optional<std::vector<ExperimentSummary>> SqliteStore::experiments(const Sco
   while (query.step()) {
     ExperimentSummary experiment{std::string(query.text(0)), std::string(query.text(1)), std::string(query.text(2))};
     if (!query.is_null(3)) experiment.latest_run = read_run_summary(query, 3);
+    experiment.best_pass_rate = query.optional_real(14);
     out.push_back(std::move(experiment));
   }
   return out;
@@ -410,11 +430,13 @@ std::optional<std::vector<ExperimentSummary>> SqliteStore::experiments(const Sco
 std::optional<ExperimentInfo> SqliteStore::experiment(const Scope& scope, const std::string& experiment_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
-      "SELECT e.id, e.name, p.name, e.tenant_id FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = ?1 AND " +
+      "SELECT e.id, e.name, p.name, e.tenant_id, " + best_pass_rate("e.id", 2) +
+      " FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = ?1 AND " +
       visible("e.tenant_id", 2));
   query.bind(1, experiment_id).bind(2, scope.tenant);
   if (!query.step()) return std::nullopt;
-  return ExperimentInfo{std::string(query.text(0)), std::string(query.text(1)), std::string(query.text(2)), query.optional_text(3)};
+  return ExperimentInfo{std::string(query.text(0)), std::string(query.text(1)), std::string(query.text(2)), query.optional_text(3),
+                        query.optional_real(4)};
 }
 
 std::vector<RunSummary> SqliteStore::runs(const Scope& scope, const std::string& experiment_id, std::size_t limit) {

@@ -43,6 +43,7 @@ std::optional<Role> parse_role(std::string_view name) {
 void RunTotals::add(const NewItem& item) {
   ++items;
   if (item.success) ++passed;
+  if (item.has_error) ++errors;
   const auto& m = item.metrics;
   if (m.cost_usd) {
     ++priced;

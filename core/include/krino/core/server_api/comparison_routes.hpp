@@ -5,7 +5,8 @@
 //   GET  /api/v1/experiments/{experimentId}/runs/{candidateRunId}/diff?baselineRunId=&status=&page=&size=
 //        -> 200 {summary, cases: a page of items}
 // Both need ended runs of the experiment (404 for a run that is not, 409 for one still running).
-// The gate is a POST, so it needs a key that may write, although it changes nothing.
+// The gate is a POST, so it needs a key that may write; it changes nothing but the log of verdicts
+// (GET /api/v1/gates, gate_log_routes.hpp).
 #include "krino/core/http_server/router.hpp"
 #include "krino/core/server_api/auth.hpp"
 #include "krino/core/server_api/run_comparison.hpp"

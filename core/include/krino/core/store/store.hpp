@@ -48,6 +48,22 @@ class Store {
   // Up to `limit` items of the run after position `after_seq` (-1: from the start), in order.
   virtual ItemPage items(const Scope& scope, const std::string& run_id, std::int64_t after_seq, std::size_t limit) = 0;
 
+  // The run's items that pass `filter`, in order, from filter.after_seq on, looking at no more than
+  // filter.window positions. nullopt when the scope sees no such run.
+  virtual std::optional<FilteredItemPage> filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) = 0;
+
+  // Each evaluator's verdicts over the run: kept once the run has ended (computed then, or at the
+  // first call for a run that ended before they were kept), summed afresh while it runs. nullopt
+  // when the scope sees no such run.
+  virtual std::optional<std::vector<EvaluatorStats>> evaluator_stats(const Scope& scope, const std::string& run_id) = 0;
+
+  // Logs a verdict of the server's gate on a run of the experiment (stamped with the experiment's
+  // tenant); the newest matching `query`, newest first.
+  virtual void record_gate(const std::string& experiment_id, const std::string& candidate_run_id,
+                           const std::optional<std::string>& baseline_run_id, std::string_view status,
+                           std::optional<double> pass_rate_delta) = 0;
+  virtual std::vector<GateRecord> gates(const Scope& scope, const GateQuery& query) = 0;
+
   // The items at positions `seqs` (ascending) of the run, documents included: a page of a
   // comparison's cases.
   virtual std::vector<StoredItem> items_at(const Scope& scope, const std::string& run_id, std::span<const std::int64_t> seqs) = 0;

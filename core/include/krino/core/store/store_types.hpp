@@ -56,6 +56,7 @@ struct NewItem {
   std::optional<std::string> dataset_item_id = std::nullopt;
   krino::event::CallMetrics metrics;
   std::vector<NewResult> results;
+  bool has_error = false;  // the document carries an item error (a member "error" holding an object)
 };
 
 enum class IngestOutcome { stored, already_stored };
@@ -72,6 +73,7 @@ struct RunTotals {
   std::optional<std::int64_t> tokens_out = std::nullopt;
   std::optional<double> cost_usd = std::nullopt;
   std::optional<double> latency_ms = std::nullopt;
+  std::int64_t errors = 0;  // items with an item error
 
   void add(const NewItem& item);
 };
@@ -93,6 +95,7 @@ struct RunDetails {
   std::optional<double> cost_usd = std::nullopt;
   std::int64_t priced_items = 0;     // items with a cost
   std::int64_t tokenized_items = 0;  // items with token counts
+  std::int64_t error_items = 0;      // items with an item error
   std::optional<std::string> dataset_version = std::nullopt;
   std::optional<std::string> git_branch = std::nullopt;
 };
@@ -140,6 +143,66 @@ struct RunSummary {
   std::int64_t passed_count = 0;
   std::string started_at;
   std::optional<std::string> completed_at = std::nullopt;
+  std::optional<double> duration_ms = std::nullopt;  // from start to completion; empty while running
+  std::optional<double> cost_usd = std::nullopt;
+  std::optional<std::int64_t> tokens_in = std::nullopt;
+  std::optional<std::int64_t> tokens_out = std::nullopt;
+};
+
+// Which of a run's items a page of the run view lists: every condition given must hold.
+enum class ItemStatusFilter { all, passed, failed, error };
+struct ItemFilter {
+  ItemStatusFilter status = ItemStatusFilter::all;
+  std::optional<std::string> evaluator = std::nullopt;  // the item has a verdict of this name...
+  std::optional<bool> evaluator_passed = std::nullopt;  // ...that passed (true) or failed (false)
+  std::vector<std::string> words = {};  // each appears in the item's document, ignoring case (LIKE / ILIKE)
+  std::int64_t after_seq = -1;          // the page starts after this position
+  std::size_t limit = 50;
+  // At most this many positions after `after_seq` are looked at: a filter that matches rarely
+  // answers a short (even empty) page with where to continue, instead of reading the whole run.
+  std::int64_t window = std::int64_t{1} << 62;
+};
+
+// A page of a filtered item list: next_after is where the next page starts; empty at the run's end.
+struct FilteredItemPage {
+  std::vector<StoredItem> items;
+  std::optional<std::int64_t> next_after = std::nullopt;
+};
+
+// How many distribution buckets an evaluator's scores are counted in, between their min and max.
+inline constexpr int kScoreBuckets = 20;
+
+// One evaluator's verdicts over a run, in sums from which the API derives rates, means and
+// intervals. Evaluators come in the order they first appear in the run.
+struct EvaluatorStats {
+  std::string name;
+  std::int64_t count = 0;   // verdicts
+  std::int64_t passed = 0;
+  std::int64_t scored = 0;  // verdicts with a score
+  double score_sum = 0;
+  double score_sum_squares = 0;
+  std::optional<double> score_min = std::nullopt;
+  std::optional<double> score_max = std::nullopt;
+  std::vector<std::int64_t> buckets = std::vector<std::int64_t>(kScoreBuckets, 0);  // scores in [min, max] by 20ths; the max in the last
+};
+
+// A gate verdict the server gave, as the dashboard lists them.
+struct GateRecord {
+  std::string id;
+  std::string experiment_id;
+  std::string experiment_name;
+  std::string project_name;
+  std::string candidate_run_id;
+  std::optional<std::string> baseline_run_id = std::nullopt;
+  std::string status;  // PASS, FAIL, NO_BASELINE, INCONCLUSIVE
+  std::optional<double> pass_rate_delta = std::nullopt;
+  std::string created_at;
+};
+
+struct GateQuery {
+  std::optional<std::string> status = std::nullopt;
+  std::optional<std::string> experiment_id = std::nullopt;
+  std::size_t limit = 20;
 };
 
 struct ProjectSummary {
@@ -156,6 +219,7 @@ struct ExperimentSummary {
   std::string name;
   std::string created_at;
   std::optional<RunSummary> latest_run = std::nullopt;
+  std::optional<double> best_pass_rate = std::nullopt;  // the highest pass rate of its runs with items
 };
 
 struct ExperimentInfo {
@@ -163,6 +227,7 @@ struct ExperimentInfo {
   std::string name;
   std::string project_name;
   std::optional<std::string> tenant = std::nullopt;
+  std::optional<double> best_pass_rate = std::nullopt;
 };
 
 // What an API key may do: VIEWER reads, EDITOR also writes, ADMIN also manages keys.

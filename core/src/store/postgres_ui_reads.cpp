@@ -1,0 +1,167 @@
+// What the web UI reads from a PostgreSQL store: filtered item pages, evaluator distributions, the
+// log of gate verdicts.
+#include "krino/core/store/postgres_store.hpp"
+#include "ui_read_text.hpp"
+
+#include <string>
+
+namespace krino::core::store {
+
+std::optional<FilteredItemPage> PostgresStore::filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) {
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult run = connection.execute("SELECT item_count FROM runs WHERE id = $1 AND " + visible("tenant_id", 2),
+                                          PgParams().text(run_id).optional(scope.tenant));
+  if (run.rows() == 0) return std::nullopt;
+  const std::int64_t last_seq = run.integer(0, 0) - 1;
+  const std::int64_t window_end = filter.window >= last_seq - filter.after_seq ? last_seq : filter.after_seq + filter.window;
+
+  // $1 run, $2 after, $3 window end, $4 limit + 1, $5 evaluator, then the words from $6: the same
+  // query as SQLite's (sqlite_ui_reads.cpp), with the predicates of the partial indexes.
+  std::string sql = "SELECT i.id, i.seq, i.success, i.document FROM ";
+  if (filter.evaluator) {
+    sql += "eval_results e JOIN items i ON i.run_id = e.run_id AND i.seq = e.seq WHERE e.run_id = $1 AND e.name = $5 AND e.seq > $2 AND e.seq <= $3";
+    if (filter.evaluator_passed) sql += *filter.evaluator_passed ? " AND e.success" : " AND NOT e.success";
+  } else {
+    sql += "items i WHERE i.run_id = $1 AND i.seq > $2 AND i.seq <= $3 AND $5::text IS NULL";
+  }
+  switch (filter.status) {
+    case ItemStatusFilter::all: break;
+    case ItemStatusFilter::passed: sql += " AND i.success"; break;
+    case ItemStatusFilter::failed: sql += " AND NOT i.success"; break;
+    case ItemStatusFilter::error: sql += " AND i.has_error"; break;
+  }
+  for (std::size_t w = 0; w < filter.words.size(); ++w) sql.append(" AND i.document ILIKE $").append(std::to_string(w + 6));
+  sql += filter.evaluator ? " ORDER BY e.seq LIMIT $4" : " ORDER BY i.seq LIMIT $4";
+  PgParams params;
+  params.text(run_id).integer(filter.after_seq).integer(window_end).integer(static_cast<std::int64_t>(filter.limit) + 1).optional(filter.evaluator);
+  for (const std::string& word : filter.words) params.text(ui_text::contains_pattern(word));
+  const PgResult rows = connection.execute(sql, params);
+
+  FilteredItemPage page;
+  for (int row = 0; row < rows.rows(); ++row) {
+    const std::int64_t seq = rows.integer(row, 1);
+    if (!page.items.empty() && page.items.back().seq == seq) continue;  // two verdicts of one name on one item
+    if (page.items.size() == filter.limit) {
+      page.next_after = page.items.back().seq;
+      return page;
+    }
+    page.items.push_back(StoredItem{std::string(rows.text(row, 0)), seq, rows.boolean(row, 2), std::string(rows.text(row, 3))});
+  }
+  if (static_cast<std::size_t>(rows.rows()) == filter.limit + 1 && !page.items.empty()) page.next_after = page.items.back().seq;
+  else if (window_end < last_seq) page.next_after = window_end;  // the window ran out before the run did
+  return page;
+}
+
+std::vector<EvaluatorStats> PostgresStore::sum_evaluator_stats(PgConnection& connection, const std::string& run_id) {
+  std::vector<EvaluatorStats> out;
+  const PgResult sums = connection.execute(
+      "SELECT name, COUNT(*), COUNT(*) FILTER (WHERE success), COUNT(score), COALESCE(SUM(score), 0), COALESCE(SUM(score * score), 0), "
+      "MIN(score), MAX(score) FROM eval_results WHERE run_id = $1 GROUP BY name ORDER BY MIN(seq * 65536 + position), name",
+      PgParams().text(run_id));
+  for (int row = 0; row < sums.rows(); ++row) {
+    EvaluatorStats stats;
+    stats.name = sums.text(row, 0);
+    stats.count = sums.integer(row, 1);
+    stats.passed = sums.integer(row, 2);
+    stats.scored = sums.integer(row, 3);
+    stats.score_sum = sums.optional_real(row, 4).value_or(0);
+    stats.score_sum_squares = sums.optional_real(row, 5).value_or(0);
+    stats.score_min = sums.optional_real(row, 6);
+    stats.score_max = sums.optional_real(row, 7);
+    out.push_back(std::move(stats));
+  }
+  // The buckets as SQLite counts them (the same arithmetic on the same doubles).
+  const PgResult buckets = connection.execute(
+      "SELECT e.name, LEAST($2, trunc((e.score - s.low) / (s.high - s.low) * $3)::bigint), COUNT(*) FROM eval_results e "
+      "JOIN (SELECT name, MIN(score) AS low, MAX(score) AS high FROM eval_results WHERE run_id = $1 GROUP BY name) s ON s.name = e.name "
+      "WHERE e.run_id = $1 AND e.score IS NOT NULL AND s.high > s.low GROUP BY 1, 2",
+      PgParams().text(run_id).integer(kScoreBuckets - 1).real(static_cast<double>(kScoreBuckets)));
+  for (int row = 0; row < buckets.rows(); ++row) {
+    for (EvaluatorStats& stats : out)
+      if (stats.name == buckets.text(row, 0)) stats.buckets[static_cast<std::size_t>(buckets.integer(row, 1))] = buckets.integer(row, 2);
+  }
+  for (EvaluatorStats& stats : out)
+    if (stats.score_min && stats.score_max && *stats.score_min == *stats.score_max) stats.buckets[0] = stats.scored;
+  return out;
+}
+
+std::vector<EvaluatorStats> PostgresStore::keep_evaluator_stats(PgConnection& connection, const std::string& run_id) {
+  std::vector<EvaluatorStats> stats = sum_evaluator_stats(connection, run_id);
+  for (std::size_t i = 0; i < stats.size(); ++i) {
+    const EvaluatorStats& s = stats[i];
+    connection.execute(
+        "INSERT INTO run_evaluator_stats (run_id, position, name, count, passed, scored, score_sum, score_sum_squares, score_min, "
+        "score_max, buckets) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (run_id, position) DO NOTHING",
+        PgParams()
+            .text(run_id)
+            .integer(static_cast<std::int64_t>(i))
+            .text(s.name)
+            .integer(s.count)
+            .integer(s.passed)
+            .integer(s.scored)
+            .real(s.score_sum)
+            .real(s.score_sum_squares)
+            .optional(s.score_min)
+            .optional(s.score_max)
+            .text(ui_text::buckets_text(s.buckets)));
+  }
+  return stats;
+}
+
+std::optional<std::vector<EvaluatorStats>> PostgresStore::evaluator_stats(const Scope& scope, const std::string& run_id) {
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult run = connection.execute("SELECT status FROM runs WHERE id = $1 AND " + visible("tenant_id", 2),
+                                          PgParams().text(run_id).optional(scope.tenant));
+  if (run.rows() == 0) return std::nullopt;
+  if (!is_terminal(parse_status(run.text(0, 0)).value_or(RunStatus::running))) return sum_evaluator_stats(connection, run_id);
+  const PgResult kept = connection.execute(
+      "SELECT name, count, passed, scored, score_sum, score_sum_squares, score_min, score_max, buckets FROM run_evaluator_stats "
+      "WHERE run_id = $1 ORDER BY position",
+      PgParams().text(run_id));
+  std::vector<EvaluatorStats> out;
+  for (int row = 0; row < kept.rows(); ++row) {
+    out.push_back(EvaluatorStats{std::string(kept.text(row, 0)), kept.integer(row, 1), kept.integer(row, 2), kept.integer(row, 3),
+                                 kept.optional_real(row, 4).value_or(0), kept.optional_real(row, 5).value_or(0), kept.optional_real(row, 6),
+                                 kept.optional_real(row, 7), ui_text::parse_buckets(kept.text(row, 8))});
+  }
+  if (!out.empty()) return out;
+  // Ended before distributions were kept (or without verdicts, which costs nothing to sum again).
+  PgTransaction transaction(connection);
+  out = keep_evaluator_stats(connection, run_id);
+  transaction.commit();
+  return out;
+}
+
+void PostgresStore::record_gate(const std::string& experiment_id, const std::string& candidate_run_id,
+                                const std::optional<std::string>& baseline_run_id, std::string_view status,
+                                std::optional<double> pass_rate_delta) {
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  connection.execute(
+      "INSERT INTO gate_verdicts (id, experiment_id, tenant_id, candidate_run_id, baseline_run_id, status, pass_rate_delta, created_at) "
+      "SELECT $1, $2, tenant_id, $3, $4, $5, $6, now() FROM runs WHERE id = $3",
+      PgParams().text(to_text(ids_.next())).text(experiment_id).text(candidate_run_id).optional(baseline_run_id).text(status).optional(pass_rate_delta));
+}
+
+std::vector<GateRecord> PostgresStore::gates(const Scope& scope, const GateQuery& query) {
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult rows = connection.execute(
+      "SELECT g.id, g.experiment_id, e.name, p.name, g.candidate_run_id, g.baseline_run_id, g.status, g.pass_rate_delta, "
+      "to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') "
+      "FROM gate_verdicts g JOIN experiments e ON e.id = g.experiment_id JOIN projects p ON p.id = e.project_id WHERE " +
+          visible("g.tenant_id", 1) + " AND ($2::text IS NULL OR g.status = $2) AND ($3::uuid IS NULL OR g.experiment_id = $3) " +
+          "ORDER BY g.id DESC LIMIT $4",
+      PgParams().optional(scope.tenant).optional(query.status).optional(query.experiment_id).integer(static_cast<std::int64_t>(query.limit)));
+  std::vector<GateRecord> out;
+  for (int row = 0; row < rows.rows(); ++row) {
+    out.push_back(GateRecord{std::string(rows.text(row, 0)), std::string(rows.text(row, 1)), std::string(rows.text(row, 2)),
+                             std::string(rows.text(row, 3)), std::string(rows.text(row, 4)), rows.optional_text(row, 5),
+                             std::string(rows.text(row, 6)), rows.optional_real(row, 7), std::string(rows.text(row, 8))});
+  }
+  return out;
+}
+
+}  // namespace krino::core::store
