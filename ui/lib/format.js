@@ -50,12 +50,12 @@ export function interval(range, format = percent) {
   return `[${format(range[0])}, ${format(range[1])}]`;
 }
 
-// ISO 8601 UTC -> "2026-11-27 14:40 UTC": the same for every reader of a shared link.
+// ISO 8601 UTC -> "2026-11-27 14:40:05 UTC": the same for every reader of a shared link.
 export function when(iso) {
   if (!iso) return DASH;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return String(iso);
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 export function between(startIso, endIso) {

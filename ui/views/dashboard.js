@@ -32,14 +32,14 @@ function FailingGates() {
   return html`
     <table class="data" data-testid="failing-gates">
       <caption class="sr-only">Failing gates</caption>
-      <thead><tr><th scope="col">When</th><th scope="col">Experiment</th><th scope="col">Verdict</th><th scope="col" class="num">Pass rate</th><th scope="col" class="num">Change</th><th scope="col">Compare</th></tr></thead>
+      <thead><tr><th scope="col">When</th><th scope="col">Experiment</th><th scope="col">Project</th><th scope="col">Verdict</th><th scope="col" class="num">Pass rate change</th><th scope="col">Compare</th></tr></thead>
       <tbody>
         ${gates.map((gate) => html`
           <tr>
             <td>${when(gate.createdAt ?? gate.decidedAt)}</td>
             <td><a href=${`/experiments/${encodeURIComponent(gate.experimentId)}`}>${gate.experimentName ?? gate.experimentId}</a></td>
+            <td>${gate.projectName ?? ''}</td>
             <td><${Badge} status=${gate.status} /></td>
-            <td class="num">${percent(gate.candidatePassRate)}</td>
             <td class="num">${signedPoints(gate.passRateDelta)}</td>
             <td>${gate.baselineRunId && html`<a href=${`/experiments/${encodeURIComponent(gate.experimentId)}/diff?candidate=${encodeURIComponent(gate.candidateRunId)}&baseline=${encodeURIComponent(gate.baselineRunId)}`}>diff</a>`}</td>
           </tr>`)}

@@ -2,13 +2,13 @@
 // score distribution, and its items, filtered by status, evaluator and text on the server and
 // paged by the server's keyset cursor, so a run of a million items opens as fast as one of ten.
 // The filters and the page are in the URL.
-import { html, useEffect, useRef, useState } from '../lib/preact.js';
+import { html, useContext, useEffect, useRef, useState } from '../lib/preact.js';
 import { setQuery } from '../lib/router.js';
 import { between, decimal, integer, interval, jsonText, milliseconds, percent, preview, usd, when } from '../lib/format.js';
-import { queryString } from '../lib/api.js';
+import { api, queryString } from '../lib/api.js';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
 import { Histogram } from '../components/histogram.js';
-import { useApi } from '../components/use_api.js';
+import { RefreshContext, useApi } from '../components/use_api.js';
 
 const PAGE_SIZE = 50;
 const STATUSES = ['ALL', 'PASSED', 'FAILED', 'ERROR'];
@@ -131,6 +131,37 @@ function SearchBox({ value }) {
   return html`<label>Search <input type="search" name="q" value=${text} onInput=${changed} placeholder="inputs, outputs, reasons" /></label>`;
 }
 
+// One page of items from the server's keyset pages. The server looks at a bounded window of the run
+// per request, so a rare match can leave a page short (even empty) with more to come: ask on until
+// the page is full, the run ends, or a few requests were spent (then Next goes on from there).
+function useItemPage(runId, filters, after) {
+  const refresh = useContext(RefreshContext);
+  const [state, setState] = useState({ page: null, error: null, loading: true });
+  const key = queryString({ ...filters, after });
+  useEffect(() => {
+    const controller = new AbortController();
+    setState((previous) => ({ ...previous, error: null, loading: true }));
+    (async () => {
+      const content = [];
+      let cursor = after;
+      let matchCount = null;
+      for (let requests = 0; requests < 20; requests += 1) {
+        const page = await api(`/runs/${runId}/items${queryString({ ...filters, after: cursor, size: PAGE_SIZE - content.length })}`, { signal: controller.signal });
+        content.push(...page.content);
+        matchCount = page.matchCount;
+        cursor = page.nextAfter;
+        if (cursor == null || content.length >= PAGE_SIZE) break;
+      }
+      return { content, nextAfter: cursor, matchCount };
+    })().then(
+      (page) => setState({ page, error: null, loading: false }),
+      (error) => { if (error.name !== 'AbortError') setState({ page: null, error, loading: false }); },
+    );
+    return () => controller.abort();
+  }, [runId, key, refresh]);
+  return state;
+}
+
 function Items({ runId, run, query, evaluators }) {
   const status = query.get('status') ?? 'ALL';
   const evaluator = query.get('evaluator') ?? '';
@@ -139,14 +170,7 @@ function Items({ runId, run, query, evaluators }) {
   const after = query.get('after') ?? '';
   const [trail, setTrail] = useState([]);  // the cursors of the pages before this one
   const filters = { status: status === 'ALL' ? '' : status, evaluator, evaluatorStatus: evaluator ? evaluatorStatus : '', q: search };
-  const keyset = useApi(`/runs/${runId}/items${queryString({ ...filters, after, size: PAGE_SIZE })}`);
-  // A server without the items endpoint: the run's numbered pages, unfiltered.
-  const legacy = keyset.error?.status === 404 || keyset.error?.status === 405;
-  const legacyPage = Math.floor((Number(after || -1) + 1) / PAGE_SIZE);
-  const fallback = useApi(legacy ? `/runs/${runId}?page=${legacyPage}&size=${PAGE_SIZE}` : null);
-  const page = legacy
-    ? fallback.data && { content: fallback.data.items.content, nextAfter: fallback.data.items.last ? null : (legacyPage + 1) * PAGE_SIZE - 1, matchCount: null }
-    : keyset.data;
+  const { page, error, loading } = useItemPage(runId, filters, after);
   const evaluatorNames = evaluators.length ? evaluators : [...new Set((page?.content ?? []).flatMap((item) => (item.evalResults ?? []).map((r) => r.name)))];
   const shown = evaluatorNames.slice(0, 4);
   const columns = 7 + shown.length;
@@ -163,7 +187,6 @@ function Items({ runId, run, query, evaluators }) {
     setTrail(trail.slice(0, -1));
     setQuery({ after: before });
   };
-  const error = legacy ? fallback.error : keyset.error;
   return html`
     <form class="filters" role="search" aria-label="Filter items" onSubmit=${(event) => event.preventDefault()}>
       <label>Status
@@ -184,11 +207,11 @@ function Items({ runId, run, query, evaluators }) {
       </label>
       <${SearchBox} value=${search} />
     </form>
-    ${legacy && html`<p class="muted">This server pages items without filters; filters need a newer krino serve.</p>`}
     <${ErrorNote} error=${error} what="Items" />
     <p class="muted" aria-live="polite" data-testid="match-count">
-      ${page ? (page.matchCount != null ? `${integer(page.matchCount)} matching items` : `${integer(run.totalItems)} items`) : ''}
-      ${(keyset.loading || fallback.loading) ? ' \u00b7 loading\u2026' : ''}
+      ${page ? (page.matchCount != null ? `${integer(page.matchCount)} of ${integer(run.totalItems)} items match`
+        : `${integer(page.content.length)}${page.nextAfter != null ? ' or more' : ''} matching items`) : ''}
+      ${loading ? ' \u00b7 loading\u2026' : ''}
     </p>
     ${page && page.content.length === 0 && html`<${Empty}>No items match.</${Empty}>`}
     ${page && page.content.length > 0 && html`
