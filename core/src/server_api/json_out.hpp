@@ -7,6 +7,7 @@
 #include <krino/json_text.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,8 +36,19 @@ inline void append_item(std::string& out, const store::StoredItem& item) {
   out += '}';
 }
 
-// [lo,hi]: a confidence interval.
+// A number, or null for one that is not finite (a sum of huge scores that overflowed): JSON has
+// no infinity.
+inline void append_finite(std::string& out, double value) {
+  if (std::isfinite(value)) krino::json::append_double(out, value);
+  else out += "null";
+}
+
+// [lo,hi]: a confidence interval (null when either end is not finite).
 inline void append_interval(std::string& out, const std::array<double, 2>& interval) {
+  if (!std::isfinite(interval[0]) || !std::isfinite(interval[1])) {
+    out += "null";
+    return;
+  }
   out += '[';
   krino::json::append_double(out, interval[0]);
   out += ',';

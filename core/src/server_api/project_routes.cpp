@@ -1,5 +1,6 @@
 #include "krino/core/server_api/project_routes.hpp"
 
+#include "krino/core/store/evaluator_stats.hpp"
 #include "json_out.hpp"
 #include "query_params.hpp"
 #include "route_helpers.hpp"
@@ -102,7 +103,7 @@ void append_evaluator_means(std::string& out, const std::vector<store::Evaluator
     out += "{\"name\":";
     krino::json::append_json_string(out, e.name);
     append_key(out, "mean");
-    if (e.scored > 0) krino::json::append_double(out, e.score_sum / static_cast<double>(e.scored));
+    if (e.scored > 0) append_finite(out, e.score_sum / static_cast<double>(e.scored));
     else out += "null";
     append_key(out, "ci");
     if (e.scored > 0) append_interval(out, mean_interval(e.scored, e.score_sum, e.score_sum_squares));
@@ -148,7 +149,7 @@ Response trends(store::Store& store, const Request& request, const store::Scope&
     else body += "null";
     append_run_costs(body, runs[i]);
     append_key(body, "evaluators");
-    append_evaluator_means(body, store.evaluator_stats(scope, runs[i].id).value_or(std::vector<store::EvaluatorStats>{}));
+    append_evaluator_means(body, store::evaluator_stats(store, scope, runs[i].id).value_or(std::vector<store::EvaluatorStats>{}));
     body += '}';
   }
   body += "]}";

@@ -2,6 +2,7 @@
 
 #include "krino/core/common/json_scan.hpp"
 #include "krino/core/server_api/item_batch.hpp"
+#include "krino/core/store/evaluator_stats.hpp"
 #include "krino/core/store/uuid_v7.hpp"
 #include "json_out.hpp"
 #include "query_params.hpp"
@@ -104,7 +105,12 @@ Response update_run(store::Store& store, const Request& request, const store::Sc
   if (!status) return invalid_field("status", "must be one of RUNNING, SUCCESS, FAILED, CANCELLED");
   try {
     store.set_run_status(scope, *run_id, *status);
-    if (store::is_terminal(*status)) ++counters.runs_ended;
+    if (store::is_terminal(*status)) {
+      ++counters.runs_ended;
+      // Sums and keeps the ended run's evaluator distributions now, once, so that neither its
+      // page nor the experiment's trends ever wait for them.
+      store::evaluator_stats(store, scope, *run_id);
+    }
   } catch (const store::StoreError& error) {
     return store_failure(error);
   }

@@ -1,6 +1,7 @@
 #include "krino/core/server_api/run_view_routes.hpp"
 
 #include "krino/core/statistics/intervals.hpp"
+#include "krino/core/store/evaluator_stats.hpp"
 #include "json_out.hpp"
 #include "query_params.hpp"
 #include "route_helpers.hpp"
@@ -146,7 +147,7 @@ void append_evaluator(std::string& out, const store::EvaluatorStats& stats) {
   append_key(out, "scoredCount");
   krino::event::append_integer(out, stats.scored);
   append_key(out, "meanScore");
-  if (stats.scored > 0) krino::json::append_double(out, stats.score_sum / static_cast<double>(stats.scored));
+  if (stats.scored > 0) append_finite(out, stats.score_sum / static_cast<double>(stats.scored));
   else out += "null";
   append_key(out, "scoreCi");
   if (stats.scored > 0) append_interval(out, mean_interval(stats.scored, stats.score_sum, stats.score_sum_squares));
@@ -167,7 +168,7 @@ void append_evaluator(std::string& out, const store::EvaluatorStats& stats) {
 Response run_evaluators(store::Store& store, const Request& request, const store::Scope& scope) {
   const auto run_id = uuid_param(request, "runId");
   if (!run_id) return not_found("run " + request.param("runId"));
-  const auto evaluators = store.evaluator_stats(scope, *run_id);
+  const auto evaluators = store::evaluator_stats(store, scope, *run_id);
   if (!evaluators) return not_found("run " + request.param("runId"));
   std::string body = "{\"evaluators\":[";
   for (std::size_t i = 0; i < evaluators->size(); ++i) {

@@ -207,7 +207,6 @@ void PostgresStore::set_run_status(const Scope& scope, const std::string& run_id
   // The totals are up to date already (every batch brings them along): ending stamps the time.
   connection.execute("UPDATE runs SET status = $2, completed_at = $3 WHERE id = $1",
                      PgParams().text(run_id).text(status_name(status)).text(utc_timestamp_now()));
-  keep_evaluator_stats(connection, run_id);  // an ended run's distributions never change: summed once, here
   queue_alert_check(connection, run_id);  // in this transaction: a run that ended is never missed by the alerts
   transaction.commit();
 }

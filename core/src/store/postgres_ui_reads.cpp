@@ -3,9 +3,18 @@
 #include "krino/core/store/postgres_store.hpp"
 #include "ui_read_text.hpp"
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 namespace krino::core::store {
+
+namespace {
+// A sum that overflowed is kept as NULL (a float8 parameter takes no "inf" text) and read back as
+// not a number.
+constexpr double kPostgresUnsummed = std::numeric_limits<double>::quiet_NaN();
+std::optional<double> finite_or_null(double value) { return std::isfinite(value) ? std::optional<double>(value) : std::nullopt; }
+}  // namespace
 
 std::optional<FilteredItemPage> PostgresStore::filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) {
   PgPool::Lease lease = pool_.acquire();
@@ -53,85 +62,47 @@ std::optional<FilteredItemPage> PostgresStore::filtered_items(const Scope& scope
   return page;
 }
 
-std::vector<EvaluatorStats> PostgresStore::sum_evaluator_stats(PgConnection& connection, const std::string& run_id) {
-  std::vector<EvaluatorStats> out;
-  const PgResult sums = connection.execute(
-      "SELECT name, COUNT(*), COUNT(*) FILTER (WHERE success), COUNT(score), COALESCE(SUM(score), 0), COALESCE(SUM(score * score), 0), "
-      "MIN(score), MAX(score) FROM eval_results WHERE run_id = $1 GROUP BY name ORDER BY MIN(seq * 65536 + position), name",
+std::optional<std::vector<EvaluatorStats>> PostgresStore::kept_evaluator_stats(const std::string& run_id) {
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  const PgResult kept = connection.execute(
+      "SELECT name, count, passed, scored, score_sum, score_sum_squares, score_min, score_max, buckets FROM run_evaluator_stats "
+      "WHERE run_id = $1 ORDER BY position",
       PgParams().text(run_id));
-  for (int row = 0; row < sums.rows(); ++row) {
-    EvaluatorStats stats;
-    stats.name = sums.text(row, 0);
-    stats.count = sums.integer(row, 1);
-    stats.passed = sums.integer(row, 2);
-    stats.scored = sums.integer(row, 3);
-    stats.score_sum = sums.optional_real(row, 4).value_or(0);
-    stats.score_sum_squares = sums.optional_real(row, 5).value_or(0);
-    stats.score_min = sums.optional_real(row, 6);
-    stats.score_max = sums.optional_real(row, 7);
-    out.push_back(std::move(stats));
+  if (kept.rows() == 0) return std::nullopt;
+  std::vector<EvaluatorStats> out;
+  for (int row = 0; row < kept.rows(); ++row) {
+    out.push_back(EvaluatorStats{std::string(kept.text(row, 0)), kept.integer(row, 1), kept.integer(row, 2), kept.integer(row, 3),
+                                 kept.optional_real(row, 4).value_or(kPostgresUnsummed), kept.optional_real(row, 5).value_or(kPostgresUnsummed), kept.optional_real(row, 6),
+                                 kept.optional_real(row, 7), ui_text::parse_buckets(kept.text(row, 8))});
   }
-  // The buckets as SQLite counts them (the same arithmetic on the same doubles).
-  const PgResult buckets = connection.execute(
-      "SELECT e.name, LEAST($2, trunc((e.score - s.low) / (s.high - s.low) * $3)::bigint), COUNT(*) FROM eval_results e "
-      "JOIN (SELECT name, MIN(score) AS low, MAX(score) AS high FROM eval_results WHERE run_id = $1 GROUP BY name) s ON s.name = e.name "
-      "WHERE e.run_id = $1 AND e.score IS NOT NULL AND s.high > s.low GROUP BY 1, 2",
-      PgParams().text(run_id).integer(kScoreBuckets - 1).real(static_cast<double>(kScoreBuckets)));
-  for (int row = 0; row < buckets.rows(); ++row) {
-    for (EvaluatorStats& stats : out)
-      if (stats.name == buckets.text(row, 0)) stats.buckets[static_cast<std::size_t>(buckets.integer(row, 1))] = buckets.integer(row, 2);
-  }
-  for (EvaluatorStats& stats : out)
-    if (stats.score_min && stats.score_max && *stats.score_min == *stats.score_max) stats.buckets[0] = stats.scored;
   return out;
 }
 
-std::vector<EvaluatorStats> PostgresStore::keep_evaluator_stats(PgConnection& connection, const std::string& run_id) {
-  std::vector<EvaluatorStats> stats = sum_evaluator_stats(connection, run_id);
+void PostgresStore::keep_evaluator_stats(const std::string& run_id, const std::vector<EvaluatorStats>& stats) {
+  PgPool::Lease lease = pool_.acquire();
+  PgConnection& connection = *lease;
+  PgTransaction transaction(connection);
+  // Two readers (or replicas) may sum the same run at once: the same numbers, kept once.
   for (std::size_t i = 0; i < stats.size(); ++i) {
-    const EvaluatorStats& s = stats[i];
+    const EvaluatorStats& e = stats[i];
     connection.execute(
         "INSERT INTO run_evaluator_stats (run_id, position, name, count, passed, scored, score_sum, score_sum_squares, score_min, "
         "score_max, buckets) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (run_id, position) DO NOTHING",
         PgParams()
             .text(run_id)
             .integer(static_cast<std::int64_t>(i))
-            .text(s.name)
-            .integer(s.count)
-            .integer(s.passed)
-            .integer(s.scored)
-            .real(s.score_sum)
-            .real(s.score_sum_squares)
-            .optional(s.score_min)
-            .optional(s.score_max)
-            .text(ui_text::buckets_text(s.buckets)));
+            .text(e.name)
+            .integer(e.count)
+            .integer(e.passed)
+            .integer(e.scored)
+            .optional(finite_or_null(e.score_sum))
+            .optional(finite_or_null(e.score_sum_squares))
+            .optional(e.score_min)
+            .optional(e.score_max)
+            .text(ui_text::buckets_text(e.buckets)));
   }
-  return stats;
-}
-
-std::optional<std::vector<EvaluatorStats>> PostgresStore::evaluator_stats(const Scope& scope, const std::string& run_id) {
-  PgPool::Lease lease = pool_.acquire();
-  PgConnection& connection = *lease;
-  const PgResult run = connection.execute("SELECT status FROM runs WHERE id = $1 AND " + visible("tenant_id", 2),
-                                          PgParams().text(run_id).optional(scope.tenant));
-  if (run.rows() == 0) return std::nullopt;
-  if (!is_terminal(parse_status(run.text(0, 0)).value_or(RunStatus::running))) return sum_evaluator_stats(connection, run_id);
-  const PgResult kept = connection.execute(
-      "SELECT name, count, passed, scored, score_sum, score_sum_squares, score_min, score_max, buckets FROM run_evaluator_stats "
-      "WHERE run_id = $1 ORDER BY position",
-      PgParams().text(run_id));
-  std::vector<EvaluatorStats> out;
-  for (int row = 0; row < kept.rows(); ++row) {
-    out.push_back(EvaluatorStats{std::string(kept.text(row, 0)), kept.integer(row, 1), kept.integer(row, 2), kept.integer(row, 3),
-                                 kept.optional_real(row, 4).value_or(0), kept.optional_real(row, 5).value_or(0), kept.optional_real(row, 6),
-                                 kept.optional_real(row, 7), ui_text::parse_buckets(kept.text(row, 8))});
-  }
-  if (!out.empty()) return out;
-  // Ended before distributions were kept (or without verdicts, which costs nothing to sum again).
-  PgTransaction transaction(connection);
-  out = keep_evaluator_stats(connection, run_id);
   transaction.commit();
-  return out;
 }
 
 void PostgresStore::record_gate(const std::string& experiment_id, const std::string& candidate_run_id,

@@ -205,7 +205,6 @@ void SqliteStore::set_run_status(const Scope& scope, const std::string& run_id, 
   SqliteStatement finish = connection_.prepare("UPDATE runs SET status = ?2, completed_at = ?3 WHERE id = ?1");
   finish.bind(1, run_id).bind(2, status_name(status)).bind(3, utc_timestamp_now());
   finish.step();
-  keep_evaluator_stats(run_id);  // an ended run's distributions never change: summed once, here
   queue_alert_check(run_id);  // in this transaction: a run that ended is never missed by the alerts
   transaction.commit();
 }

@@ -4,9 +4,15 @@
 #include "krino/core/store/sqlite_store.hpp"
 #include "ui_read_text.hpp"
 
+#include <limits>
 #include <string>
 
 namespace krino::core::store {
+
+namespace {
+// A sum that overflowed is kept as NULL (SQLite keeps no NaN) and read back as not a number.
+constexpr double kSqliteUnsummed = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
 
 std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) {
   const std::lock_guard<std::mutex> lock(mutex_);
@@ -57,76 +63,36 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
   return page;
 }
 
-std::vector<EvaluatorStats> SqliteStore::sum_evaluator_stats(const std::string& run_id) {
-  std::vector<EvaluatorStats> out;
-  SqliteStatement sums = connection_.prepare(
-      "SELECT name, COUNT(*), SUM(success), COUNT(score), TOTAL(score), TOTAL(score * score), MIN(score), MAX(score) "
-      "FROM eval_results WHERE run_id = ?1 GROUP BY name ORDER BY MIN(seq * 65536 + position), name");
-  sums.bind(1, run_id);
-  while (sums.step()) {
-    EvaluatorStats stats;
-    stats.name = sums.text(0);
-    stats.count = sums.integer(1);
-    stats.passed = sums.integer(2);
-    stats.scored = sums.integer(3);
-    stats.score_sum = sums.real(4);
-    stats.score_sum_squares = sums.real(5);
-    stats.score_min = sums.optional_real(6);
-    stats.score_max = sums.optional_real(7);
-    out.push_back(std::move(stats));
-  }
-  // Every score in its twentieth of [min, max], the max in the last; all in the first when they
-  // are equal.
-  SqliteStatement buckets = connection_.prepare(
-      "SELECT e.name, MIN(?2, CAST((e.score - s.low) / (s.high - s.low) * ?3 AS INTEGER)), COUNT(*) FROM eval_results e "
-      "JOIN (SELECT name, MIN(score) AS low, MAX(score) AS high FROM eval_results WHERE run_id = ?1 GROUP BY name) s ON s.name = e.name "
-      "WHERE e.run_id = ?1 AND e.score IS NOT NULL AND s.high > s.low GROUP BY 1, 2");
-  buckets.bind(1, run_id).bind(2, static_cast<std::int64_t>(kScoreBuckets - 1)).bind(3, static_cast<double>(kScoreBuckets));
-  while (buckets.step()) {
-    for (EvaluatorStats& stats : out)
-      if (stats.name == buckets.text(0)) stats.buckets[static_cast<std::size_t>(buckets.integer(1))] = buckets.integer(2);
-  }
-  for (EvaluatorStats& stats : out)
-    if (stats.score_min && stats.score_max && *stats.score_min == *stats.score_max) stats.buckets[0] = stats.scored;
-  return out;
-}
-
-std::vector<EvaluatorStats> SqliteStore::keep_evaluator_stats(const std::string& run_id) {
-  std::vector<EvaluatorStats> stats = sum_evaluator_stats(run_id);
-  SqliteStatement insert = connection_.prepare(
-      "INSERT OR REPLACE INTO run_evaluator_stats (run_id, position, name, count, passed, scored, score_sum, score_sum_squares, score_min, "
-      "score_max, buckets) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-  for (std::size_t i = 0; i < stats.size(); ++i) {
-    const EvaluatorStats& s = stats[i];
-    insert.bind(1, run_id).bind(2, static_cast<std::int64_t>(i)).bind(3, s.name).bind(4, s.count).bind(5, s.passed).bind(6, s.scored);
-    insert.bind(7, s.score_sum).bind(8, s.score_sum_squares).bind(9, s.score_min).bind(10, s.score_max).bind(11, ui_text::buckets_text(s.buckets));
-    insert.step();
-    insert.reset();
-  }
-  return stats;
-}
-
-std::optional<std::vector<EvaluatorStats>> SqliteStore::evaluator_stats(const Scope& scope, const std::string& run_id) {
+std::optional<std::vector<EvaluatorStats>> SqliteStore::kept_evaluator_stats(const std::string& run_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement run = connection_.prepare("SELECT status FROM runs WHERE id = ?1 AND " + visible("tenant_id", 2));
-  run.bind(1, run_id).bind(2, scope.tenant);
-  if (!run.step()) return std::nullopt;
-  if (!is_terminal(parse_status(run.text(0)).value_or(RunStatus::running))) return sum_evaluator_stats(run_id);
   SqliteStatement kept = connection_.prepare(
       "SELECT name, count, passed, scored, score_sum, score_sum_squares, score_min, score_max, buckets FROM run_evaluator_stats "
       "WHERE run_id = ?1 ORDER BY position");
   kept.bind(1, run_id);
-  std::vector<EvaluatorStats> out;
+  std::optional<std::vector<EvaluatorStats>> out;
   while (kept.step()) {
-    out.push_back(EvaluatorStats{std::string(kept.text(0)), kept.integer(1), kept.integer(2), kept.integer(3), kept.real(4), kept.real(5),
-                                 kept.optional_real(6), kept.optional_real(7), ui_text::parse_buckets(kept.text(8))});
+    if (!out) out.emplace();
+    out->push_back(EvaluatorStats{std::string(kept.text(0)), kept.integer(1), kept.integer(2), kept.integer(3), kept.optional_real(4).value_or(kSqliteUnsummed), kept.optional_real(5).value_or(kSqliteUnsummed),
+                                  kept.optional_real(6), kept.optional_real(7), ui_text::parse_buckets(kept.text(8))});
   }
-  if (!out.empty()) return out;
-  // Ended before distributions were kept (or without verdicts, which costs nothing to sum again).
-  SqliteTransaction transaction(connection_);
-  out = keep_evaluator_stats(run_id);
-  transaction.commit();
   return out;
+}
+
+void SqliteStore::keep_evaluator_stats(const std::string& run_id, const std::vector<EvaluatorStats>& stats) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  SqliteTransaction transaction(connection_);
+  // Two readers may sum the same run at once: the same numbers, kept once.
+  SqliteStatement insert = connection_.prepare(
+      "INSERT OR IGNORE INTO run_evaluator_stats (run_id, position, name, count, passed, scored, score_sum, score_sum_squares, score_min, "
+      "score_max, buckets) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  for (std::size_t i = 0; i < stats.size(); ++i) {
+    const EvaluatorStats& e = stats[i];
+    insert.bind(1, run_id).bind(2, static_cast<std::int64_t>(i)).bind(3, e.name).bind(4, e.count).bind(5, e.passed).bind(6, e.scored);
+    insert.bind(7, e.score_sum).bind(8, e.score_sum_squares).bind(9, e.score_min).bind(10, e.score_max).bind(11, ui_text::buckets_text(e.buckets));
+    insert.step();
+    insert.reset();
+  }
+  transaction.commit();
 }
 
 void SqliteStore::record_gate(const std::string& experiment_id, const std::string& candidate_run_id,

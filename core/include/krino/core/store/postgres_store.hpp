@@ -45,16 +45,13 @@ class PostgresStore final : public Store {
   void record_write(const AuditEntry& entry) override;
   // What the web UI reads (postgres_ui_reads.cpp).
   std::optional<FilteredItemPage> filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) override;
-  std::optional<std::vector<EvaluatorStats>> evaluator_stats(const Scope& scope, const std::string& run_id) override;
+  std::optional<std::vector<EvaluatorStats>> kept_evaluator_stats(const std::string& run_id) override;
+  void keep_evaluator_stats(const std::string& run_id, const std::vector<EvaluatorStats>& stats) override;
   void record_gate(const std::string& experiment_id, const std::string& candidate_run_id, const std::optional<std::string>& baseline_run_id,
                    std::string_view status, std::optional<double> pass_rate_delta) override;
   std::vector<GateRecord> gates(const Scope& scope, const GateQuery& query) override;
 
  private:
-  // The run's evaluator distributions summed from its verdicts.
-  std::vector<EvaluatorStats> sum_evaluator_stats(PgConnection& connection, const std::string& run_id);
-  // Inside the caller's transaction: sums and keeps them.
-  std::vector<EvaluatorStats> keep_evaluator_stats(PgConnection& connection, const std::string& run_id);
   void apply_migrations(PgConnection& connection);
   // The run's status, locking its row until the transaction ends; StoreError(not_found) when the
   // scope sees no such run.

@@ -45,16 +45,13 @@ class SqliteStore final : public Store {
   void record_write(const AuditEntry& entry) override;
   // What the web UI reads (sqlite_ui_reads.cpp).
   std::optional<FilteredItemPage> filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) override;
-  std::optional<std::vector<EvaluatorStats>> evaluator_stats(const Scope& scope, const std::string& run_id) override;
+  std::optional<std::vector<EvaluatorStats>> kept_evaluator_stats(const std::string& run_id) override;
+  void keep_evaluator_stats(const std::string& run_id, const std::vector<EvaluatorStats>& stats) override;
   void record_gate(const std::string& experiment_id, const std::string& candidate_run_id, const std::optional<std::string>& baseline_run_id,
                    std::string_view status, std::optional<double> pass_rate_delta) override;
   std::vector<GateRecord> gates(const Scope& scope, const GateQuery& query) override;
 
  private:
-  // The run's evaluator distributions summed from its verdicts (no lock of its own).
-  std::vector<EvaluatorStats> sum_evaluator_stats(const std::string& run_id);
-  // Inside set_run_status's transaction (or with the lock held): sums and keeps them.
-  std::vector<EvaluatorStats> keep_evaluator_stats(const std::string& run_id);
   static std::string best_pass_rate(std::string_view experiment, int param);
   void apply_migrations();
   // SQL for "`column` is visible to the scope whose tenant is parameter ?param".

@@ -52,10 +52,10 @@ class Store {
   // filter.window positions. nullopt when the scope sees no such run.
   virtual std::optional<FilteredItemPage> filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) = 0;
 
-  // Each evaluator's verdicts over the run: kept once the run has ended (computed then, or at the
-  // first call for a run that ended before they were kept), summed afresh while it runs. nullopt
-  // when the scope sees no such run.
-  virtual std::optional<std::vector<EvaluatorStats>> evaluator_stats(const Scope& scope, const std::string& run_id) = 0;
+  // An ended run's evaluator distributions as kept (evaluator_stats.hpp sums and keeps them), or
+  // nullopt when none are kept. Unscoped: the caller has looked the run up in its scope.
+  virtual std::optional<std::vector<EvaluatorStats>> kept_evaluator_stats(const std::string& run_id) = 0;
+  virtual void keep_evaluator_stats(const std::string& run_id, const std::vector<EvaluatorStats>& stats) = 0;
 
   // Logs a verdict of the server's gate on a run of the experiment (stamped with the experiment's
   // tenant); the newest matching `query`, newest first.
