@@ -23,6 +23,8 @@ function ThemeSwitch() {
   return html`<button type="button" class="ghost" onClick=${() => setTheme(next)} aria-label=${`Theme: ${theme}. Switch to ${next}`}>Theme: ${theme}</button>`;
 }
 
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 // Asked for when the server answers 401: the key stays in this tab's sessionStorage.
 function KeyPrompt({ open, reason, close, saved }) {
   const [text, setText] = useState('');
@@ -40,7 +42,7 @@ function KeyPrompt({ open, reason, close, saved }) {
       <form class="dialog" role="dialog" aria-modal="true" aria-labelledby="key-title" onSubmit=${save}
         onKeyDown=${(event) => { if (event.key === 'Escape') close(); }}>
         <h2 id="key-title">API key</h2>
-        <p>${reason ?? 'This server needs a key to show this.'} The key is kept in this tab only and sent only to this server.</p>
+        <p>${sentence(reason ?? 'This server needs a key to show this')} The key is kept in this tab only and sent only to this server.</p>
         <label>Key <input ref=${input} type="password" name="apiKey" autocomplete="off" required value=${text} onInput=${(event) => setText(event.target.value)} /></label>
         <div class="dialog-actions">
           <button type="submit">Use key</button>

@@ -14,7 +14,7 @@ export function PageHeader({ crumbs = [], title, children }) {
 }
 
 const STATUS_CLASSES = {
-  PASSED: 'good', PASS: 'good', SUCCESS: 'good', DELIVERED: 'good', IMPROVED: 'good',
+  PASSED: 'good', PASS: 'good', ENABLED: 'good', ACTIVE: 'good', DISABLED: 'muted', SUCCESS: 'good', DELIVERED: 'good', IMPROVED: 'good',
   FAILED: 'bad', FAIL: 'bad', ERROR: 'bad', DEAD: 'bad', REGRESSED: 'bad', CANCELLED: 'warn',
   RUNNING: 'info', PENDING: 'info', INCONCLUSIVE: 'warn', NO_BASELINE: 'muted', UNCHANGED: 'muted',
 };
@@ -41,7 +41,8 @@ export function ErrorNote({ error, what }) {
   if (!error) return null;
   const hint = error.status === 401 ? ' Enter an API key (top right) to see it.'
     : error.status === 403 ? ' Your key\u2019s role may not see this.' : '';
-  return html`<p class="error" role="alert">${what ? `${what}: ` : ''}${error.message}${hint}</p>`;
+  const message = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
+  return html`<p class="error" role="alert">${what ? `${what}: ` : ''}${message}${hint}</p>`;
 }
 
 export function Empty({ children }) {

@@ -77,11 +77,11 @@ export function DiffView({ params, query }) {
       <section aria-labelledby="cases-heading">
         <h2 id="cases-heading">Items</h2>
         <form class="filters" role="search" aria-label="Filter items" onSubmit=${(event) => event.preventDefault()}>
-          <label>Change
-            <select name="status" value=${status} onChange=${(event) => setQuery({ status: event.target.value === 'ALL' ? null : event.target.value, page: null })}>
+          <div class="field"><label for="filter-change">Change</label>
+            <select id="filter-change" name="status" value=${status} onChange=${(event) => setQuery({ status: event.target.value === 'ALL' ? null : event.target.value, page: null })}>
               ${FILTERS.map((f) => html`<option value=${f}>${f === 'ALL' ? 'All' : f.toLowerCase()}</option>`)}
             </select>
-          </label>
+          </div>
         </form>
         ${cases && cases.content.length === 0 && html`<${Empty}>No items.</${Empty}>`}
         ${cases && cases.content.length > 0 && html`

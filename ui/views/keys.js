@@ -1,5 +1,5 @@
 // API keys (ADMIN): list, create (the key's text is shown once), disable, delete.
-import { api } from '../lib/api.js';
+import { api, apiKey, setApiKey } from '../lib/api.js';
 import { html, useState } from '../lib/preact.js';
 import { when } from '../lib/format.js';
 import { Badge, Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
@@ -16,6 +16,12 @@ export function KeysView() {
   const create = (event) => {
     event.preventDefault();
     api('/api-keys', { method: 'POST', body: { name, role } }).then((key) => {
+      // The first ADMIN key closes key management to callers without one: this tab keeps it, or
+      // whoever made it could not see the list they just changed.
+      if (!apiKey() && key.role === 'ADMIN') {
+        setApiKey(key.key);
+        key.adopted = true;
+      }
       setMade(key);
       setName('');
       setProblem(null);
@@ -27,17 +33,17 @@ export function KeysView() {
     <${PageHeader} title="API keys" crumbs=${[{ label: 'Dashboard', href: '/' }]} />
     ${made && html`
       <div class="notice" role="status">
-        <p>The key <strong>${made.name}</strong> (${made.role}). Copy it now: it is not shown again.</p>
+        <p>The key <strong>${made.name}</strong> (${made.role}). Copy it now: it is not shown again.${made.adopted ? ' This tab uses it from now on.' : ''}</p>
         <p><code class="secret" data-testid="new-key">${made.key}</code></p>
         <button type="button" onClick=${() => setMade(null)}>Done</button>
       </div>`}
     <form class="inline" onSubmit=${create}>
       <label>Name <input required value=${name} onInput=${(event) => setName(event.target.value)} /></label>
-      <label>Role
-        <select value=${role} onChange=${(event) => setRole(event.target.value)}>
+      <div class="field"><label for="key-role">Role</label>
+        <select id="key-role" value=${role} onChange=${(event) => setRole(event.target.value)}>
           <option value="VIEWER">viewer</option><option value="EDITOR">editor</option><option value="ADMIN">admin</option>
         </select>
-      </label>
+      </div>
       <button type="submit">Create key</button>
     </form>
     <${ErrorNote} error=${problem} />

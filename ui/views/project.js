@@ -8,7 +8,11 @@ import { useApi } from '../components/use_api.js';
 
 function Deliveries({ projectId, webhookId }) {
   const [page, setPage] = useState(0);
-  const { data, error, loading } = useApi(`/projects/${projectId}/alert-webhooks/${webhookId}/deliveries?page=${page}&size=20`);
+  const [version, setVersion] = useState(0);
+  const [problem, setProblem] = useState(null);
+  const base = `/projects/${projectId}/alert-webhooks/${webhookId}/deliveries`;
+  const { data, error, loading } = useApi(`${base}?page=${page}&size=20`, version);
+  const retry = (delivery) => api(`${base}/${delivery.id}/retry`, { method: 'POST' }).then(() => { setProblem(null); setVersion(version + 1); }, setProblem);
   if (loading && !data) return html`<${Loading} what="Loading deliveries" />`;
   if (error) return html`<${ErrorNote} error=${error} what="Deliveries" />`;
   const deliveries = data?.content ?? [];
@@ -16,7 +20,7 @@ function Deliveries({ projectId, webhookId }) {
   return html`
     <table class="data compact">
       <caption class="sr-only">Delivery log</caption>
-      <thead><tr><th scope="col">Queued</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col">Last answer</th><th scope="col">Run</th></tr></thead>
+      <thead><tr><th scope="col">Queued</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col">Last answer</th><th scope="col">Run</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>
         ${deliveries.map((delivery) => html`
           <tr>
@@ -25,9 +29,11 @@ function Deliveries({ projectId, webhookId }) {
             <td class="num">${integer(delivery.attempts)}</td>
             <td>${delivery.lastStatusCode ?? ''} ${delivery.lastError ?? ''}</td>
             <td><a href=${`/runs/${encodeURIComponent(delivery.runId)}`}>run</a></td>
+            <td>${delivery.status === 'DEAD' && html`<button type="button" onClick=${() => retry(delivery)}>Send again</button>`}</td>
           </tr>`)}
       </tbody>
     </table>
+    <${ErrorNote} error=${problem} />
     <div class="pager">
       <button type="button" disabled=${page === 0} onClick=${() => setPage(page - 1)}>Newer</button>
       <button type="button" disabled=${data.last} onClick=${() => setPage(page + 1)}>Older</button>
@@ -75,6 +81,7 @@ function Webhooks({ project }) {
     <${ErrorNote} error=${error} what="Webhooks" />
     ${data && data.length === 0 && html`<${Empty}>No webhooks: regressions of this project alert no one.</${Empty}>`}
     ${data && data.length > 0 && html`<ul class="webhooks">${data.map((webhook) => html`<${Webhook} key=${webhook.id} projectId=${project.id} webhook=${webhook} changed=${() => setVersion(version + 1)} />`)}</ul>`}
+    <h3>Add a webhook</h3>
     <form class="inline" onSubmit=${add}>
       <label>Webhook URL <input type="url" required value=${url} onInput=${(event) => setUrl(event.target.value)} /></label>
       <label>Secret (optional) <input type="password" autocomplete="off" value=${secret} onInput=${(event) => setSecret(event.target.value)} /></label>

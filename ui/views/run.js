@@ -20,8 +20,8 @@ function Totals({ run }) {
   return html`
     <div class="cards">
       <${Card} testId="card-pass-rate" label="Pass rate" value=${percent(run.passRate)} detail=${`${integer(run.passedItems)} of ${integer(run.totalItems)} items passed`} />
-      <${Card} testId="card-tokens" label="Tokens" value=${run.tokensIn == null && run.tokensOut == null ? '\u2014' : `${integer(run.tokensIn)} in / ${integer(run.tokensOut)} out`}
-        detail=${`${integer(run.tokenizedItemCount)}/${integer(run.totalItems)} items counted`} />
+      <${Card} testId="card-tokens" label="Tokens" value=${run.tokensIn == null && run.tokensOut == null ? '\u2014' : integer((run.tokensIn ?? 0) + (run.tokensOut ?? 0))}
+        detail=${`${integer(run.tokensIn)} in, ${integer(run.tokensOut)} out \u00b7 ${integer(run.tokenizedItemCount)}/${integer(run.totalItems)} items counted`} />
       <${Card} testId="card-cost" label="Cost" value=${usd(run.costUsd)} detail=${`${integer(run.pricedItemCount)}/${integer(run.totalItems)} items priced`} />
       <${Card} testId="card-latency" label=${run.latencyMsMean != null ? 'Mean latency' : 'Wall time'}
         value=${milliseconds(run.latencyMsMean ?? run.durationMs ?? wall)} detail=${run.completedAt ? `ended ${when(run.completedAt)}` : 'still running'} />
@@ -54,9 +54,18 @@ function toolCallsOf(item) {
   return outputs.toolCalls ?? outputs.tool_calls ?? outputs.trajectory ?? null;
 }
 
-function Section({ title, value }) {
-  if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) return null;
-  return html`<section class="detail-section"><h4>${title}</h4><pre>${typeof value === 'string' ? value : jsonText(value)}</pre></section>`;
+// A section of an item: each member on its own, a string as its text (line breaks and quotes as
+// written, not JSON-escaped), anything else as indented JSON. Always text: never markup.
+function Section({ title, value, skip = [] }) {
+  if (value === undefined || value === null) return null;
+  const members = typeof value === 'object' && !Array.isArray(value) ? Object.entries(value).filter(([key]) => !skip.includes(key)) : [[null, value]];
+  if (members.length === 0) return null;
+  return html`
+    <section class="detail-section"><h4>${title}</h4>
+      ${members.map(([key, member]) => html`
+        ${key !== null && members.length > 1 && html`<div class="member-name">${key}</div>`}
+        <pre>${typeof member === 'string' ? member : jsonText(member)}</pre>`)}
+    </section>`;
 }
 
 function ItemDetail({ item }) {
@@ -68,7 +77,7 @@ function ItemDetail({ item }) {
       <div class="detail-grid">
         <${Section} title="Inputs" value=${item.inputs} />
         <${Section} title="Expected outputs" value=${item.expectedOutputs} />
-        <${Section} title="Actual outputs" value=${item.actualOutputs} />
+        <${Section} title="Actual outputs" value=${item.actualOutputs} skip=${['toolCalls', 'tool_calls', 'trajectory']} />
         <${Section} title="Tool calls" value=${toolCalls} />
       </div>
       ${results.length > 0 && html`
@@ -103,7 +112,7 @@ function ItemRow({ item, evaluatorNames, columns }) {
       <td><button type="button" class="expand" aria-expanded=${open} aria-controls=${detailId} onClick=${() => setOpen(!open)}
         aria-label=${`${open ? 'Hide' : 'Show'} item ${item.index}`}>${open ? '\u25be' : '\u25b8'}</button></td>
       <td class="num">${item.index}</td>
-      <td>${item.datasetItemId ?? ''}</td>
+      <td>${item.datasetItemId ?? (typeof item.itemId === 'string' ? item.itemId : '')}</td>
       <td><${Badge} status=${status} /></td>
       <td class="input-preview">${preview(item.inputs)}</td>
       ${evaluatorNames.map((name) => {
@@ -128,7 +137,7 @@ function SearchBox({ value }) {
     const next = event.target.value;
     timer.current = setTimeout(() => setQuery({ q: next, after: null }, { replace: true }), 250);
   };
-  return html`<label>Search <input type="search" name="q" value=${text} onInput=${changed} placeholder="inputs, outputs, reasons" /></label>`;
+  return html`<div class="field"><label for="filter-q">Search</label><input id="filter-q" type="search" name="q" value=${text} onInput=${changed} placeholder="words in inputs, outputs, reasons" /></div>`;
 }
 
 // One page of items from the server's keyset pages. The server looks at a bounded window of the run
@@ -189,22 +198,22 @@ function Items({ runId, run, query, evaluators }) {
   };
   return html`
     <form class="filters" role="search" aria-label="Filter items" onSubmit=${(event) => event.preventDefault()}>
-      <label>Status
-        <select name="status" value=${status} onChange=${(event) => filter({ status: event.target.value === 'ALL' ? null : event.target.value })}>
+      <div class="field"><label for="filter-status">Status</label>
+        <select id="filter-status" name="status" value=${status} onChange=${(event) => filter({ status: event.target.value === 'ALL' ? null : event.target.value })}>
           ${STATUSES.map((s) => html`<option value=${s}>${s === 'ALL' ? 'All' : s.toLowerCase()}</option>`)}
         </select>
-      </label>
-      <label>Evaluator
-        <select name="evaluator" value=${evaluator} onChange=${(event) => filter({ evaluator: event.target.value })}>
+      </div>
+      <div class="field"><label for="filter-evaluator">Evaluator</label>
+        <select id="filter-evaluator" name="evaluator" value=${evaluator} onChange=${(event) => filter({ evaluator: event.target.value })}>
           <option value="">any</option>
           ${evaluatorNames.map((name) => html`<option value=${name}>${name}</option>`)}
         </select>
-      </label>
-      <label>Evaluator verdict
-        <select name="evaluatorStatus" value=${evaluatorStatus} disabled=${!evaluator} onChange=${(event) => filter({ evaluatorStatus: event.target.value })}>
+      </div>
+      <div class="field"><label for="filter-evaluator-status">Evaluator verdict</label>
+        <select id="filter-evaluator-status" name="evaluatorStatus" value=${evaluatorStatus} disabled=${!evaluator} onChange=${(event) => filter({ evaluatorStatus: event.target.value })}>
           <option value="">any</option><option value="PASSED">passed</option><option value="FAILED">failed</option>
         </select>
-      </label>
+      </div>
       <${SearchBox} value=${search} />
     </form>
     <${ErrorNote} error=${error} what="Items" />
