@@ -1,7 +1,7 @@
 // The shell of krino's web UI: top navigation, the API key prompt, the theme switch, and the view
 // of the current URL (views/index.js). Served by krino serve from the binary; it talks only to the
 // server that served it.
-import { apiKey, onUnauthorized, setApiKey } from './lib/api.js';
+import { apiKey, onKeyChange, onUnauthorized, setApiKey } from './lib/api.js';
 import { html, render, useEffect, useRef, useState } from './lib/preact.js';
 import { matchPath, useLocation } from './lib/router.js';
 import { RefreshContext } from './components/use_api.js';
@@ -63,6 +63,8 @@ function App() {
   const [prompt, setPrompt] = useState({ open: false });
   const main = useRef(null);
   useEffect(() => onUnauthorized((error) => setPrompt({ open: true, reason: error.message })), []);
+  const [, setKeyVersion] = useState(0);
+  useEffect(() => onKeyChange(() => setKeyVersion((v) => v + 1)), []);
   let match = null;
   for (const entry of views) {
     const params = matchPath(entry.path, location.path);

@@ -3,9 +3,16 @@
 const KEY_STORAGE = 'krino.apiKey';
 
 export const apiKey = () => sessionStorage.getItem(KEY_STORAGE);
+const keyListeners = new Set();
+// The shell shows whether a key is set; it hears of every change here.
+export function onKeyChange(listener) {
+  keyListeners.add(listener);
+  return () => keyListeners.delete(listener);
+}
 export function setApiKey(key) {
   if (key) sessionStorage.setItem(KEY_STORAGE, key);
   else sessionStorage.removeItem(KEY_STORAGE);
+  keyListeners.forEach((listener) => listener());
 }
 
 export class ApiError extends Error {

@@ -15,7 +15,7 @@ function Verdict({ summary }) {
     <p class=${`verdict ${significant ? (summary.passRateDelta < 0 ? 'bad' : 'good') : 'muted'}`} data-testid="verdict">
       ${significant ? 'Significant' : 'Not significant'}: ${summary.passRateTest ?? 'test'} p = ${pValue(summary.passRatePValue)}
       ${summary.passRateCi ? html`, 95% CI of the change ${interval(summary.passRateCi, signedPoints)}` : ''}
-      ${' '}on ${integer(summary.pairedItems)} paired items (pairing by ${summary.pairing ?? '\u2014'}).
+      ${' '}on ${integer(summary.pairedItems)} paired items (pairing: ${summary.pairing ?? '\u2014'}).
     </p>`;
 }
 
@@ -96,7 +96,7 @@ export function DiffView({ params, query }) {
                     <td>${c.datasetItemId ?? ''}</td>
                     <td><${Badge} status=${c.status} />${c.severe ? html` <span class="badge bad">severe</span>` : ''}</td>
                     <td class="input-preview">${preview(c.input)}</td>
-                    <td>${c.baselinePass == null ? '\u2014' : c.baselinePass ? 'pass' : 'fail'} \u2192 ${c.candidatePass == null ? '\u2014' : c.candidatePass ? 'pass' : 'fail'}</td>
+                    <td class="nowrap">${c.baselinePass == null ? '\u2014' : c.baselinePass ? 'pass' : 'fail'} \u2192 ${c.candidatePass == null ? '\u2014' : c.candidatePass ? 'pass' : 'fail'}</td>
                     <td>${(c.evaluators ?? []).filter((e) => e.delta).map((e) => html`<span class=${`delta ${e.delta < 0 ? 'fail' : 'pass'}`}>${e.name} ${signed(e.delta, 2)}</span> `)}</td>
                   </tr>`)}
               </tbody>

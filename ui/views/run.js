@@ -5,7 +5,7 @@
 import { html, useContext, useEffect, useRef, useState } from '../lib/preact.js';
 import { setQuery } from '../lib/router.js';
 import { between, decimal, integer, interval, jsonText, milliseconds, percent, preview, usd, when } from '../lib/format.js';
-import { api, queryString } from '../lib/api.js';
+import { ExactNumber, api, queryString } from '../lib/api.js';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
 import { Histogram } from '../components/histogram.js';
 import { RefreshContext, useApi } from '../components/use_api.js';
@@ -54,6 +54,11 @@ function toolCallsOf(item) {
   return outputs.toolCalls ?? outputs.tool_calls ?? outputs.trajectory ?? null;
 }
 
+// A number, a boolean, null or a one-line string of at most 60 characters: shown beside its name.
+const isShort = (value) => value === null || typeof value === 'number' || typeof value === 'boolean' || value instanceof ExactNumber
+  || (typeof value === 'string' && value.length <= 60 && !value.includes('\n'));
+const shortText = (value) => (value === null ? 'null' : String(value));
+
 // A section of an item: each member on its own, a string as its text (line breaks and quotes as
 // written, not JSON-escaped), anything else as indented JSON. Always text: never markup.
 function Section({ title, value, skip = [] }) {
@@ -62,9 +67,11 @@ function Section({ title, value, skip = [] }) {
   if (members.length === 0) return null;
   return html`
     <section class="detail-section"><h4>${title}</h4>
-      ${members.map(([key, member]) => html`
-        ${key !== null && members.length > 1 && html`<div class="member-name">${key}</div>`}
-        <pre>${typeof member === 'string' ? member : jsonText(member)}</pre>`)}
+      ${members.map(([key, member]) => (key !== null && members.length > 1 && isShort(member)
+        ? html`<div class="kv"><span class="member-name">${key}</span><span class="kv-value">${shortText(member)}</span></div>`
+        : html`
+          ${key !== null && members.length > 1 && html`<div class="member-name">${key}</div>`}
+          <pre>${typeof member === 'string' ? member : jsonText(member)}</pre>`))}
     </section>`;
 }
 
