@@ -32,9 +32,11 @@ using krino::fake_llm::test::HttpCall;
 using krino::fake_llm::test::TestHttpClient;
 using namespace krino::core::store;
 
-// Item n of a run: about 300 bytes, two verdicts. The candidate fails one item in 25 that passed.
+// Item n of a run: about 300 bytes, two verdicts. The candidate fails one item in 25 that passed;
+// one item in 10,000 carries an item error (a rare match for the ERROR filter).
 NewItem make_item(std::size_t n, bool candidate) {
   const bool regressed = candidate && n % 25 == 0;
+  const bool errored = n % 10000 == 7;
   const double judge = regressed ? 0.25 : 0.8125;
   NewItem item;
   item.dataset_item_id = "item-" + std::to_string(n);
@@ -43,7 +45,9 @@ NewItem make_item(std::size_t n, bool candidate) {
                   R"(?"},"expectedOutputs":{"output":"Paris"},"actualOutputs":{"output":"Paris, France"},"success":)" +
                   (regressed ? "false" : "true") + R"(,"datasetItemId":"item-)" + std::to_string(n) + R"(","evalResults":[)" +
                   R"({"name":"contains","score":1.0,"success":true},{"name":"judge","score":)" + std::to_string(judge) +
-                  R"(,"threshold":0.5,"success":)" + (regressed ? "false" : "true") + "}]}";
+                  R"(,"threshold":0.5,"success":)" + (regressed ? "false" : "true") + "}]" +
+                  (errored ? R"(,"error":{"stage":"task","component":"http","code":"timeout","message":"no answer"}})" : "}");
+  item.has_error = errored;
   item.results.push_back(NewResult{"contains", 1.0, std::nullopt, true});
   item.results.push_back(NewResult{"judge", judge, 0.5, !regressed});
   return item;
@@ -147,6 +151,45 @@ int main(int argc, char** argv) {
   std::mt19937_64 random(42);
   const std::size_t pages = items / 50;
   Timings details, first_diff, diff_all, diff_regressed, gate;
+  // The run page of the web UI: the first page of each filter (a fresh request each, in turn).
+  struct Filter {
+    const char* name;
+    std::string query;
+    Timings timings;
+  };
+  std::vector<Filter> filters = {
+      {"items ALL", "status=ALL", {}},
+      {"items PASSED", "status=PASSED", {}},
+      {"items FAILED (1 in 25)", "status=FAILED", {}},
+      {"items ERROR (1 in 10,000)", "status=ERROR", {}},
+      {"items judge FAILED", "evaluator=judge&evaluatorStatus=FAILED", {}},
+      {"items judge PASSED", "evaluator=judge&evaluatorStatus=PASSED", {}},
+      {"items evaluator=contains", "evaluator=contains", {}},
+      {"items q=Paris (every item)", "q=Paris", {}},
+      {"items q=rare (one item)", "q=country+" + std::to_string(items * 3 / 4) + "%3F", {}},
+      {"items q=absent", "q=zebra", {}},
+      {"items FAILED+judge FAILED+q", "status=FAILED&evaluator=judge&evaluatorStatus=FAILED&q=capital", {}},
+  };
+  const std::string run_items = "/api/v1/runs/" + filled.candidate_run + "/items?size=50&";
+  for (std::size_t r = 0; r < std::max<std::size_t>(1, requests / 20); ++r)
+    for (Filter& filter : filters) timed(*client, run_items + filter.query, filter.timings);
+  // A rare text match followed to the end of the run, nextAfter after nextAfter.
+  std::size_t rare_requests = 0;
+  const auto rare_started = std::chrono::steady_clock::now();
+  for (std::string after; rare_requests < 10000;) {
+    HttpCall call;
+    call.target = run_items + filters[8].query + after;
+    call.deadline = std::chrono::minutes(10);
+    const std::string body = client->send(call).body();
+    ++rare_requests;
+    const std::size_t at = body.find("\"nextAfter\":");
+    if (at == std::string::npos || body.compare(at + 12, 4, "null") == 0) break;
+    after = "&after=" + body.substr(at + 12, body.find_first_of(",}", at + 12) - at - 12);
+  }
+  const double rare_walk_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - rare_started).count();
+  Timings first_evaluators, evaluators, trends, gates;
+  timed(*client, "/api/v1/runs/" + filled.candidate_run + "/evaluators", first_evaluators);
+  for (std::size_t r = 0; r < requests; ++r) timed(*client, "/api/v1/runs/" + filled.candidate_run + "/evaluators", evaluators);
   for (std::size_t r = 0; r < requests; ++r)
     timed(*client, "/api/v1/runs/" + filled.candidate_run + "?size=50&page=" + std::to_string(random() % pages), details);
   const std::string diff = "/api/v1/experiments/" + filled.experiment_id + "/runs/" + filled.candidate_run + "/diff?baselineRunId=" + filled.baseline_run;
@@ -155,11 +198,15 @@ int main(int argc, char** argv) {
   for (std::size_t r = 0; r < requests; ++r)
     timed(*client, diff + "&status=REGRESSED&size=50&page=" + std::to_string(random() % (pages / 25 + 1)), diff_regressed);
   timed(*client, "/api/v1/experiments/" + filled.experiment_id + "/gate", gate, "POST", R"({"candidateRunId":")" + filled.candidate_run + "\"}");
+  for (std::size_t r = 0; r < requests; ++r) timed(*client, "/api/v1/experiments/" + filled.experiment_id + "/trends", trends);
+  for (std::size_t r = 0; r < requests; ++r) timed(*client, "/api/v1/gates?status=FAIL&limit=20", gates);
   client.reset();
   const krino::bench::Measured served = server->stop();
   std::filesystem::remove_all(data_dir);
 
-  const std::size_t failures = details.failures + first_diff.failures + diff_all.failures + diff_regressed.failures + gate.failures;
+  std::size_t failures = details.failures + first_diff.failures + diff_all.failures + diff_regressed.failures + gate.failures +
+                         first_evaluators.failures + evaluators.failures + trends.failures + gates.failures;
+  for (const Filter& filter : filters) failures += filter.timings.failures;
   std::printf("backend %s, two runs of %zu items written in %.1f s; %zu requests of each page kind; server peak RSS %.1f MB; %zu failed\n",
               postgres ? "postgresql" : "sqlite", items, fill_seconds, requests, served.peak_rss_mb, failures);
   std::printf("%-34s %10s %10s %10s\n", "request", "p50 ms", "p95 ms", "max ms");
@@ -169,5 +216,11 @@ int main(int argc, char** argv) {
   row("diff page, ALL (size 50)", diff_all);
   row("diff page, REGRESSED (size 50)", diff_regressed);
   row("gate (comparison kept)", gate);
+  for (Filter& filter : filters) row(filter.name, filter.timings);
+  row("first evaluators (sums the run)", first_evaluators);
+  row("evaluators (kept)", evaluators);
+  row("trends (2 runs)", trends);
+  row("gates ?status=FAIL", gates);
+  std::printf("rare text match walked to the run's end: %zu requests, %.0f ms in all\n", rare_requests, rare_walk_ms);
   return failures == 0 ? 0 : 1;
 }

@@ -20,11 +20,12 @@ constexpr std::size_t kDefaultItemsPerPage = 50;
 constexpr std::size_t kMaxItemsPerPage = 1000;
 constexpr std::size_t kMaxSearchBytes = 256;
 constexpr std::size_t kMaxSearchWords = 8;
-// How many positions a page looks at when no index leads to its matches (a text search, PASSED,
-// a combination of conditions): about a tenth of a second on this machine with either backend
-// for a run of 1 KB items (docs/decisions.md), so a rare match costs the client more pages, never
-// a slow one.
+// How many positions a page looks at when no index leads to its matches (PASSED, an evaluator's
+// verdicts, a combination of conditions), and when it searches text (reading every document of the
+// window): each a fraction of a second with either backend (docs/decisions.md), so a rare match
+// costs the client more pages, never a slow one.
 constexpr std::int64_t kScanWindow = 100000;
+constexpr std::int64_t kTextWindow = 20000;
 
 std::optional<store::ItemStatusFilter> parse_item_status(std::string_view text) {
   if (text == "ALL") return store::ItemStatusFilter::all;
@@ -91,7 +92,7 @@ std::optional<store::ItemFilter> item_filter(const Request& request, std::option
   const int conditions = (filter.status != store::ItemStatusFilter::all) + filter.evaluator.has_value() + !filter.words.empty();
   const bool indexed = (filter.status == store::ItemStatusFilter::failed || filter.status == store::ItemStatusFilter::error) ||
                        (filter.evaluator && filter.evaluator_passed == false);
-  if (conditions > 1 || (conditions == 1 && !indexed)) filter.window = kScanWindow;
+  if (conditions > 1 || (conditions == 1 && !indexed)) filter.window = filter.words.empty() ? kScanWindow : kTextWindow;
   return filter;
 }
 

@@ -31,7 +31,7 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
     sql += "eval_results e JOIN items i ON i.run_id = e.run_id AND i.seq = e.seq WHERE e.run_id = ?1 AND e.name = ?5 AND e.seq > ?2 AND e.seq <= ?3";
     if (filter.evaluator_passed) sql += *filter.evaluator_passed ? " AND e.success = 1" : " AND e.success = 0";
   } else {
-    sql += "items i WHERE i.run_id = ?1 AND i.seq > ?2 AND i.seq <= ?3";
+    sql += "items i WHERE i.run_id = ?1 AND i.seq > ?2 AND i.seq <= ?3 AND ?5 IS NULL";
   }
   switch (filter.status) {
     case ItemStatusFilter::all: break;
@@ -43,8 +43,7 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
   sql += filter.evaluator ? " ORDER BY e.seq LIMIT ?4" : " ORDER BY i.seq LIMIT ?4";
   SqliteStatement query = connection_.prepare(sql);
   query.bind(1, run_id).bind(2, filter.after_seq).bind(3, window_end).bind(4, static_cast<std::int64_t>(filter.limit) + 1);
-  // ?5 is in the statement only with an evaluator (or when words, ?6 on, follow it): binding it otherwise is out of range.
-  if (filter.evaluator || !filter.words.empty()) query.bind(5, filter.evaluator);
+  query.bind(5, filter.evaluator);
   for (std::size_t w = 0; w < filter.words.size(); ++w) query.bind(static_cast<int>(w + 6), ui_text::contains_pattern(filter.words[w]));
 
   FilteredItemPage page;
