@@ -1,6 +1,6 @@
 // What the browser test looks at: a real `krino serve` (SQLite, in a temporary directory) filled by
 // two real `krino run`s of one experiment whose task is a small program (exec), so the runs have
-// tokens, cost and latency, tool calls, an item error, a hostile item, and a regression between them.
+// tokens, cost (one item unpriced) and latency, tool calls, an item error, a hostile item, and a regression between them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +36,8 @@ outputs = {"output": answer}
 if meta.get("tools"):
     outputs["toolCalls"] = [{"name": "lookup_capital", "arguments": {"country": meta["country"]}}]
 question = example["inputs"]["input"]
-print(json.dumps({"actualOutputs": outputs, "metrics": {"tokensIn": 40 + len(question), "tokensOut": len(answer), "costUsd": 0.000125 if variant == "a" else 0.0001}}))
+cost = None if meta.get("unpriced") else (0.000125 if variant == "a" else 0.0001)
+print(json.dumps({"actualOutputs": outputs, "metrics": {"tokensIn": 40 + len(question), "tokensOut": len(answer), "costUsd": cost}}))
 `;
 
 export function makeWorkspace() {
@@ -46,6 +47,7 @@ export function makeWorkspace() {
     const metadata = { country, answer: i % 10 === 3 ? city.toLowerCase() : city, tools: i % 4 === 0 };
     if (i % 6 === 1) metadata.regresses = true;
     if (i % 10 === 3) { metadata.improves = true; metadata.fixed = city; }
+    if (i === 5) metadata.unpriced = true;  // tokens but no cost: the run is partly priced
     rows.push({ id: `c${String(i).padStart(2, '0')}`, input: `What is the capital of ${country}?`, expectedOutput: city, metadata });
   });
   rows.push({ id: 'hostile', input: HOSTILE_INPUT, expectedOutput: HOSTILE_OUTPUT, metadata: { answer: HOSTILE_OUTPUT } });

@@ -108,8 +108,11 @@ try {
     await page.waitForURL(`${origin}/runs/${candidateRun}`);
     await page.getByTestId('card-pass-rate').waitFor();
     assert.match(await page.getByTestId('card-pass-rate').innerText(), new RegExp(`${percent(run.passRate).replace('.', '\\.')}[\\s\\S]*${run.passedItems} of ${run.totalItems} items passed`));
-    assert.match(await page.getByTestId('card-cost').innerText(), new RegExp(`${run.pricedItemCount}/${run.totalItems} items priced`));
-    assert.match(await page.getByTestId('card-tokens').innerText(), new RegExp(`${run.tokensIn.toLocaleString('en-US')} in, ${run.tokensOut.toLocaleString('en-US')} out`));
+    // Spec §2.3: the cost to 4 decimals, and "N/M items priced" as one item has tokens but no cost.
+    assert.equal(run.pricedItemCount, run.tokenizedItemCount - 1);
+    assert.match(await page.getByTestId('card-cost').innerText(),
+      new RegExp(`^TOTAL COST\\s+\\$${run.costUsd.toFixed(4).replace('.', '\\.')}\\s+${run.pricedItemCount}/${run.tokenizedItemCount} items priced$`, 'i'));
+    assert.match(await page.getByTestId('card-tokens').innerText(), new RegExp(`${(run.tokensIn + run.tokensOut).toLocaleString('en-US')}[\\s\\S]*${run.tokensIn.toLocaleString('en-US')} in, ${run.tokensOut.toLocaleString('en-US')} out`));
     await page.getByTestId('items').locator('tbody tr').first().waitFor();
     assert.equal(await page.getByTestId('item-row').count(), Math.min(50, run.totalItems));
     await shoot('run');

@@ -15,16 +15,22 @@ const STATUSES = ['ALL', 'PASSED', 'FAILED', 'ERROR'];
 
 export const itemStatus = (item) => (item.error ? 'ERROR' : item.success ? 'PASSED' : 'FAILED');
 
+// The cards of spec §2.3: total tokens; total cost to 4 decimals, with "N/M items priced" only when
+// some tokenized items have no cost (no card when nothing was priced); the wall time (the server
+// keeps no per-run latency average yet).
 function Totals({ run }) {
   const wall = between(run.startedAt, run.completedAt);
+  const tokens = run.tokensIn == null && run.tokensOut == null ? null : (run.tokensIn ?? 0) + (run.tokensOut ?? 0);
+  const partlyPriced = run.pricedItemCount < run.tokenizedItemCount;
   return html`
     <div class="cards">
       <${Card} testId="card-pass-rate" label="Pass rate" value=${percent(run.passRate)} detail=${`${integer(run.passedItems)} of ${integer(run.totalItems)} items passed`} />
-      <${Card} testId="card-tokens" label="Tokens" value=${run.tokensIn == null && run.tokensOut == null ? '\u2014' : integer((run.tokensIn ?? 0) + (run.tokensOut ?? 0))}
-        detail=${`${integer(run.tokensIn)} in, ${integer(run.tokensOut)} out \u00b7 ${integer(run.tokenizedItemCount)}/${integer(run.totalItems)} items counted`} />
-      <${Card} testId="card-cost" label="Cost" value=${usd(run.costUsd)} detail=${`${integer(run.pricedItemCount)}/${integer(run.totalItems)} items priced`} />
-      <${Card} testId="card-latency" label=${run.latencyMsMean != null ? 'Mean latency' : 'Wall time'}
-        value=${milliseconds(run.latencyMsMean ?? run.durationMs ?? wall)} detail=${run.completedAt ? `ended ${when(run.completedAt)}` : 'still running'} />
+      ${tokens !== null && html`<${Card} testId="card-tokens" label="Total tokens" value=${integer(tokens)}
+        detail=${`${integer(run.tokensIn)} in, ${integer(run.tokensOut)} out`} />`}
+      ${run.costUsd != null && html`<${Card} testId="card-cost" label="Total cost" value=${`$${run.costUsd.toFixed(4)}`}
+        detail=${partlyPriced ? `${integer(run.pricedItemCount)}/${integer(run.tokenizedItemCount)} items priced` : ''} />`}
+      <${Card} testId="card-latency" label=${run.latencyMsMean != null ? 'Avg latency' : 'Wall time'}
+        value=${milliseconds(run.latencyMsMean ?? wall)} detail=${run.completedAt ? `ended ${when(run.completedAt)}` : 'still running'} />
     </div>`;
 }
 
