@@ -75,10 +75,13 @@ function App() {
   }
   const View = match ? match.entry.view : NotFound;
   const title = match ? match.entry.title : 'Not found';
-  // A new view: the title says where we are, and focus moves to it (screen readers hear it).
+  // A new view: the title says where we are, and focus moves to it (screen readers hear it). Not on
+  // the first load, where the page starts at the top and the skip link comes first.
+  const firstView = useRef(true);
   useEffect(() => {
     document.title = `${title} \u00b7 krino`;
-    main.current?.focus({ preventScroll: true });
+    if (!firstView.current) main.current?.focus({ preventScroll: true });
+    firstView.current = false;
   }, [location.path]);
   return html`
     <a class="skip" href="#main">Skip to content</a>

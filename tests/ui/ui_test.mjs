@@ -222,6 +222,23 @@ try {
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(255, 255, 255)');
   });
 
+  await check('keyboard: the skip link comes first, a row opens with Enter, the key prompt closes with Escape', async () => {
+    await page.goto(`${origin}/runs/${candidateRun}`);
+    await page.getByTestId('item-row').first().waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to content');
+    const expand = page.getByTestId('item-row').first().getByRole('button');
+    await expand.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('item-detail').waitFor();
+    assert.equal(await expand.getAttribute('aria-expanded'), 'true');
+    await page.getByRole('button', { name: /^(API key|Key set)$/ }).click();
+    await page.getByRole('dialog').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement.name), 'apiKey');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+  });
+
   await check('an unknown view says so', async () => {
     await page.goto(`${origin}/no/such/view`);
     await page.getByRole('heading', { name: 'Not found' }).waitFor();

@@ -30,7 +30,8 @@ export function ExperimentView({ params }) {
     ${runs.data && html`
       <div class="cards">
         <${Card} testId="latest-pass-rate" label="Latest pass rate" value=${percent(latest?.passRate)} detail=${latest ? when(latest.startedAt) : 'no runs'} />
-        <${Card} testId="best-pass-rate" label="Best pass rate" value=${percent(best?.passRate)} detail=${best ? when(best.startedAt) : ''} />
+        <${Card} testId="best-pass-rate" label="Best pass rate" value=${percent(trends.data?.bestPassRate ?? best?.passRate)}
+          detail=${best && best.passRate === (trends.data?.bestPassRate ?? best.passRate) ? when(best.startedAt) : 'over every run'} />
         <${Card} label="Runs" value=${integer(list.length)} detail=${list.length >= 100 ? 'the newest 100' : ''} />
       </div>`}
     <section aria-labelledby="trend-heading">
