@@ -3,8 +3,10 @@
 // headless Chromium the run page's first paint and first items, and each filter change (from the
 // change to the new rows on screen). Uses tests/ui's playwright-core (npm ci in tests/ui first).
 //
-//   node tests/bench/ui_million_bench.mjs --krino build/release/bin/krino [--items 1000000]
-import { mkdtempSync, rmSync } from 'node:fs';
+//   node tests/bench/ui_million_bench.mjs --krino build/release/bin/krino [--items 1000000] [--data DIR]
+// --data keeps the server's data in DIR: a second invocation with the same DIR measures again
+// without filling (filling a million items takes minutes).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchBrowser, watch } from '../ui/browser.mjs';
@@ -36,7 +38,9 @@ function item(i) {
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'krino-ui-bench-'));
+const kept = option('--data', null);
+const dir = kept ?? mkdtempSync(join(tmpdir(), 'krino-ui-bench-'));
+const filled = existsSync(join(dir, 'data', 'krino.db'));
 const serve = await startServe(krino, join(dir, 'data'));
 const origin = serve.url;
 const post = async (path, body, method = 'POST') => {
@@ -45,20 +49,35 @@ const post = async (path, body, method = 'POST') => {
   return response.json();
 };
 let browser = null;
+let page = null;
 try {
-  const fillStarted = Date.now();
-  const { runId } = await post('/projects/bench/runs', { experimentName: 'million' });
-  for (let start = 0; start < total; start += BATCH) {
-    const items = [];
-    for (let i = start; i < Math.min(total, start + BATCH); i += 1) items.push(item(i));
-    await post(`/runs/${runId}/items`, { items });
-    if ((start / BATCH) % 100 === 99) console.error(`filled ${start + BATCH} items`);
+  let runId;
+  if (filled) {
+    const [experiment] = await (await fetch(`${origin}/api/v1/projects/bench/experiments`)).json();
+    runId = experiment.latestRun.runId;
+    console.log(`measuring the run kept in ${dir}`);
+  } else {
+    const fillStarted = Date.now();
+    ({ runId } = await post('/projects/bench/runs', { experimentName: 'million' }));
+    for (let start = 0; start < total; start += BATCH) {
+      const items = [];
+      for (let i = start; i < Math.min(total, start + BATCH); i += 1) items.push(item(i));
+      await post(`/runs/${runId}/items`, { items });
+      if ((start / BATCH) % 100 === 99) console.error(`filled ${start + BATCH} items`);
+    }
+    await post(`/runs/${runId}`, { status: 'SUCCESS' }, 'PATCH');
+    console.log(`filled ${total} items in ${((Date.now() - fillStarted) / 1000).toFixed(0)} s`);
   }
-  await post(`/runs/${runId}`, { status: 'SUCCESS' }, 'PATCH');
-  console.log(`filled ${total} items in ${((Date.now() - fillStarted) / 1000).toFixed(0)} s`);
+  // What the page asks for, timed alone (after the run ended, so distributions are kept).
+  for (const path of [`/runs/${runId}?page=0&size=1`, `/runs/${runId}/evaluators`, `/runs/${runId}/items?size=50`]) {
+    const started = Date.now();
+    const response = await fetch(`${origin}/api/v1${path}`);
+    await response.text();
+    console.log(`${String(Date.now() - started).padStart(6)} ms  GET ${path.replace(runId, '{id}')} (${response.status})`);
+  }
 
   browser = await launchBrowser();
-  const page = await browser.context.newPage();
+  page = await browser.context.newPage();
   const seen = watch(page, origin);
   const rowsShown = (expected) => page.waitForFunction((status) => {
     const rows = [...document.querySelectorAll('[data-testid=item-row]')];
@@ -94,8 +113,12 @@ try {
   console.log(`run of ${total.toLocaleString('en-US')} items, ${krino}`);
   for (const [name, ms] of figures) console.log(`${String(ms).padStart(6)} ms  ${name}`);
   if (seen.errors.length) console.log('errors:', seen.errors);
+} catch (error) {
+  console.error(error);
+  await page?.screenshot({ path: join(dir, 'failure.png'), fullPage: true }).catch(() => {});
+  process.exitCode = 1;
 } finally {
   await browser?.close();
   serve.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  if (!kept) rmSync(dir, { recursive: true, force: true });
 }
