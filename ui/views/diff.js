@@ -1,4 +1,5 @@
-// The diff of two runs of an experiment: the pass-rate movement, improved and regressed counts, the
+// The diff of two runs of an experiment (an item's change is the gate's: REGRESSED only when the
+// run's regression is significant; a pass that flipped is coloured whatever its status): the pass-rate movement, improved and regressed counts, the
 // significance verdict with its p-values and intervals, each evaluator's change, and the paged
 // cases with their per-evaluator deltas, filtered by change (spec §9). Everything is in the URL.
 import { html } from '../lib/preact.js';
@@ -96,7 +97,7 @@ export function DiffView({ params, query }) {
                     <td>${c.datasetItemId ?? ''}</td>
                     <td><${Badge} status=${c.status} />${c.severe ? html` <span class="badge bad">severe</span>` : ''}</td>
                     <td class="input-preview">${preview(c.input)}</td>
-                    <td class="nowrap">${c.baselinePass == null ? '\u2014' : c.baselinePass ? 'pass' : 'fail'} \u2192 ${c.candidatePass == null ? '\u2014' : c.candidatePass ? 'pass' : 'fail'}</td>
+                    <td class=${`nowrap ${c.passFlip ? (c.candidatePass ? 'pass' : 'fail') : ''}`}>${c.baselinePass == null ? '\u2014' : c.baselinePass ? 'pass' : 'fail'} \u2192 ${c.candidatePass == null ? '\u2014' : c.candidatePass ? 'pass' : 'fail'}</td>
                     <td>${(c.evaluators ?? []).filter((e) => e.delta).map((e) => html`<span class=${`delta ${e.delta < 0 ? 'fail' : 'pass'}`}>${e.name} ${signed(e.delta, 2)}</span> `)}</td>
                   </tr>`)}
               </tbody>
