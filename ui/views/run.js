@@ -173,15 +173,21 @@ function useItemPage(runId, filters, after) {
         matchCount = page.matchCount;
         cursor = page.nextAfter;
         if (cursor == null || content.length >= PAGE_SIZE) break;
+        // Rare matches: show those found so far while the search goes on.
+        if (page.content.length > 0 && !controller.signal.aborted) {
+          const partial = { content: [...content], nextAfter: cursor, matchCount };
+          setState((previous) => ({ ...previous, page: partial, loading: true, shownFor: key }));
+        }
       }
       return { content, nextAfter: cursor, matchCount };
     })().then(
-      (page) => setState({ page, error: null, loading: false }),
+      (page) => setState({ page, error: null, loading: false, shownFor: key }),
       (error) => { if (error.name !== 'AbortError') setState({ page: null, error, loading: false }); },
     );
     return () => controller.abort();
   }, [runId, key, refresh]);
-  return state;
+  // `shown`: the rows on screen are this query's (all of them once `ready`).
+  return { ...state, shown: state.shownFor === key, ready: !state.loading && state.shownFor === key };
 }
 
 function Items({ runId, run, query, evaluators }) {
@@ -192,10 +198,10 @@ function Items({ runId, run, query, evaluators }) {
   const after = query.get('after') ?? '';
   const [trail, setTrail] = useState([]);  // the cursors of the pages before this one
   const filters = { status: status === 'ALL' ? '' : status, evaluator, evaluatorStatus: evaluator ? evaluatorStatus : '', q: search };
-  const { page, error, loading } = useItemPage(runId, filters, after);
+  const { page, error, loading, shown, ready } = useItemPage(runId, filters, after);
   const evaluatorNames = evaluators.length ? evaluators : [...new Set((page?.content ?? []).flatMap((item) => (item.evalResults ?? []).map((r) => r.name)))];
-  const shown = evaluatorNames.slice(0, 4);
-  const columns = 7 + shown.length;
+  const evaluatorColumns = evaluatorNames.slice(0, 4);
+  const columns = 7 + evaluatorColumns.length;
   const filter = (changes) => {
     setTrail([]);
     setQuery({ ...changes, after: null });
@@ -230,7 +236,7 @@ function Items({ runId, run, query, evaluators }) {
       <${SearchBox} value=${search} />
     </form>
     <${ErrorNote} error=${error} what="Items" />
-    <p class="muted" aria-live="polite" data-testid="match-count">
+    <p class="muted" aria-live="polite" data-testid="match-count" data-query=${query.toString()} data-shown=${shown ? 'true' : 'false'} data-ready=${ready ? 'true' : 'false'}>
       ${page ? (page.matchCount != null ? `${integer(page.matchCount)} of ${integer(run.totalItems)} items match`
         : `${integer(page.content.length)}${page.nextAfter != null ? ' or more' : ''} matching items`) : ''}
       ${loading ? ' \u00b7 loading\u2026' : ''}
@@ -242,11 +248,11 @@ function Items({ runId, run, query, evaluators }) {
           <caption class="sr-only">Items of the run</caption>
           <thead><tr>
             <th scope="col"><span class="sr-only">Expand</span></th><th scope="col" class="num">#</th><th scope="col">Dataset id</th><th scope="col">Status</th><th scope="col">Input</th>
-            ${shown.map((name) => html`<th scope="col" class="num">${name}</th>`)}
+            ${evaluatorColumns.map((name) => html`<th scope="col" class="num">${name}</th>`)}
             <th scope="col" class="num">Latency</th><th scope="col" class="num">Cost</th>
           </tr></thead>
           <tbody>
-            ${page.content.map((item) => html`<${ItemRow} key=${item.id ?? item.index} item=${item} evaluatorNames=${shown} columns=${columns} />`)}
+            ${page.content.map((item) => html`<${ItemRow} key=${item.id ?? item.index} item=${item} evaluatorNames=${evaluatorColumns} columns=${columns} />`)}
           </tbody>
         </table>
       </div>`}
