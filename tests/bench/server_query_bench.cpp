@@ -178,6 +178,7 @@ int main(int argc, char** argv) {
   const auto rare_started = std::chrono::steady_clock::now();
   for (std::string after; rare_requests < 10000;) {
     HttpCall call;
+    call.method = "GET";
     call.target = run_items + filters[8].query + after;
     call.deadline = std::chrono::minutes(10);
     const std::string body = client->send(call).body();

@@ -74,6 +74,7 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(bad_batches_are_400s_naming_the_field_and_store
   refused(R"({"items":[{"success":true,"costUsd":1e400}]})", "items[0].costUsd");
   refused(R"({"items":[{"success":true,"tokensIn":-3}]})", "items[0].tokensIn");
   refused(R"({"items":[{"success":true,"inputs":"q"}]})", "items[0].inputs");
+  refused(R"({"items":[{"success":false,"error":"boom"}]})", "items[0].error");  // an item error is an object
   refused("{\"items\":[{\"success\":true,\"inputs\":{\"q\":\"\xff\xfe\"}}]}", "body");  // not UTF-8
   // 100,000 items in one batch, the last one wrong: refused whole, naming it.
   std::string big = R"({"items":[)";

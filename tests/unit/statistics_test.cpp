@@ -1,4 +1,5 @@
 #include "krino/core/statistics/experiment_statistics.hpp"
+#include "krino/core/statistics/intervals.hpp"
 #include "krino/core/statistics/run_statistics.hpp"
 
 #include <boost/json.hpp>
@@ -108,6 +109,26 @@ BOOST_AUTO_TEST_CASE(one_run_has_zero_run_to_run_spread) {
   BOOST_TEST(stats.score_std_dev("e") == 0.0);
   BOOST_TEST(stats.average_score("e") == 0.5);
   BOOST_TEST(stats.average_score("unknown") == 0.0);
+}
+
+// Wilson's interval against its closed form computed apart (3 of 10: 0.1077913 to 0.6032219, in
+// Python); it never leaves [0, 1].
+BOOST_AUTO_TEST_CASE(wilson_and_mean_intervals) {
+  const auto three_of_ten = wilson_interval(3, 10);
+  BOOST_TEST(three_of_ten[0] == 0.1077913, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(three_of_ten[1] == 0.6032219, boost::test_tools::tolerance(1e-6));
+  const auto none = wilson_interval(0, 5);
+  BOOST_TEST(none[0] == 0.0);
+  BOOST_TEST(none[1] > 0.4);
+  const auto all = wilson_interval(5, 5);
+  BOOST_TEST(all[1] == 1.0);
+  BOOST_TEST(all[0] < 0.6);
+  // Scores 1, 2, 3: mean 2, sd 1, half-width 1.96 / sqrt(3).
+  const auto mean = mean_interval(3, 6.0, 14.0);
+  BOOST_TEST(mean[0] == 2.0 - kZ95 / std::sqrt(3.0), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(mean[1] == 2.0 + kZ95 / std::sqrt(3.0), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(mean_interval(1, 0.25, 0.0625)[0] == 0.25);
+  BOOST_TEST(mean_interval(1, 0.25, 0.0625)[1] == 0.25);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

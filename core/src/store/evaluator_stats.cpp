@@ -53,7 +53,7 @@ std::optional<std::vector<EvaluatorStats>> evaluator_stats(Store& store, const S
   if (ended)
     if (auto kept = store.kept_evaluator_stats(run_id)) return kept;
   EvaluatorStatsBuilder builder;
-  store.scan_items(scope, run_id, [&](const ScoredItem& item) { builder.add(item); });
+  store.scan_verdicts(scope, run_id, [&](const ScoredItem& item) { builder.add(item); });
   std::vector<EvaluatorStats> stats = builder.finish();
   // A run without verdicts keeps nothing and costs nothing to sum again.
   if (ended && !stats.empty()) store.keep_evaluator_stats(run_id, stats);

@@ -64,6 +64,37 @@ std::optional<FilteredItemPage> PostgresStore::filtered_items(const Scope& scope
   return page;
 }
 
+void PostgresStore::scan_verdicts(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) {
+  std::int64_t count = 0;
+  {
+    PgPool::Lease lease = pool_.acquire();
+    PgConnection& connection = *lease;
+    const PgResult run = connection.execute("SELECT item_count FROM runs WHERE id = $1 AND " + visible("tenant_id", 2),
+                                            PgParams().text(run_id).optional(scope.tenant));
+    if (run.rows() == 0) return;
+    count = run.integer(0, 0);
+  }
+  // A chunk of positions at a time (libpq holds a whole result in memory), as scan_items.
+  std::vector<ScoredItem> chunk;
+  for (std::int64_t first = 0; first < count; first += kScanChunk) {
+    chunk.clear();
+    {
+      PgPool::Lease lease = pool_.acquire();
+      PgConnection& connection = *lease;
+      const PgResult results = connection.execute(
+          "SELECT seq, name, score, threshold, success FROM eval_results WHERE run_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq, position",
+          PgParams().text(run_id).integer(first).integer(first + kScanChunk));
+      for (int row = 0; row < results.rows(); ++row) {
+        const std::int64_t seq = results.integer(row, 0);
+        if (chunk.empty() || chunk.back().seq != seq) chunk.push_back(ScoredItem{seq, std::nullopt, false, {}});
+        chunk.back().results.push_back(
+            NewResult{std::string(results.text(row, 1)), results.optional_real(row, 2), results.optional_real(row, 3), results.boolean(row, 4)});
+      }
+    }
+    for (const ScoredItem& item : chunk) visit(item);
+  }
+}
+
 std::optional<std::vector<EvaluatorStats>> PostgresStore::kept_evaluator_stats(const std::string& run_id) {
   PgPool::Lease lease = pool_.acquire();
   PgConnection& connection = *lease;

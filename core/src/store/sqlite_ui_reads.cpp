@@ -63,6 +63,35 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
   return page;
 }
 
+void SqliteStore::scan_verdicts(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) {
+  std::int64_t count = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    SqliteStatement run = connection_.prepare("SELECT item_count FROM runs WHERE id = ?1 AND " + visible("tenant_id", 2));
+    run.bind(1, run_id).bind(2, scope.tenant);
+    if (!run.step()) return;
+    count = run.integer(0);
+  }
+  // A chunk of positions at a time, the lock released between chunks, as scan_items.
+  std::vector<ScoredItem> chunk;
+  for (std::int64_t first = 0; first < count; first += kScanChunk) {
+    chunk.clear();
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      SqliteStatement results = connection_.prepare(
+          "SELECT seq, name, score, threshold, success FROM eval_results WHERE run_id = ?1 AND seq >= ?2 AND seq < ?3 ORDER BY seq, position");
+      results.bind(1, run_id).bind(2, first).bind(3, first + kScanChunk);
+      while (results.step()) {
+        const std::int64_t seq = results.integer(0);
+        if (chunk.empty() || chunk.back().seq != seq) chunk.push_back(ScoredItem{seq, std::nullopt, false, {}});
+        chunk.back().results.push_back(
+            NewResult{std::string(results.text(1)), results.optional_real(2), results.optional_real(3), results.integer(4) != 0});
+      }
+    }
+    for (const ScoredItem& item : chunk) visit(item);
+  }
+}
+
 std::optional<std::vector<EvaluatorStats>> SqliteStore::kept_evaluator_stats(const std::string& run_id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement kept = connection_.prepare(

@@ -1,6 +1,6 @@
 #pragma once
 // Each evaluator's distribution over a run, as the run page and the trends chart read it: summed in
-// one bounded-memory pass over the run's verdicts (Store::scan_items), in the run's order, so both
+// one bounded-memory pass over the run's verdicts (Store::scan_verdicts), in the run's order, so both
 // backends give the same doubles; kept once the run has ended (it cannot change then), so only the
 // first read of an ended run sums its verdicts.
 #include "krino/core/store/store.hpp"

@@ -45,6 +45,7 @@ class SqliteStore final : public Store {
   void record_write(const AuditEntry& entry) override;
   // What the web UI reads (sqlite_ui_reads.cpp).
   std::optional<FilteredItemPage> filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) override;
+  void scan_verdicts(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) override;
   std::optional<std::vector<EvaluatorStats>> kept_evaluator_stats(const std::string& run_id) override;
   void keep_evaluator_stats(const std::string& run_id, const std::vector<EvaluatorStats>& stats) override;
   void record_gate(const std::string& experiment_id, const std::string& candidate_run_id, const std::optional<std::string>& baseline_run_id,

@@ -72,6 +72,10 @@ class Store {
   // comparisons build their sides from. Nothing when the scope sees no such run.
   virtual void scan_items(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) = 0;
 
+  // As scan_items, with only each item's position and verdicts (the items' rows are not read):
+  // what the evaluator distributions are summed from.
+  virtual void scan_verdicts(const Scope& scope, const std::string& run_id, const std::function<void(const ScoredItem&)>& visit) = 0;
+
   // The baseline run a comparison takes when none is named (BaselineQuery), or nullopt.
   virtual std::optional<std::string> baseline_run(const Scope& scope, const BaselineQuery& query) = 0;
 
