@@ -38,7 +38,8 @@ packages=(
 # Only the tests use these.
 test_packages=(
   libxml2-utils       # xmllint: the junit reporter's tests validate its XML against a JUnit schema
-  chromium            # headless browser: the html reporter's tests load the report offline
+  chromium            # headless browser: the html reporter's report and krino serve's web UI (tests/ui) are tested in it
+  nodejs npm          # the web UI's browser test (tests/ui: playwright-core from npm, driving Debian's chromium)
   groff-base          # the man page test renders packaging/krino.1.in and checks for warnings
   python3-minimal     # the layout test (cmake/krino_layout_check.py): the dependency rule and core's layers
   clang-14            # the fuzz preset: the fuzz harnesses are built with clang (docs/fuzzing.md)

@@ -59,6 +59,7 @@ Response Router::dispatch(Request& request) const {
     }
     allowed.insert(std::string(boost::beast::http::to_string(route.method)));
   }
+  if (allowed.empty() && fallback_) return fallback_(request);
   if (allowed.empty()) return error_response(Status::not_found, "not_found", "no such path: " + request.path);
   std::string allow;
   for (const std::string& method : allowed) allow.append(allow.empty() ? "" : ", ").append(method);

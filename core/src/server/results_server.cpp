@@ -4,6 +4,7 @@
 #include "krino/core/mcp/mcp_server.hpp"
 #include "krino/core/server/regression_alert.hpp"
 #include "krino/core/server/server_metrics.hpp"
+#include "krino/core/server/ui_routes.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/gate_log_routes.hpp"
@@ -108,6 +109,7 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
     parts_->mcp_http = std::make_unique<McpHttpTransport>(*parts_->mcp_server, parts_->auth, std::move(mcp));
     parts_->mcp_http->add_routes(parts_->router);
   }
+  add_ui_routes(parts_->router);
   parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router,
                                                            [&metrics = parts_->metrics](const http_server::AccessRecord& record) {
                                                              log_access(record);

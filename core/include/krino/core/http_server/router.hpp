@@ -18,7 +18,11 @@ class Router {
  public:
   void add(boost::beast::http::verb method, std::string_view pattern, Handler handler);
 
-  // Fills request.path_params and calls the handler, or answers 404 / 405 itself.
+  // Answers the requests whose path no route knows (instead of a 404): the web UI's pages, whose
+  // paths are the browser's (/runs/<id>) and so cannot all be listed as routes.
+  void set_fallback(Handler handler) { fallback_ = std::move(handler); }
+
+  // Fills request.path_params and calls the handler, or the fallback, or answers 404 / 405 itself.
   Response dispatch(Request& request) const;
 
  private:
@@ -31,6 +35,7 @@ class Router {
                       std::map<std::string, std::string>& params);
 
   std::vector<Route> routes_;
+  Handler fallback_;
 };
 
 }  // namespace krino::core::http_server
