@@ -5,6 +5,7 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
+#include "krino/core/server_api/dataset_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
@@ -59,6 +60,7 @@ struct ServerFixture {
     server_api::add_project_routes(router, *store, *auth);
     server_api::add_key_routes(router, *store, *auth);
     server_api::add_alert_routes(router, *store, *auth);
+    server_api::add_dataset_routes(router, *store, *auth);
     comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
     server_api::add_comparison_routes(router, *store, *comparisons, *auth);
     http_server::HttpServerOptions options;

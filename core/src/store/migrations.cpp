@@ -294,10 +294,76 @@ CREATE TABLE alert_delivery_attempts (
 );
 )sql";
 
+// 5: server datasets. A dataset's name is unique per tenant (as a project's is). Each version is a
+// full copy of its items, written once: reading a version is one range of (dataset, version,
+// ordinal). Deleting a dataset cascades to its versions and their items; runs name the version
+// they used only as text (`runs.dataset_version`), so they stay, unlinked.
+constexpr std::string_view kDatasetsSqlite = R"sql(
+CREATE TABLE datasets (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT,
+  tenant_id TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX datasets_by_tenant_name ON datasets (COALESCE(tenant_id, ''), name);
+CREATE TABLE dataset_versions (
+  dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  version INTEGER NOT NULL,
+  description TEXT,
+  item_count INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (dataset_id, version)
+);
+CREATE TABLE dataset_items (
+  dataset_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  ordinal INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  inputs TEXT NOT NULL,
+  expected_outputs TEXT,
+  metadata TEXT,
+  PRIMARY KEY (dataset_id, version, ordinal),
+  FOREIGN KEY (dataset_id, version) REFERENCES dataset_versions (dataset_id, version) ON DELETE CASCADE
+) WITHOUT ROWID;
+)sql";
+
+constexpr std::string_view kDatasetsPostgres = R"sql(
+CREATE TABLE datasets (
+  id uuid PRIMARY KEY,
+  name text NOT NULL,
+  description text,
+  tenant_id text,
+  created_at timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX datasets_by_tenant_name ON datasets (COALESCE(tenant_id, ''), name);
+CREATE TABLE dataset_versions (
+  dataset_id uuid NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  version bigint NOT NULL,
+  description text,
+  item_count bigint NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (dataset_id, version)
+);
+CREATE TABLE dataset_items (
+  dataset_id uuid NOT NULL,
+  version bigint NOT NULL,
+  ordinal bigint NOT NULL,
+  item_id text NOT NULL,
+  inputs text NOT NULL,
+  expected_outputs text,
+  metadata text,
+  PRIMARY KEY (dataset_id, version, ordinal),
+  FOREIGN KEY (dataset_id, version) REFERENCES dataset_versions (dataset_id, version) ON DELETE CASCADE
+);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
     Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
+    // 4 is taken by another branch (the UI's gate log); the lead renumbers on merge.
+    Migration{5, "server datasets", kDatasetsSqlite, kDatasetsPostgres},
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // backend per database (SQLite by default, PostgreSQL for a team). Everything above it (API
 // handlers, gate, diff, alerts) talks to a Store and never to SQL.
 #include "krino/core/store/alert_types.hpp"
+#include "krino/core/store/dataset_types.hpp"
 #include "krino/core/store/store_types.hpp"
 
 #include <functional>
@@ -123,6 +124,26 @@ class Store {
   // the lease; false (and nothing logged) when the owner no longer holds it.
   virtual bool record_attempt(const std::string& delivery_id, const std::string& owner, const AttemptOutcome& outcome) = 0;
   virtual AlertQueueDepth alert_queue_depth() = 0;
+  // Server datasets (dataset_types.hpp). A name means, to a tenant, its own dataset of that name
+  // before a shared one; to an unscoped caller, the shared one first. Names are unique per tenant.
+  // Creates an empty dataset; StoreError(conflict) when the caller's tenant already has that name.
+  virtual DatasetSummary create_dataset(const Scope& scope, const std::string& name, const std::optional<std::string>& description) = 0;
+  virtual std::vector<DatasetSummary> datasets(const Scope& scope) = 0;  // by name
+  virtual std::optional<DatasetDetails> dataset(const Scope& scope, const std::string& name) = 0;
+  // Writes the next version of the dataset: the items of version `base` first when given (a copy,
+  // renumbered from ordinal 0; promotion), then `items`, all in one transaction. Throws
+  // StoreError(not_found) for an unknown dataset or base version.
+  virtual DatasetVersionInfo add_dataset_version(const Scope& scope, const std::string& name, const std::optional<std::string>& description,
+                                                 std::optional<std::int64_t> base, std::span<const DatasetItem> items) = 0;
+  // One version (nullopt `version`: the newest), or nullopt when there is none.
+  virtual std::optional<DatasetVersionInfo> dataset_version(const Scope& scope, const std::string& name,
+                                                            std::optional<std::int64_t> version) = 0;
+  // Up to `limit` items of the version after ordinal `after_ordinal` (-1: from the start), in order;
+  // nullopt when there is no such version.
+  virtual std::optional<DatasetItemPage> dataset_items(const Scope& scope, const std::string& name, std::int64_t version,
+                                                       std::int64_t after_ordinal, std::size_t limit) = 0;
+  // Deletes the dataset with all its versions; runs keep their `datasetVersion` text. False when none.
+  virtual bool delete_dataset(const Scope& scope, const std::string& name) = 0;
 };
 
 }  // namespace krino::core::store
