@@ -60,6 +60,9 @@ class ServerClient {
   CallOutcome post_items(const std::string& run_id, const std::string& idempotency_key, std::string_view items_json);
   // PATCH /api/v1/runs/{run}: SUCCESS, FAILED or CANCELLED.
   CallOutcome set_status(const std::string& run_id, const std::string& status);
+  // GET `path` (from the base URL, starting with '/'), with the same retries: what the dataset
+  // resolver reads a server dataset with.
+  CallOutcome get(const std::string& path) { return call("GET", path, {}, {}); }
 
   // Checked before every retry: once it answers true, a call stops trying (the run's end is out of
   // time) and ends unreachable.
