@@ -54,8 +54,9 @@ class ServerClient {
                Sleeper sleeper = real_sleeper());
 
   // POST /api/v1/projects/{project}/runs. On delivery `run_id` holds the server's id.
+  // `dataset_version` (may be empty) goes as the run's datasetVersion.
   CallOutcome create_run(const std::string& project, const std::string& experiment, std::string_view metadata_json,
-                         std::string& run_id);
+                         std::string& run_id, std::string_view dataset_version = {});
   // POST /api/v1/runs/{run}/items with `items_json`, a JSON array of ItemData.
   CallOutcome post_items(const std::string& run_id, const std::string& idempotency_key, std::string_view items_json);
   // PATCH /api/v1/runs/{run}: SUCCESS, FAILED or CANCELLED.
