@@ -6,6 +6,7 @@
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/dataset_routes.hpp"
+#include "krino/core/server_api/review_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
@@ -61,6 +62,7 @@ struct ServerFixture {
     server_api::add_key_routes(router, *store, *auth);
     server_api::add_alert_routes(router, *store, *auth);
     server_api::add_dataset_routes(router, *store, *auth);
+    server_api::add_review_routes(router, *store, *auth);
     comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
     server_api::add_comparison_routes(router, *store, *comparisons, *auth);
     http_server::HttpServerOptions options;

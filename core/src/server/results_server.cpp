@@ -5,6 +5,7 @@
 #include "krino/core/server/server_metrics.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/dataset_routes.hpp"
+#include "krino/core/server_api/review_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
 #include "krino/core/server_api/project_routes.hpp"
@@ -88,6 +89,7 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   server_api::add_key_routes(parts_->router, store, parts_->auth);
   server_api::add_alert_routes(parts_->router, store, parts_->auth);
   server_api::add_dataset_routes(parts_->router, store, parts_->auth);
+  server_api::add_review_routes(parts_->router, store, parts_->auth);
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
   parts_->http = std::make_unique<http_server::HttpServer>(parts_->io.context(), options.http, parts_->router,
                                                            [&metrics = parts_->metrics](const http_server::AccessRecord& record) {

@@ -294,10 +294,13 @@ CREATE TABLE alert_delivery_attempts (
 );
 )sql";
 
-// 5: server datasets. A dataset's name is unique per tenant (as a project's is). Each version is a
+// 5: server datasets and review. A dataset's name is unique per tenant (as a project's is). Each version is a
 // full copy of its items, written once: reading a version is one range of (dataset, version,
 // ordinal). Deleting a dataset cascades to its versions and their items; runs name the version
-// they used only as text (`runs.dataset_version`), so they stay, unlinked.
+// they used only as text (`runs.dataset_version`), so they stay, unlinked. An annotation is one
+// reviewer's (principal's) verdict on one run item; `revision` (Unix ms of the last write) orders
+// the reviewers' verdicts on an item, which the review queue reads the latest of. Annotations go
+// with their run.
 constexpr std::string_view kDatasetsSqlite = R"sql(
 CREATE TABLE datasets (
   id TEXT PRIMARY KEY,
@@ -326,6 +329,19 @@ CREATE TABLE dataset_items (
   PRIMARY KEY (dataset_id, version, ordinal),
   FOREIGN KEY (dataset_id, version) REFERENCES dataset_versions (dataset_id, version) ON DELETE CASCADE
 ) WITHOUT ROWID;
+CREATE TABLE annotations (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  item_id TEXT NOT NULL,
+  principal TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  overridden_expected_output TEXT,
+  note TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  PRIMARY KEY (item_id, principal)
+);
+CREATE INDEX annotations_by_run ON annotations (run_id);
 )sql";
 
 constexpr std::string_view kDatasetsPostgres = R"sql(
@@ -356,6 +372,19 @@ CREATE TABLE dataset_items (
   PRIMARY KEY (dataset_id, version, ordinal),
   FOREIGN KEY (dataset_id, version) REFERENCES dataset_versions (dataset_id, version) ON DELETE CASCADE
 );
+CREATE TABLE annotations (
+  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  item_id uuid NOT NULL,
+  principal text NOT NULL,
+  verdict text NOT NULL,
+  overridden_expected_output text,
+  note text,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  revision bigint NOT NULL,
+  PRIMARY KEY (item_id, principal)
+);
+CREATE INDEX annotations_by_run ON annotations (run_id);
 )sql";
 
 constexpr std::array kMigrations = {
@@ -363,7 +392,7 @@ constexpr std::array kMigrations = {
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
     Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
     // 4 is taken by another branch (the UI's gate log); the lead renumbers on merge.
-    Migration{5, "server datasets", kDatasetsSqlite, kDatasetsPostgres},
+    Migration{5, "server datasets and review", kDatasetsSqlite, kDatasetsPostgres},
 };
 
 }  // namespace

@@ -101,6 +101,7 @@ DatasetVersionInfo PostgresStore::add_dataset_version(const Scope& scope, const 
                                               PgParams().text(*id).integer(number).optional(description));
   DatasetVersionInfo made = read_pg_version(version, 0);
   std::int64_t ordinal = 0;
+  if (base && *base == 0) base = number > 1 ? std::optional<std::int64_t>(number - 1) : std::nullopt;
   if (base) {
     const PgResult from = connection.execute("SELECT item_count FROM dataset_versions WHERE dataset_id = $1 AND version = $2",
                                              PgParams().text(*id).integer(*base));

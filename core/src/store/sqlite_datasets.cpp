@@ -103,6 +103,7 @@ DatasetVersionInfo SqliteStore::add_dataset_version(const Scope& scope, const st
   version.bind(1, *id).bind(2, made.version).bind(3, description).bind(4, made.created_at);
   version.step();
   std::int64_t ordinal = 0;
+  if (base && *base == 0) base = made.version > 1 ? std::optional<std::int64_t>(made.version - 1) : std::nullopt;
   if (base) {
     SqliteStatement exists = connection_.prepare("SELECT item_count FROM dataset_versions WHERE dataset_id = ?1 AND version = ?2");
     exists.bind(1, *id).bind(2, *base);

@@ -116,6 +116,14 @@ class SqliteStore final : public Store {
  private:
   // The id of the dataset the scope means by `name` (Store's rule), or nullopt (no lock of its own).
   std::optional<std::string> dataset_id(const Scope& scope, const std::string& name);
+ public:
+  // Review (sqlite_review.cpp).
+  std::optional<Annotation> put_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id, const std::string& principal,
+                                           const NewAnnotation& annotation) override;
+  std::optional<std::vector<Annotation>> annotations(const Scope& scope, const std::string& run_id, const std::string& item_id) override;
+  bool delete_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id, const std::string& principal) override;
+  ReviewPage review_queue(const Scope& scope, const ReviewFilter& filter, std::size_t offset, std::size_t limit) override;
+  std::optional<ItemForPromotion> item_for_promotion(const Scope& scope, const std::string& item_id) override;
 };
 
 }  // namespace krino::core::store

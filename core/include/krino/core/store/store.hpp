@@ -4,6 +4,7 @@
 // handlers, gate, diff, alerts) talks to a Store and never to SQL.
 #include "krino/core/store/alert_types.hpp"
 #include "krino/core/store/dataset_types.hpp"
+#include "krino/core/store/review_types.hpp"
 #include "krino/core/store/store_types.hpp"
 
 #include <functional>
@@ -130,8 +131,9 @@ class Store {
   virtual DatasetSummary create_dataset(const Scope& scope, const std::string& name, const std::optional<std::string>& description) = 0;
   virtual std::vector<DatasetSummary> datasets(const Scope& scope) = 0;  // by name
   virtual std::optional<DatasetDetails> dataset(const Scope& scope, const std::string& name) = 0;
-  // Writes the next version of the dataset: the items of version `base` first when given (a copy,
-  // renumbered from ordinal 0; promotion), then `items`, all in one transaction. Throws
+  // Writes the next version of the dataset: the items of version `base` first when given (a copy;
+  // base 0 means the newest version at the time of writing, none for an empty dataset), then
+  // `items`, an item whose id the base has replacing it in place; all in one transaction. Throws
   // StoreError(not_found) for an unknown dataset or base version.
   virtual DatasetVersionInfo add_dataset_version(const Scope& scope, const std::string& name, const std::optional<std::string>& description,
                                                  std::optional<std::int64_t> base, std::span<const DatasetItem> items) = 0;
@@ -144,6 +146,18 @@ class Store {
                                                        std::int64_t after_ordinal, std::size_t limit) = 0;
   // Deletes the dataset with all its versions; runs keep their `datasetVersion` text. False when none.
   virtual bool delete_dataset(const Scope& scope, const std::string& name) = 0;
+  // Review (review_types.hpp). The item must belong to the run, and the run be visible to the scope:
+  // otherwise nullopt / false.
+  // Writes the principal's annotation of the item, replacing the one it wrote before.
+  virtual std::optional<Annotation> put_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id,
+                                                   const std::string& principal, const NewAnnotation& annotation) = 0;
+  // Every annotation of the item, oldest revision first (an empty list: none yet).
+  virtual std::optional<std::vector<Annotation>> annotations(const Scope& scope, const std::string& run_id, const std::string& item_id) = 0;
+  virtual bool delete_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id, const std::string& principal) = 0;
+  // The queue, oldest item first, `offset` and `limit` over it.
+  virtual ReviewPage review_queue(const Scope& scope, const ReviewFilter& filter, std::size_t offset, std::size_t limit) = 0;
+  // A run item by its id, with what promotion takes from it; nullopt when the scope sees none.
+  virtual std::optional<ItemForPromotion> item_for_promotion(const Scope& scope, const std::string& item_id) = 0;
 };
 
 }  // namespace krino::core::store
