@@ -124,7 +124,9 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(delete_removes_every_version_and_leaves_runs, B
   BOOST_TEST(this->call("DELETE", "/api/v1/datasets/gone").status() == 204u);
   BOOST_TEST(this->call("DELETE", "/api/v1/datasets/gone").status() == 404u);
   BOOST_TEST(this->call("GET", "/api/v1/datasets/gone/versions/1").status() == 404u);
-  BOOST_TEST(this->call("GET", "/api/v1/runs/" + run_id).status() == 200u);
+  const DatasetResult kept = this->call("GET", "/api/v1/runs/" + run_id);
+  BOOST_TEST(kept.status() == 200u);
+  BOOST_TEST(dataset_json(kept).at("datasetVersion").as_string() == "gone@1");
   // The name is free again, and its versions start again at 1.
   BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/datasets", R"({"name":"gone"})").status(), 201u);
   const DatasetResult again = this->call("POST", "/api/v1/datasets/gone/versions", R"({"items":[{"inputs":{"q":2}}]})");
