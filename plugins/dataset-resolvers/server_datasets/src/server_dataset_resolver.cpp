@@ -71,7 +71,6 @@ ResolvedDataset resolve_server_dataset(std::string_view uri, const ResolverSetti
 
 ServerDatasetResolver::ServerDatasetResolver(const krino_host* host, std::string uri, const krino::Config&, krino::DatasetInfo& info) {
   const ResolverSettings settings = settings_from_environment();
-  if (settings.server_url.empty()) parse_dataset_uri(uri);  // a malformed URI says so before the missing server does
   krino::server::HostTransport transport(host);
   const auto warn = [host](const std::string& message) {
     if (host != nullptr && host->log != nullptr) host->log(host, KRINO_LOG_WARNING, "krino.server_datasets.dataset", message.data(), message.size());
