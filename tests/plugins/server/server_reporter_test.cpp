@@ -2,7 +2,7 @@
 // a recording sleeper stands in for the waits between attempts.
 #include "batch_sender.hpp"
 #include "reporter_events.hpp"
-#include "server_client.hpp"
+#include <krino/support/server_client.hpp>
 #include "server_options.hpp"
 #include "server_reporter.hpp"
 #include "spool_file.hpp"

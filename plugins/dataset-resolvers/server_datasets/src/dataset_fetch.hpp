@@ -6,7 +6,7 @@
 
 #include "dataset_uri.hpp"
 
-#include "server_client.hpp"
+#include <krino/support/server_client.hpp>
 
 #include <cstdint>
 #include <string>

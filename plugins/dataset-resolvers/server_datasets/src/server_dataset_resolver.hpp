@@ -10,8 +10,8 @@
 
 #include "dataset_uri.hpp"
 
-#include "server_client.hpp"
-#include "server_transport.hpp"
+#include <krino/support/server_client.hpp>
+#include <krino/support/server_transport.hpp>
 
 #include <krino/plugin.hpp>
 

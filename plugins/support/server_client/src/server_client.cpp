@@ -1,4 +1,4 @@
-#include "server_client.hpp"
+#include <krino/support/server_client.hpp>
 
 #include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>

@@ -9,7 +9,7 @@
 #ifndef KRINO_SERVER_SERVER_CLIENT_HPP
 #define KRINO_SERVER_SERVER_CLIENT_HPP
 
-#include "server_transport.hpp"
+#include <krino/support/server_transport.hpp>
 
 #include <chrono>
 #include <functional>
