@@ -16,6 +16,9 @@ _krino_options_merge='-o --output --allow-missing'
 _krino_options_serve="--listen --data-dir --database --max-body-bytes --require-read-key --alert-poll-ms --alert-retry-ms --alert-max-delay-ms --alert-attempts --alert-timeout-ms --alert-lease-ms --mcp-allowed-origin $_krino_plugin_options"
 _krino_options_upload="--server --project --experiment --api-key --allow-loss $_krino_plugin_options"
 _krino_options_mcp="--data-dir --database $_krino_plugin_options"
+_krino_options_dataset_push="--name --description --server --api-key $_krino_plugin_options"
+_krino_options_dataset_pull="-o --output --force --server --api-key"
+_krino_options_dataset_diff="--json --server --api-key"
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
 
@@ -50,9 +53,9 @@ _krino() {
         [[ $word == -* ]] && continue
         case $command in
             '') command=$word ;;
-            plugins) command="plugins $word" ;;
+            plugins | dataset) command="$command $word" ;;
         esac
-        [[ $command == plugins ]] || break
+        [[ $command == plugins || $command == dataset ]] || break
     done
 
     # The value of the option just typed.
@@ -97,7 +100,7 @@ _krino() {
             return ;;
         --set | -c | --config | -j | --parallelism | --shard | --severity-margin | --alpha | --seed | \
             --permutation-iterations | --bootstrap-iterations | --max-items | --listen | --max-body-bytes | \
-            --server | --project | --experiment | --api-key | --alert-poll-ms | --alert-retry-ms | --alert-max-delay-ms | \
+            --server | --project | --experiment | --api-key | --name | --description | --alert-poll-ms | --alert-retry-ms | --alert-max-delay-ms | \
             --alert-attempts | --alert-timeout-ms | --alert-lease-ms | --mcp-allowed-origin)
             return ;;  # free-form values
     esac
@@ -114,6 +117,9 @@ _krino() {
             serve) options=$_krino_options_serve ;;
             upload) options=$_krino_options_upload ;;
             mcp) options=$_krino_options_mcp ;;
+            'dataset push') options=$_krino_options_dataset_push ;;
+            'dataset pull') options=$_krino_options_dataset_pull ;;
+            'dataset diff') options=$_krino_options_dataset_diff ;;
             'plugins list') options=$_krino_options_plugins_list ;;
             'plugins info') options=$_krino_options_plugins_info ;;
             '') options='--help --version' ;;
@@ -124,7 +130,9 @@ _krino() {
     fi
 
     case $command in
-        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve upload mcp plugins' -- "$cur") ;;
+        '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve upload dataset mcp plugins' -- "$cur") ;;
+        dataset) mapfile -t COMPREPLY < <(compgen -W 'push pull diff' -- "$cur") ;;
+        'dataset pull' | 'dataset diff') ;;  # name@version: nothing to complete locally
         plugins) mapfile -t COMPREPLY < <(compgen -W 'list info' -- "$cur") ;;
         'plugins info') mapfile -t COMPREPLY < <(compgen -W "$(_krino_names --names)" -- "$cur") ;;
         'plugins list') ;;

@@ -61,7 +61,7 @@ offers() {
 complete -p krino >/dev/null 2>&1 || fail "sourcing $script registers no completion for krino"
 
 # Commands.
-expect "krino " run eval extract gate compare merge serve upload mcp plugins
+expect "krino " run eval extract gate compare merge serve upload dataset mcp plugins
 expect "krino pl" plugins
 expect "krino e" eval extract
 expect "krino s" serve
@@ -72,6 +72,9 @@ expect "krino mcp --d" --data-dir --database
 expect "krino upload --s" --server
 expect "krino serve --d" --data-dir --database
 expect "krino plugins " list info
+expect "krino dataset " push pull diff
+expect "krino dataset pull --f" --force
+expect "krino dataset push --n" --name
 expect "krino --v" --version
 
 # Options, and their values.

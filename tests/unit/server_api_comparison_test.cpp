@@ -198,6 +198,32 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(the_diff_pages_cases_by_status_and_pairs_by_ite
   BOOST_TEST(krino::json::parse(positional.body()).at("summary").at("pairing").as_string() == "positional");
 }
 
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(runs_on_versions_of_one_server_dataset_gate_each_other_by_item_id, Backend, Backends, ServerFixture<Backend>) {
+  // Version 2 of "qa" (two items promoted, one added) after a run on version 1: that run is the
+  // baseline, and ids pair the items across the versions.
+  auto v1_items = scored(20, [](int i) { return i < 2 ? 0.0 : 1.0; });
+  auto v2_items = scored(20, [](int) { return 1.0; });
+  v2_items.push_back(Scored{"item-new", 1.0});
+  std::reverse(v2_items.begin(), v2_items.end());
+  const auto [other, experiment] = reported_run(*this, v1_items, R"(,"datasetVersion":"other@1")");
+  const auto [first, e1] = reported_run(*this, v1_items, R"(,"datasetVersion":"qa@1")");
+  const auto [second, e2] = reported_run(*this, v2_items, R"(,"datasetVersion":"qa@2")");
+  const HttpResult gated = this->call("POST", "/api/v1/experiments/" + experiment + "/gate", R"({"candidateRunId":")" + second + R"("})");
+  BOOST_REQUIRE_EQUAL(gated.status(), 200u);
+  const auto verdict = krino::json::parse(gated.body());
+  BOOST_TEST(verdict.at("baselineRunId").as_string() == first);
+  BOOST_TEST(verdict.at("pairing").as_string() == "dataset_item_id");
+  BOOST_TEST(verdict.at("status").as_string() == "PASS", gated.body());
+  // A run on the same version is preferred to one on another version of the dataset.
+  const auto [third, e3] = reported_run(*this, v2_items, R"(,"datasetVersion":"qa@2")");
+  const auto again = krino::json::parse(this->call("POST", "/api/v1/experiments/" + experiment + "/gate", R"({"candidateRunId":")" + third + R"("})").body());
+  BOOST_TEST(again.at("baselineRunId").as_string() == second);
+  // Another dataset is never a baseline.
+  const auto [lone, e4] = reported_run(*this, v1_items, R"(,"datasetVersion":"fresh@1")");
+  const auto none = krino::json::parse(this->call("POST", "/api/v1/experiments/" + experiment + "/gate", R"({"candidateRunId":")" + lone + R"("})").body());
+  BOOST_TEST(none.at("status").as_string() == "NO_BASELINE");
+}
+
 BOOST_FIXTURE_TEST_CASE_TEMPLATE(another_tenant_cannot_compare_or_gate_a_tenants_runs, Backend, Backends, ServerFixture<Backend>) {
   const HttpResult admin = this->call("POST", "/api/v1/api-keys", R"({"name":"root","role":"ADMIN"})");
   const std::string root(krino::json::parse(admin.body()).at("key").as_string());

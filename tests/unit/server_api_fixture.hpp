@@ -5,6 +5,8 @@
 #include "krino/core/common/io_service.hpp"
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
+#include "krino/core/server_api/dataset_routes.hpp"
+#include "krino/core/server_api/review_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/gate_log_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
@@ -63,6 +65,8 @@ struct ServerFixture {
     server_api::add_gate_log_routes(router, *store, *auth);
     server_api::add_key_routes(router, *store, *auth);
     server_api::add_alert_routes(router, *store, *auth);
+    server_api::add_dataset_routes(router, *store, *auth);
+    server_api::add_review_routes(router, *store, *auth);
     comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
     server_api::add_comparison_routes(router, *store, *comparisons, *auth);
     http_server::HttpServerOptions options;

@@ -113,6 +113,21 @@ struct UploadArguments {
   PluginOptions plugins;
 };
 
+// krino dataset push | pull | diff: server datasets (dataset_command.cpp, docs/cli.md).
+struct DatasetArguments {
+  std::string file;                        // push: the local dataset (any format `krino run` reads)
+  std::string name;                        // push: the server dataset
+  std::optional<std::string> description;  // push: the new version's (and a new dataset's)
+  std::vector<std::string> refs;           // pull: name@V; diff: name@A name@B
+  std::string output;                      // pull: the file (default standard output)
+  bool force = false;                      // pull: overwrite `output`
+  bool json = false;                       // diff: JSON for CI
+  std::string server;                      // default: $KRINO_SERVER_URL
+  std::string api_key;                     // default: $KRINO_API_KEY
+  PluginOptions plugins;
+};
+int dataset_command(const DatasetArguments& args, const std::string& action);
+
 // krino mcp: the MCP server over stdio (docs/mcp.md).
 struct McpArguments {
   PluginOptions plugins;

@@ -112,6 +112,26 @@ int main(int argc, char** argv) {
   upload_cmd->add_flag("--allow-loss", upload.allow_loss, "Exit 0 even when some items did not reach the server");
   upload.plugins.add_to(*upload_cmd);
 
+  DatasetArguments dataset;
+  auto* dataset_cmd = app.add_subcommand("dataset", "Server datasets: push a file as a new version, pull a version, diff two");
+  dataset_cmd->require_subcommand(1);
+  auto* push_cmd = dataset_cmd->add_subcommand("push", "Send a local dataset as the next version of a server dataset");
+  push_cmd->add_option("file", dataset.file, "The dataset (JSON Lines, JSON, CSV: whatever `krino run` reads)")->required()->type_name("FILE");
+  push_cmd->add_option("--name", dataset.name, "The server dataset (created when missing)")->required()->type_name("NAME");
+  push_cmd->add_option("--description", dataset.description, "The version's description")->type_name("TEXT");
+  dataset.plugins.add_to(*push_cmd);
+  auto* pull_cmd = dataset_cmd->add_subcommand("pull", "Write a version as JSON Lines (krino.example/1, with item ids)");
+  pull_cmd->add_option("version", dataset.refs, "name@N or name@latest")->required()->expected(1)->type_name("NAME@VERSION");
+  pull_cmd->add_option("-o,--output", dataset.output, "The file (default standard output); never overwritten without --force")->type_name("FILE");
+  pull_cmd->add_flag("--force", dataset.force, "Overwrite the output file");
+  auto* diff_cmd = dataset_cmd->add_subcommand("diff", "Items added, removed and with changed expected outputs, by dataset item id");
+  diff_cmd->add_option("versions", dataset.refs, "name@A name@B (before, after)")->required()->expected(2)->type_name("NAME@VERSION");
+  diff_cmd->add_flag("--json", dataset.json, "Print the changes as JSON");
+  for (CLI::App* command : {push_cmd, pull_cmd, diff_cmd}) {
+    command->add_option("--server", dataset.server, "The server's URL (default $KRINO_SERVER_URL)")->type_name("URL");
+    command->add_option("--api-key", dataset.api_key, "The key (EDITOR to push; default $KRINO_API_KEY)")->type_name("KEY");
+  }
+
   ServeArguments serve;
   auto* serve_cmd = app.add_subcommand("serve", "Run the results server: REST API and storage for runs (docs/server.md)");
   serve_cmd->add_option("--listen", serve.listen, "Address and port to listen on (default 127.0.0.1:8080)")->type_name("HOST:PORT");
@@ -161,6 +181,7 @@ int main(int argc, char** argv) {
     if (*serve_cmd) return serve_command(serve);
     if (*mcp_cmd) return mcp_command(mcp);
     if (*upload_cmd) return upload_command(upload);
+    if (*dataset_cmd) return dataset_command(dataset, *push_cmd ? "push" : *pull_cmd ? "pull" : "diff");
     if (*extract_cmd) return extract_command(extract);
     if (*gate_cmd) return gate.experiment_id.empty() && gate.run_id.empty() && gate.server.empty() ? gate_command(gate) : server_gate_command(gate);
     if (*compare_cmd) return compare_command(compare);

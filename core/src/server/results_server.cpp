@@ -6,6 +6,8 @@
 #include "krino/core/server/server_metrics.hpp"
 #include "krino/core/server/ui_routes.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
+#include "krino/core/server_api/dataset_routes.hpp"
+#include "krino/core/server_api/review_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/gate_log_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
@@ -97,6 +99,8 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   server_api::add_gate_log_routes(parts_->router, store, parts_->auth);
   server_api::add_key_routes(parts_->router, store, parts_->auth);
   server_api::add_alert_routes(parts_->router, store, parts_->auth);
+  server_api::add_dataset_routes(parts_->router, store, parts_->auth);
+  server_api::add_review_routes(parts_->router, store, parts_->auth);
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
   if (options.make_mcp_server) {
     parts_->mcp_server = options.make_mcp_server(store);

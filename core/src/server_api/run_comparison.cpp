@@ -103,7 +103,11 @@ std::shared_ptr<const RunComparison> RunComparisons::compare(const store::Scope&
   auto made = std::make_shared<RunComparison>();
   LoadedSide base_side = load_side(store_, scope, baseline.id);
   LoadedSide cand_side = load_side(store_, scope, candidate.id);
-  const bool by_id = baseline.dataset_version == candidate.dataset_version && base_side.every_item_has_id && cand_side.every_item_has_id &&
+  // Versions of one server dataset keep their items' ids, so they pair by id too.
+  const bool same_dataset = baseline.dataset_version == candidate.dataset_version ||
+                            (store::dataset_lineage(baseline.dataset_version) &&
+                             store::dataset_lineage(baseline.dataset_version) == store::dataset_lineage(candidate.dataset_version));
+  const bool by_id = same_dataset && base_side.every_item_has_id && cand_side.every_item_has_id &&
                      !base_side.side.items.empty() && has_distinct_keys(base_side.side) && has_distinct_keys(cand_side.side);
   if (!by_id) {
     key_by_position(base_side.side);

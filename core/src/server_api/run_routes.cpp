@@ -141,6 +141,9 @@ Response get_run(store::Store& store, const Request& request, const store::Scope
   krino::json::append_json_string(body, run->experiment_name);
   append_key(body, "projectName");
   krino::json::append_json_string(body, run->project_name);
+  // krino's extra: the dataset version the run used (provenance), null when it named none.
+  append_key(body, "datasetVersion");
+  append_optional_text(body, run->dataset_version);
   append_key(body, "status");
   krino::json::append_json_string(body, store::status_name(run->status));
   append_key(body, "config");

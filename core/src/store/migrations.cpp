@@ -379,6 +379,97 @@ CREATE TABLE gate_verdicts (
 );
 CREATE INDEX gate_verdicts_by_experiment ON gate_verdicts (experiment_id, id DESC);
 CREATE INDEX gate_verdicts_by_status ON gate_verdicts (status, id DESC);
+// 5: server datasets and review. A dataset's name is unique per tenant (as a project's is). Each version is a
+// full copy of its items, written once: reading a version is one range of (dataset, version,
+// ordinal). Deleting a dataset cascades to its versions and their items; runs name the version
+// they used only as text (`runs.dataset_version`), so they stay, unlinked. An annotation is one
+// reviewer's (principal's) verdict on one run item; `revision` (Unix ms of the last write) orders
+// the reviewers' verdicts on an item, which the review queue reads the latest of. Annotations go
+// with their run.
+constexpr std::string_view kDatasetsSqlite = R"sql(
+CREATE TABLE datasets (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT,
+  tenant_id TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX datasets_by_tenant_name ON datasets (COALESCE(tenant_id, ''), name);
+CREATE TABLE dataset_versions (
+  dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  version INTEGER NOT NULL,
+  description TEXT,
+  item_count INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (dataset_id, version)
+);
+CREATE TABLE dataset_items (
+  dataset_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  ordinal INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  inputs TEXT NOT NULL,
+  expected_outputs TEXT,
+  metadata TEXT,
+  PRIMARY KEY (dataset_id, version, ordinal),
+  FOREIGN KEY (dataset_id, version) REFERENCES dataset_versions (dataset_id, version) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE TABLE annotations (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  item_id TEXT NOT NULL,
+  principal TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  overridden_expected_output TEXT,
+  note TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  PRIMARY KEY (item_id, principal)
+);
+CREATE INDEX annotations_by_run ON annotations (run_id);
+)sql";
+
+constexpr std::string_view kDatasetsPostgres = R"sql(
+CREATE TABLE datasets (
+  id uuid PRIMARY KEY,
+  name text NOT NULL,
+  description text,
+  tenant_id text,
+  created_at timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX datasets_by_tenant_name ON datasets (COALESCE(tenant_id, ''), name);
+CREATE TABLE dataset_versions (
+  dataset_id uuid NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  version bigint NOT NULL,
+  description text,
+  item_count bigint NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (dataset_id, version)
+);
+CREATE TABLE dataset_items (
+  dataset_id uuid NOT NULL,
+  version bigint NOT NULL,
+  ordinal bigint NOT NULL,
+  item_id text NOT NULL,
+  inputs text NOT NULL,
+  expected_outputs text,
+  metadata text,
+  PRIMARY KEY (dataset_id, version, ordinal),
+  FOREIGN KEY (dataset_id, version) REFERENCES dataset_versions (dataset_id, version) ON DELETE CASCADE
+);
+CREATE TABLE annotations (
+  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  item_id uuid NOT NULL,
+  principal text NOT NULL,
+  verdict text NOT NULL,
+  overridden_expected_output text,
+  note text,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  revision bigint NOT NULL,
+  PRIMARY KEY (item_id, principal)
+);
+CREATE INDEX annotations_by_run ON annotations (run_id);
 )sql";
 
 constexpr std::array kMigrations = {
@@ -386,6 +477,7 @@ constexpr std::array kMigrations = {
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
     Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
     Migration{4, "web ui reads", kUiSqlite, kUiPostgres},
+    Migration{5, "server datasets and review", kDatasetsSqlite, kDatasetsPostgres},
 };
 
 }  // namespace

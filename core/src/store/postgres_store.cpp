@@ -329,10 +329,12 @@ std::optional<std::string> PostgresStore::baseline_run(const Scope& scope, const
   PgConnection& connection = *lease;
   // UUIDv7 ids are time-ordered, so "started before the candidate" is "smaller id".
   const PgResult rows = connection.execute(
-      "SELECT id FROM runs WHERE experiment_id = $1 AND status = 'SUCCESS' AND id < $2::uuid AND dataset_version IS NOT DISTINCT FROM $3::text "
-      "AND ($4::text IS NULL OR git_branch = $4::text) AND " + visible("tenant_id", 5) + " ORDER BY id DESC LIMIT 1",
+      "SELECT id FROM runs WHERE experiment_id = $1 AND status = 'SUCCESS' AND id < $2::uuid "
+      "AND (dataset_version IS NOT DISTINCT FROM $3::text OR ($6::text IS NOT NULL AND substr(dataset_version, 1, length($6::text)) = $6::text)) "
+      "AND ($4::text IS NULL OR git_branch = $4::text) AND " + visible("tenant_id", 5) +
+      " ORDER BY (dataset_version IS NOT DISTINCT FROM $3::text) DESC, id DESC LIMIT 1",
       PgParams().text(baseline.experiment_id).text(baseline.candidate_run_id).optional(baseline.dataset_version).optional(baseline.git_branch)
-          .optional(scope.tenant));
+          .optional(scope.tenant).optional(store::dataset_lineage(baseline.dataset_version)));
   if (rows.rows() == 0) return std::nullopt;
   return std::string(rows.text(0, 0));
 }

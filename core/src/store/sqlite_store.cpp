@@ -319,10 +319,12 @@ std::optional<std::string> SqliteStore::baseline_run(const Scope& scope, const B
   const std::lock_guard<std::mutex> lock(mutex_);
   // Ids are time-ordered, so "started before the candidate" is "smaller id" even within a second.
   SqliteStatement query = connection_.prepare(
-      "SELECT id FROM runs WHERE experiment_id = ?1 AND status = 'SUCCESS' AND id < ?2 AND dataset_version IS ?3 "
-      "AND (?4 IS NULL OR git_branch = ?4) AND " + visible("tenant_id", 5) + " ORDER BY id DESC LIMIT 1");
+      "SELECT id FROM runs WHERE experiment_id = ?1 AND status = 'SUCCESS' AND id < ?2 "
+      "AND (dataset_version IS ?3 OR (?6 IS NOT NULL AND substr(dataset_version, 1, length(?6)) = ?6)) "
+      "AND (?4 IS NULL OR git_branch = ?4) AND " + visible("tenant_id", 5) +
+      " ORDER BY CASE WHEN dataset_version IS ?3 THEN 0 ELSE 1 END, id DESC LIMIT 1");
   query.bind(1, baseline.experiment_id).bind(2, baseline.candidate_run_id).bind(3, baseline.dataset_version).bind(4, baseline.git_branch);
-  query.bind(5, scope.tenant);
+  query.bind(5, scope.tenant).bind(6, dataset_lineage(baseline.dataset_version));
   if (!query.step()) return std::nullopt;
   return std::string(query.text(0));
 }

@@ -22,6 +22,15 @@ std::optional<RunStatus> parse_status(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::string> dataset_lineage(const std::optional<std::string>& dataset_version) {
+  if (!dataset_version) return std::nullopt;
+  const std::size_t at = dataset_version->rfind('@');
+  if (at == std::string::npos || at == 0 || at + 1 == dataset_version->size()) return std::nullopt;
+  for (std::size_t i = at + 1; i < dataset_version->size(); ++i)
+    if ((*dataset_version)[i] < '0' || (*dataset_version)[i] > '9') return std::nullopt;
+  return dataset_version->substr(0, at + 1);
+}
+
 std::string_view role_name(Role role) {
   switch (role) {
     case Role::viewer:

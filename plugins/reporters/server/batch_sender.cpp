@@ -173,7 +173,7 @@ void BatchSender::open_run(const RunTarget& target) {
   run_.target = target;
   run_.open = true;
   std::string run_id;
-  const CallOutcome created = client_.create_run(target.project, target.experiment, target.metadata_json, run_id);
+  const CallOutcome created = client_.create_run(target.project, target.experiment, target.metadata_json, run_id, target.dataset_version);
   if (created.delivered()) {
     run_.target.run_id = run_id;
   } else {
@@ -245,7 +245,8 @@ void BatchSender::handle_replay(SpoolRecord& record) {
     if (found == replayed_runs_.end()) {
       std::string run_id;
       const CallOutcome created =
-          client_.create_run(record.target.project, record.target.experiment, record.target.metadata_json, run_id);
+          client_.create_run(record.target.project, record.target.experiment, record.target.metadata_json, run_id,
+                             record.target.dataset_version);
       if (created.delivered()) {
         found = replayed_runs_.emplace(original_id, run_id).first;
       } else {

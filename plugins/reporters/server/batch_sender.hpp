@@ -18,7 +18,7 @@
 #ifndef KRINO_SERVER_BATCH_SENDER_HPP
 #define KRINO_SERVER_BATCH_SENDER_HPP
 
-#include "server_client.hpp"
+#include <krino/support/server_client.hpp>
 #include "spool_file.hpp"
 
 #include <atomic>

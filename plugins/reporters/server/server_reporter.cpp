@@ -76,6 +76,9 @@ void ServerReporter::on_run_started(const krino::event::RunStarted& started) {
   target.experiment = options_.experiment.empty() ? started.experiment_name : options_.experiment;
   if (target.experiment.empty()) target.experiment = "krino";
   target.metadata_json = krino::json::to_compact_json(started.experiment_metadata);
+  // A server dataset's resolver names the dataset "name@N" (the version it read, `latest` made
+  // concrete): the run's provenance.
+  if (started.dataset.uri.rfind("dataset://", 0) == 0) target.dataset_version = started.dataset.name;
   sender_.start_run(std::move(target));
   run_open_ = true;
 }

@@ -42,6 +42,7 @@ std::string spool_line(const SpoolRecord& record) {
   append_member(line, "project", record.target.project);
   append_member(line, "experiment", record.target.experiment);
   line.append(",\"metadata\":").append(record.target.metadata_json.empty() ? "{}" : record.target.metadata_json);
+  if (!record.target.dataset_version.empty()) append_member(line, "datasetVersion", record.target.dataset_version);
   append_member(line, "runId", record.target.run_id);
   if (record.kind == "items") {
     append_member(line, "idempotencyKey", record.idempotency_key);
@@ -72,6 +73,7 @@ SpoolRecord read_spool_line(std::string_view line) {
   record.target.project = string_member(object, "project", false);
   record.target.experiment = string_member(object, "experiment", true);
   record.target.run_id = string_member(object, "runId", true);
+  record.target.dataset_version = string_member(object, "datasetVersion", false);
   if (const boost::json::value* metadata = object.if_contains("metadata"); metadata != nullptr && !metadata->is_null()) {
     if (!metadata->is_object()) throw krino::invalid_argument("the spool record's \"metadata\" is not an object");
     record.target.metadata_json = krino::json::to_compact_json(*metadata);

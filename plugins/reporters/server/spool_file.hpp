@@ -28,6 +28,9 @@ struct RunTarget {
   std::string experiment;
   std::string metadata_json = "{}";
   std::string run_id;
+  // "name@N" when the run read a server dataset (dataset://): the run's datasetVersion, what the
+  // gate compares like with like by. Empty: none.
+  std::string dataset_version = {};
 };
 
 struct SpoolRecord {

@@ -2,7 +2,7 @@
 // a recording sleeper stands in for the waits between attempts.
 #include "batch_sender.hpp"
 #include "reporter_events.hpp"
-#include "server_client.hpp"
+#include <krino/support/server_client.hpp>
 #include "server_options.hpp"
 #include "server_reporter.hpp"
 #include "spool_file.hpp"
@@ -265,6 +265,51 @@ BOOST_AUTO_TEST_CASE(items_go_in_batches_of_batch_size_and_the_run_ends_with_its
   BOOST_TEST(requests[4].method == "PATCH");
   BOOST_TEST(requests[4].body == R"({"status":"SUCCESS"})");
   BOOST_TEST(!std::filesystem::exists(dir / "spool.ndjson"));  // nothing to keep, no file
+}
+
+BOOST_AUTO_TEST_CASE(a_run_of_a_server_dataset_names_its_version_and_keeps_it_in_the_spool) {
+  // The dataset:// resolver names its dataset "name@N"; a file dataset's run sends no version.
+  std::vector<std::string> events = krino::testing::reports::sample_experiment().events();
+  for (std::string& event : events) {
+    const std::size_t uri = event.find(R"("uri":"data/cases.jsonl","name":"cases")");
+    if (uri != std::string::npos) event.replace(uri, 39, R"("uri":"dataset://qa@latest","name":"qa@4")");
+  }
+  for (const bool down : {false, true}) {
+    ScratchDirectory dir;
+    ScriptedTransport transport;
+    if (down) {
+      transport.fallback.transport = KRINO_UNAVAILABLE;
+      transport.fallback.error = "connection refused";
+    }
+    RecordedWaits waits;
+    std::FILE* output = std::tmpfile();
+    {
+      ServerReporter reporter(options_for(dir.file("spool.ndjson")), transport, waits.sleeper(), output);
+      try {
+        krino::testing::reports::feed(reporter, events);
+      } catch (const krino::Error&) {
+        BOOST_TEST(down);
+      }
+    }
+    std::fclose(output);
+    BOOST_TEST(transport.requests()[0].body.find(R"("datasetVersion":"qa@4")") != std::string::npos, transport.requests()[0].body);
+    if (down) {
+      // Replayed later by krino upload, the run is still created with its version.
+      const SpoolRecord record = read_spool_line(lines_of(read_file(dir / "spool.ndjson"))[0]);
+      BOOST_TEST(record.target.dataset_version == "qa@4");
+      BOOST_TEST(read_spool_line(spool_line(record)).target.dataset_version == "qa@4");
+    }
+  }
+  ScriptedTransport plain;
+  RecordedWaits waits;
+  std::FILE* output = std::tmpfile();
+  {
+    ScratchDirectory dir;
+    ServerReporter reporter(options_for(dir.file("spool.ndjson")), plain, waits.sleeper(), output);
+    BOOST_TEST(feed_sample(reporter).empty());
+  }
+  std::fclose(output);
+  BOOST_TEST(plain.requests()[0].body.find("datasetVersion") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_batch_leaves_batch_ms_after_its_first_item_without_waiting_for_more) {

@@ -105,6 +105,29 @@ class PostgresStore final : public Store {
   std::optional<std::string> visible_webhook_id(PgConnection& connection, const Scope& scope, const std::string& project_id, const std::string& webhook_id);
   // One delivery with its attempts (no lock of its own).
   AlertDelivery read_delivery(PgConnection& connection, const std::string& delivery_id);
+ public:
+  // Server datasets (postgres_datasets.cpp).
+  DatasetSummary create_dataset(const Scope& scope, const std::string& name, const std::optional<std::string>& description) override;
+  std::vector<DatasetSummary> datasets(const Scope& scope) override;
+  std::optional<DatasetDetails> dataset(const Scope& scope, const std::string& name) override;
+  DatasetVersionInfo add_dataset_version(const Scope& scope, const std::string& name, const std::optional<std::string>& description,
+                                         std::optional<std::int64_t> base, std::span<const DatasetItem> items) override;
+  std::optional<DatasetVersionInfo> dataset_version(const Scope& scope, const std::string& name, std::optional<std::int64_t> version) override;
+  std::optional<DatasetItemPage> dataset_items(const Scope& scope, const std::string& name, std::int64_t version, std::int64_t after_ordinal,
+                                               std::size_t limit) override;
+  bool delete_dataset(const Scope& scope, const std::string& name) override;
+
+ private:
+  // The id of the dataset the scope means by `name` (Store's rule), or nullopt (no lock of its own).
+  std::optional<std::string> dataset_id(PgConnection& connection, const Scope& scope, const std::string& name);
+ public:
+  // Review (postgres_review.cpp).
+  std::optional<Annotation> put_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id, const std::string& principal,
+                                           const NewAnnotation& annotation) override;
+  std::optional<std::vector<Annotation>> annotations(const Scope& scope, const std::string& run_id, const std::string& item_id) override;
+  bool delete_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id, const std::string& principal) override;
+  ReviewPage review_queue(const Scope& scope, const ReviewFilter& filter, std::size_t offset, std::size_t limit) override;
+  std::optional<ItemForPromotion> item_for_promotion(const Scope& scope, const std::string& item_id) override;
 };
 
 }  // namespace krino::core::store

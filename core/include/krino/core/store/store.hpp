@@ -3,6 +3,8 @@
 // backend per database (SQLite by default, PostgreSQL for a team). Everything above it (API
 // handlers, gate, diff, alerts) talks to a Store and never to SQL.
 #include "krino/core/store/alert_types.hpp"
+#include "krino/core/store/dataset_types.hpp"
+#include "krino/core/store/review_types.hpp"
 #include "krino/core/store/store_types.hpp"
 
 #include <functional>
@@ -143,6 +145,39 @@ class Store {
   // the lease; false (and nothing logged) when the owner no longer holds it.
   virtual bool record_attempt(const std::string& delivery_id, const std::string& owner, const AttemptOutcome& outcome) = 0;
   virtual AlertQueueDepth alert_queue_depth() = 0;
+  // Server datasets (dataset_types.hpp). A name means, to a tenant, its own dataset of that name
+  // before a shared one; to an unscoped caller, the shared one first. Names are unique per tenant.
+  // Creates an empty dataset; StoreError(conflict) when the caller's tenant already has that name.
+  virtual DatasetSummary create_dataset(const Scope& scope, const std::string& name, const std::optional<std::string>& description) = 0;
+  virtual std::vector<DatasetSummary> datasets(const Scope& scope) = 0;  // by name
+  virtual std::optional<DatasetDetails> dataset(const Scope& scope, const std::string& name) = 0;
+  // Writes the next version of the dataset: the items of version `base` first when given (a copy;
+  // base 0 means the newest version at the time of writing, none for an empty dataset), then
+  // `items`, an item whose id the base has replacing it in place; all in one transaction. Throws
+  // StoreError(not_found) for an unknown dataset or base version.
+  virtual DatasetVersionInfo add_dataset_version(const Scope& scope, const std::string& name, const std::optional<std::string>& description,
+                                                 std::optional<std::int64_t> base, std::span<const DatasetItem> items) = 0;
+  // One version (nullopt `version`: the newest), or nullopt when there is none.
+  virtual std::optional<DatasetVersionInfo> dataset_version(const Scope& scope, const std::string& name,
+                                                            std::optional<std::int64_t> version) = 0;
+  // Up to `limit` items of the version after ordinal `after_ordinal` (-1: from the start), in order;
+  // nullopt when there is no such version.
+  virtual std::optional<DatasetItemPage> dataset_items(const Scope& scope, const std::string& name, std::int64_t version,
+                                                       std::int64_t after_ordinal, std::size_t limit) = 0;
+  // Deletes the dataset with all its versions; runs keep their `datasetVersion` text. False when none.
+  virtual bool delete_dataset(const Scope& scope, const std::string& name) = 0;
+  // Review (review_types.hpp). The item must belong to the run, and the run be visible to the scope:
+  // otherwise nullopt / false.
+  // Writes the principal's annotation of the item, replacing the one it wrote before.
+  virtual std::optional<Annotation> put_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id,
+                                                   const std::string& principal, const NewAnnotation& annotation) = 0;
+  // Every annotation of the item, oldest revision first (an empty list: none yet).
+  virtual std::optional<std::vector<Annotation>> annotations(const Scope& scope, const std::string& run_id, const std::string& item_id) = 0;
+  virtual bool delete_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id, const std::string& principal) = 0;
+  // The queue, oldest item first, `offset` and `limit` over it.
+  virtual ReviewPage review_queue(const Scope& scope, const ReviewFilter& filter, std::size_t offset, std::size_t limit) = 0;
+  // A run item by its id, with what promotion takes from it; nullopt when the scope sees none.
+  virtual std::optional<ItemForPromotion> item_for_promotion(const Scope& scope, const std::string& item_id) = 0;
 };
 
 }  // namespace krino::core::store

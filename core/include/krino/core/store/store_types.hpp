@@ -122,6 +122,11 @@ struct BaselineQuery {
   std::optional<std::string> git_branch = std::nullopt;
 };
 
+// The server dataset a run's dataset version belongs to: "name@" for "name@N" (a version of a
+// server dataset, whose items keep their ids from version to version), else nullopt. A run on
+// another version of the same dataset is a baseline when none used the same version.
+std::optional<std::string> dataset_lineage(const std::optional<std::string>& dataset_version);
+
 struct StoredItem {
   std::string id;
   std::int64_t seq = 0;

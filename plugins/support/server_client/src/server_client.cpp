@@ -1,4 +1,4 @@
-#include "server_client.hpp"
+#include <krino/support/server_client.hpp>
 
 #include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
@@ -112,9 +112,13 @@ CallOutcome ServerClient::call(std::string_view method, const std::string& path,
 }
 
 CallOutcome ServerClient::create_run(const std::string& project, const std::string& experiment,
-                                     std::string_view metadata_json, std::string& run_id) {
+                                     std::string_view metadata_json, std::string& run_id, std::string_view dataset_version) {
   std::string body = "{\"experimentName\":";
   krino::json::append_json_string(body, experiment);
+  if (!dataset_version.empty()) {
+    body.append(",\"datasetVersion\":");
+    krino::json::append_json_string(body, dataset_version);
+  }
   body.append(",\"metadata\":").append(metadata_json.empty() ? std::string_view("{}") : metadata_json).append("}");
   CallOutcome outcome = call("POST", "/api/v1/projects/" + encode_path_segment(project) + "/runs", body, {});
   if (outcome.delivered()) {

@@ -9,7 +9,7 @@
 #ifndef KRINO_SERVER_SERVER_CLIENT_HPP
 #define KRINO_SERVER_SERVER_CLIENT_HPP
 
-#include "server_transport.hpp"
+#include <krino/support/server_transport.hpp>
 
 #include <chrono>
 #include <functional>
@@ -54,12 +54,16 @@ class ServerClient {
                Sleeper sleeper = real_sleeper());
 
   // POST /api/v1/projects/{project}/runs. On delivery `run_id` holds the server's id.
+  // `dataset_version` (may be empty) goes as the run's datasetVersion.
   CallOutcome create_run(const std::string& project, const std::string& experiment, std::string_view metadata_json,
-                         std::string& run_id);
+                         std::string& run_id, std::string_view dataset_version = {});
   // POST /api/v1/runs/{run}/items with `items_json`, a JSON array of ItemData.
   CallOutcome post_items(const std::string& run_id, const std::string& idempotency_key, std::string_view items_json);
   // PATCH /api/v1/runs/{run}: SUCCESS, FAILED or CANCELLED.
   CallOutcome set_status(const std::string& run_id, const std::string& status);
+  // GET `path` (from the base URL, starting with '/'), with the same retries: what the dataset
+  // resolver reads a server dataset with.
+  CallOutcome get(const std::string& path) { return call("GET", path, {}, {}); }
 
   // Checked before every retry: once it answers true, a call stops trying (the run's end is out of
   // time) and ends unreachable.

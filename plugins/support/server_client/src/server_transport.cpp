@@ -1,4 +1,4 @@
-#include "server_transport.hpp"
+#include <krino/support/server_transport.hpp>
 
 #include <krino/plugin.hpp>
 

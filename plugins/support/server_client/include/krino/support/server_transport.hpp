@@ -1,6 +1,6 @@
-// How the server reporter reaches the server: one request, one answer. The plugin's own seam: the
-// reporter talks to the host's client (krino.host.http/1) and tests talk to a scripted stand-in, so
-// batching, retries and the spool are tested without sockets and without sleeping.
+// How a plugin reaches krino serve (the server reporter, the dataset:// resolver): one request, one
+// answer. The plugins talk to the host's client (krino.host.http/1) and tests talk to a scripted
+// stand-in, so batching, retries and the spool are tested without sockets and without sleeping.
 #ifndef KRINO_SERVER_SERVER_TRANSPORT_HPP
 #define KRINO_SERVER_SERVER_TRANSPORT_HPP
 
