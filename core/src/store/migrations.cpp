@@ -379,6 +379,8 @@ CREATE TABLE gate_verdicts (
 );
 CREATE INDEX gate_verdicts_by_experiment ON gate_verdicts (experiment_id, id DESC);
 CREATE INDEX gate_verdicts_by_status ON gate_verdicts (status, id DESC);
+)sql";
+
 // 5: server datasets and review. A dataset's name is unique per tenant (as a project's is). Each version is a
 // full copy of its items, written once: reading a version is one range of (dataset, version,
 // ordinal). Deleting a dataset cascades to its versions and their items; runs name the version
