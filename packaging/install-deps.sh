@@ -39,13 +39,13 @@ packages=(
 test_packages=(
   libxml2-utils       # xmllint: the junit reporter's tests validate its XML against a JUnit schema
   chromium            # headless browser: the html reporter's report and krino serve's web UI (tests/ui) are tested in it
-  nodejs npm          # the web UI's browser test (tests/ui: playwright-core from npm, driving Debian's chromium)
+  nodejs              # Node.js for the browser and protocol-client tests: tests/ui (playwright-core driving Debian's
+                      # chromium) and tests/mcp_client (the official MCP TypeScript SDK and the conformance suite)
   groff-base          # the man page test renders packaging/krino.1.in and checks for warnings
   python3-minimal     # the layout test (cmake/krino_layout_check.py): the dependency rule and core's layers
   clang-14            # the fuzz preset: the fuzz harnesses are built with clang (docs/fuzzing.md)
   libclang-rt-14-dev  # clang's runtime libraries: libFuzzer and the sanitizers' for clang
   postgresql          # initdb/postgres: the server tests start a throwaway cluster (tests/support/postgres)
-  nodejs              # the MCP client tests: the official TypeScript SDK and the conformance suite (tests/mcp_client)
 )
 [ "$with_test_tools" -eq 0 ] || packages+=("${test_packages[@]}")
 # npm comes with some builds of Node.js (NodeSource's) and conflicts with Debian's npm package
