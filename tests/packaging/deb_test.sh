@@ -163,8 +163,11 @@ done
 
 # Evaluations inside unit tests, against libkrino-testing-dev: it finds the plugins in /usr/lib/krino/plugins.
 step "sdk/examples/gtest_eval and boost_test_eval against libkrino-testing-dev"
+# The tree's -fsanitize flags, when it has them (tests/packaging/CMakeLists.txt says why).
+sanitize=${KRINO_SANITIZER_FLAGS:-}
 for example in gtest_eval boost_test_eval; do
     cmake -S "$source_dir/sdk/examples/$example" -B "$work/cmake/$example" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
         -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/cmake-$example.log" 2>&1 &&
         cmake --build "$work/cmake/$example" >>"$work/cmake-$example.log" 2>&1 ||
         { cat "$work/cmake-$example.log"; die "building $example with find_package(KrinoTesting) failed"; }
@@ -176,7 +179,7 @@ loaded=$(ldd "$work/cmake/gtest_eval/capitals_gtest" | sed -n 's/^[[:space:]]*li
 bash "$source_dir/tests/testing/examples_test.sh" "$work/cmake/gtest_eval/capitals_gtest" \
     "$work/cmake/boost_test_eval/capitals_boost_test" "$work/testing-cmake" || die "the examples against libkrino-testing-dev"
 # shellcheck disable=SC2046  # --cflags/--libs are lists of flags
-c++ -std=c++17 -O0 -DKRINO_EXAMPLE_DATASET="\"$source_dir/sdk/examples/gtest_eval/capitals.jsonl\"" \
+c++ -std=c++17 -O0 $sanitize -DKRINO_EXAMPLE_DATASET="\"$source_dir/sdk/examples/gtest_eval/capitals.jsonl\"" \
     "$source_dir/sdk/examples/gtest_eval/capitals_test.cpp" $(pkg-config --cflags --libs krino-testing) \
     -lgtest_main -lgtest -pthread -o "$work/pkg-config/capitals_gtest" || die "building the gtest example with pkg-config krino-testing failed"
 bash "$source_dir/tests/testing/examples_test.sh" "$work/pkg-config/capitals_gtest" \

@@ -21,8 +21,11 @@ mkdir -p "$prefix/lib/krino/plugins"
 cp "$build/lib/krino/plugins/krino-text.so" "$build/lib/krino/plugins/krino-files.so" "$prefix/lib/krino/plugins/"
 unset KRINO_PLUGIN_PATH
 
+# The tree's -fsanitize flags, when it has them (tests/testing/CMakeLists.txt says why).
+sanitize=${KRINO_SANITIZER_FLAGS:-}
 for example in gtest_eval boost_test_eval; do
     cmake -S "$source_dir/sdk/examples/$example" -B "$work/$example" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
         -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/$example.log" 2>&1 &&
         cmake --build "$work/$example" >>"$work/$example.log" 2>&1 ||
         { cat "$work/$example.log"; die "building $example against $prefix failed"; }
@@ -35,7 +38,7 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 [[ $(pkg-config --variable=libdir krino-testing) -ef $prefix/lib ]] ||
     die "krino-testing.pc: libdir $(pkg-config --variable=libdir krino-testing) is not $prefix/lib"
 # shellcheck disable=SC2046  # --cflags/--libs are lists of flags
-c++ -std=c++17 -O0 -DKRINO_EXAMPLE_DATASET="\"$source_dir/sdk/examples/gtest_eval/capitals.jsonl\"" \
+c++ -std=c++17 -O0 $sanitize -DKRINO_EXAMPLE_DATASET="\"$source_dir/sdk/examples/gtest_eval/capitals.jsonl\"" \
     "$source_dir/sdk/examples/gtest_eval/capitals_test.cpp" $(pkg-config --cflags --libs krino-testing) \
     -Wl,-rpath,"$prefix/lib" -lgtest_main -lgtest -pthread -o "$work/capitals_gtest_pc" ||
     die "building the gtest example with pkg-config krino-testing failed"

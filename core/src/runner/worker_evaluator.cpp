@@ -82,8 +82,10 @@ WorkerEvaluator::~WorkerEvaluator() { pool_->shutdown(); }
 std::unique_ptr<WorkerPool> WorkerEvaluator::make_pool(boost::asio::io_context& io) {
   return std::make_unique<WorkerPool>(
       io, settings_.process, settings_.limits, settings_.workers,
-      [this](const std::string& message) {
-        if (log_) log_(settings_.what + ": " + message);
+      // Copies, not `this`: a worker's exit can be reported on the pool's strand after the
+      // evaluator is gone (its constructor threw, and the worker's last words came late).
+      [what = settings_.what, log = log_](const std::string& message) {
+        if (log) log(what + ": " + message);
       },
       [this](WorkerProcess& worker) { return prepare(worker); });
 }
