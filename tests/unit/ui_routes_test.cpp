@@ -92,8 +92,8 @@ BOOST_AUTO_TEST_CASE(a_client_without_gzip_gets_the_file_as_written) {
     BOOST_TEST(page.count(http::field::content_encoding) == 0u);
     BOOST_TEST(page.body() == source_file("ui/app.css"));
   }
-  const Response vendor = ui.get("/ui/vendor/uplot/uPlot.esm.js", {});
-  BOOST_TEST(vendor.body() == source_file("third_party/ui/uplot/uPlot.esm.js"));
+  const Response vendor = ui.get("/ui/vendor/uplot/uPlot.iife.min.js", {});
+  BOOST_TEST(vendor.body() == source_file("third_party/ui/uplot/uPlot.iife.min.js"));
   BOOST_TEST(vendor[http::field::content_type] == "text/javascript; charset=utf-8");
   BOOST_TEST(ui.get("/ui/app.css", {{"Accept-Encoding", "deflate, gzip;q=0.5"}})[http::field::content_encoding] == "gzip");
 }

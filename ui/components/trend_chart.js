@@ -1,8 +1,11 @@
 // The experiment's trend across runs (uPlot): pass rate and each evaluator's mean score, each with
 // its confidence interval as a band. The x axis is the run's number, oldest first; the legend and
 // the runs table below it carry the same numbers as text.
-import uPlot from '/ui/vendor/uplot/uPlot.esm.js';
 import { html, useEffect, useRef } from '../lib/preact.js';
+
+// uPlot's minified release (a classic script in index.html) defines it as a global: its ES-module
+// build is unminified, with the author's working notes in its comments.
+const uPlot = globalThis.uPlot;
 
 // Distinguishable in light and dark mode (checked against both backgrounds).
 export const PALETTE = ['#2f6fde', '#d0640b', '#1f9d6b', '#b23fb5', '#c0392b', '#6c7a89', '#8e7d0f', '#0e8fa3'];

@@ -8,7 +8,7 @@
 namespace krino::core::server {
 
 struct UiAsset {
-  std::string_view name;          // the URL name under /ui/: "app.js", "vendor/uplot/uPlot.esm.js"
+  std::string_view name;          // the URL name under /ui/: "app.js", "vendor/uplot/uPlot.iife.min.js"
   std::string_view content_type;  // "text/javascript; charset=utf-8"
   std::string_view gzip;          // the file as `gzip -9n` wrote it
   std::string_view digest;        // hex SHA-256 (first 128 bits) of `gzip`: the ETag's body
