@@ -11,19 +11,6 @@
 namespace krino::core {
 namespace {
 
-// Returns a leased worker to its pool on every path.
-class WorkerLeaseReturn {
- public:
-  WorkerLeaseReturn(WorkerPool& pool, std::shared_ptr<WorkerProcess> worker) : pool_(pool), worker_(std::move(worker)) {}
-  ~WorkerLeaseReturn() { pool_.release(std::move(worker_)); }
-  WorkerLeaseReturn(const WorkerLeaseReturn&) = delete;
-  WorkerLeaseReturn& operator=(const WorkerLeaseReturn&) = delete;
-
- private:
-  WorkerPool& pool_;
-  std::shared_ptr<WorkerProcess> worker_;
-};
-
 std::string who(const WorkerProcess& worker) { return "the worker (pid " + std::to_string(worker.pid()) + ")"; }
 
 // One line from a worker outside a request (the handshake: an empty request writes nothing).
@@ -132,7 +119,7 @@ StatusOr<std::string, ItemError> WorkerEvaluator::evaluate(const krino_call_cont
   // A worker that exited between requests is noticed when the request is about to be written; the
   // request then goes to another worker (a few times at most).
   std::shared_ptr<WorkerProcess> worker;
-  std::optional<WorkerLeaseReturn> give_back;
+  std::optional<WorkerPool::LeaseReturn> give_back;
   WorkerReply reply;
   for (int attempt = 0; attempt < 3; ++attempt) {
     give_back.reset();

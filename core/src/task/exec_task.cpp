@@ -51,19 +51,6 @@ double rounded_ms(double ms) { return std::round(ms * 1000.0) / 1000.0; }
 
 std::string milliseconds(std::chrono::milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
 
-// Returns a leased worker to the pool on every path.
-class LeaseReturn {
- public:
-  LeaseReturn(WorkerPool& pool, std::shared_ptr<WorkerProcess> worker) : pool_(pool), worker_(std::move(worker)) {}
-  ~LeaseReturn() { pool_.release(std::move(worker_)); }
-  LeaseReturn(const LeaseReturn&) = delete;
-  LeaseReturn& operator=(const LeaseReturn&) = delete;
-
- private:
-  WorkerPool& pool_;
-  std::shared_ptr<WorkerProcess> worker_;
-};
-
 }  // namespace
 
 ExecTask::ExecTask(const TaskConfig& config, const TaskEnvironment& environment, bool raw_replies)
@@ -162,7 +149,7 @@ TaskResult ExecTask::run_on_worker(const std::string& example,
   // request then goes to another worker (a few times at most: a program that cannot stay up fails
   // the item once it has been sent the request).
   std::shared_ptr<WorkerProcess> worker;
-  std::optional<LeaseReturn> give_back;
+  std::optional<WorkerPool::LeaseReturn> give_back;
   WorkerReply reply;
   for (int attempt = 0; attempt < 3; ++attempt) {
     give_back.reset();

@@ -50,6 +50,19 @@ class WorkerPool {
   // itself, or the caller stopped it) and frees its place for a new one.
   void release(std::shared_ptr<WorkerProcess> worker);
 
+  // Hands a leased worker back to its pool when it goes out of scope, on every path.
+  class LeaseReturn {
+   public:
+    LeaseReturn(WorkerPool& pool, std::shared_ptr<WorkerProcess> worker) : pool_(pool), worker_(std::move(worker)) {}
+    ~LeaseReturn() { pool_.release(std::move(worker_)); }
+    LeaseReturn(const LeaseReturn&) = delete;
+    LeaseReturn& operator=(const LeaseReturn&) = delete;
+
+   private:
+    WorkerPool& pool_;
+    std::shared_ptr<WorkerProcess> worker_;
+  };
+
   // Ends every worker: closes its stdin, gives it kill_grace to exit, then stops its process group.
   // Blocks until all are reaped. Idempotent.
   void shutdown();
