@@ -49,7 +49,8 @@ struct McpTools {
     for (const std::string& line : lines) input.append(line).append("\n");
     ProcessOptions options;
     options.stdin_text = input;
-    options.environment = {std::string("KRINO_E2E_KEY=") + kToolsJudgeKey};
+    // The gate writes a missing baseline only off CI; the suite itself runs on CI, so the session is a local one.
+    options.environment = {std::string("KRINO_E2E_KEY=") + kToolsJudgeKey, "CI=", "GITHUB_ACTIONS=", "KRINO_UPDATE_BASELINE="};
     process = run_process({krino_binary(), "mcp", "--plugins", "text,judge,files", "--data-dir", data}, options);
     std::vector<json::object> messages;
     std::istringstream out(process.out);

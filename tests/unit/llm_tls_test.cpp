@@ -111,9 +111,9 @@ class TlsServer {
         response.body() = R"({"echo":)" + std::to_string(request.body().size()) + "}";
         response.keep_alive(true);
         response.prepare_payload();
+        ++served_;  // before the write: the client may check the count as soon as it has read the answer
         http::write(stream, response, error);
         if (error) break;
-        ++served_;
       }
     }
   }
