@@ -43,6 +43,8 @@ std::vector<std::string> queued(Fixture& f, const std::string& query = "") {
   const boost::json::value page = review_json(f.call("GET", "/api/v1/review-queue" + query));
   for (const auto& entry : page.at("content").as_array())
     ids.emplace_back(entry.at("datasetItemId").as_string());
+  // The total is counted apart from the page (run item counts less reviewed items): it must agree.
+  BOOST_TEST(page.at("totalElements").as_int64() == static_cast<std::int64_t>(ids.size()), query);
   return ids;
 }
 

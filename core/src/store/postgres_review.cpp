@@ -97,7 +97,18 @@ ReviewPage PostgresStore::review_queue(const Scope& scope, const ReviewFilter& f
     return PgParams().optional(scope.tenant).optional(filter.project_name).optional(filter.experiment_id).optional(filter.run_id);
   };
   ReviewPage page;
-  page.total = connection.execute("SELECT COUNT(*)" + from, filter_params()).integer(0, 0);
+  // The total without a scan of every item: the filtered runs' item counts less the items whose latest
+  // verdict took them out of the queue (annotations are few; runs hold up to millions of items).
+  const std::string runs_filter = " JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE " +
+                                  visible("r.tenant_id", 1) + " AND ($2::text IS NULL OR p.name = $2::text) AND ($3::uuid IS NULL OR e.id = $3::uuid) "
+                                  "AND ($4::uuid IS NULL OR r.id = $4::uuid)";
+  page.total = connection
+                   .execute("SELECT (SELECT COALESCE(SUM(r.item_count), 0) FROM runs r" + runs_filter + ")::bigint - (SELECT COUNT(*) FROM "
+                            "(SELECT DISTINCT a.item_id FROM annotations a JOIN runs r ON r.id = a.run_id" + runs_filter + ") reviewed "
+                            "WHERE (SELECT b.verdict FROM annotations b WHERE b.item_id = reviewed.item_id ORDER BY b.revision DESC LIMIT 1) "
+                            "<> 'UNSURE')",
+                            filter_params())
+                   .integer(0, 0);
   const PgResult rows = connection.execute("SELECT r.id, e.id, p.name, i.id, i.seq, i.document" + from + " ORDER BY i.id LIMIT $5 OFFSET $6",
                                            filter_params().integer(static_cast<std::int64_t>(limit)).integer(static_cast<std::int64_t>(offset)));
   for (int row = 0; row < rows.rows(); ++row) {

@@ -98,7 +98,14 @@ ReviewPage SqliteStore::review_queue(const Scope& scope, const ReviewFilter& fil
     statement.bind(1, scope.tenant).bind(2, filter.project_name).bind(3, filter.experiment_id).bind(4, filter.run_id);
   };
   ReviewPage page;
-  SqliteStatement count = connection_.prepare("SELECT COUNT(*)" + from);
+  // The total without a scan of every item: the filtered runs' item counts less the items whose latest
+  // verdict took them out of the queue (annotations are few; runs hold up to millions of items).
+  const std::string runs_filter = " JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE " +
+                                  visible("r.tenant_id", 1) + " AND (?2 IS NULL OR p.name = ?2) AND (?3 IS NULL OR e.id = ?3) AND (?4 IS NULL OR r.id = ?4)";
+  SqliteStatement count = connection_.prepare(
+      "SELECT (SELECT COALESCE(SUM(r.item_count), 0) FROM runs r" + runs_filter + ") - (SELECT COUNT(*) FROM (SELECT DISTINCT a.item_id "
+      "FROM annotations a JOIN runs r ON r.id = a.run_id" + runs_filter + ") reviewed WHERE (SELECT b.verdict FROM annotations b "
+      "WHERE b.item_id = reviewed.item_id ORDER BY b.revision DESC LIMIT 1) <> 'UNSURE')");
   bind_filter(count);
   count.step();
   page.total = count.integer(0);
