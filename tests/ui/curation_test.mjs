@@ -65,10 +65,11 @@ try {
   browser = await launchBrowser();
   page = await browser.context.newPage();
   const seen = watch(page, origin);
-  const shoot = async (name) => {
+  // An overlay covers the window, not the whole page: `fullPage: false` shows it as a person sees it.
+  const shoot = async (name, { fullPage = true } = {}) => {
     if (!shots) return;
     mkdirSync(shots, { recursive: true });
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    await page.screenshot({ path: join(shots, `${name}.png`), fullPage });
   };
 
   await check('the datasets view lists each dataset with its latest version and item count', async () => {
@@ -172,7 +173,7 @@ try {
     await page.keyboard.press('?');
     await page.getByTestId('review-help').waitFor();
     assert.match(await page.getByTestId('review-help').innerText(), /c\s+Correct[\s\S]*j \/ \u2193\s+Next item/);
-    await shoot('review-help');
+    await shoot('review-help', { fullPage: false });
     await page.keyboard.press('Escape');
     await page.getByTestId('review-help').waitFor({ state: 'detached' });
   });
@@ -185,7 +186,7 @@ try {
     const others = page.getByTestId('other-annotations');
     await others.waitFor();
     assert.ok((await others.innerText()).includes(HOSTILE_NOTE));
-    assert.match(await others.innerText(), new RegExp(`bob ${bob.id.slice(0, 8)}`));
+    assert.match(await others.innerText(), new RegExp(`bob \u2026${bob.id.slice(-6)}`));
     await page.keyboard.press('n');
     await page.getByLabel('Note').fill('the gold answer is outdated');
     await page.keyboard.press('Control+Enter');
@@ -246,10 +247,29 @@ try {
     const table = page.getByTestId('annotations');
     await table.waitFor();
     const text = await table.innerText();
-    assert.ok(text.includes(`bob ${bob.id.slice(0, 8)}`) && text.includes(HOSTILE_NOTE) && text.includes('the gold answer is outdated'), text);
+    assert.ok(text.includes(`bob \u2026${bob.id.slice(-6)}`) && text.includes(HOSTILE_NOTE) && text.includes('the gold answer is outdated'), text);
     assert.equal(await table.locator('tbody tr').count(), 2);
     assert.equal(await page.evaluate(() => window.__krinoXss), undefined);
     await shoot('review-run-annotations');
+  });
+
+  await check('queue filters: project, experiment and run, in the URL, counted as the API counts', async () => {
+    const countIs = (total) => page.waitForFunction((text) => document.querySelector('[data-testid=queue-count]')?.textContent.startsWith(text), `${total} items to review`);
+    await page.goto(`${origin}/review?runId=${runId}`);
+    await page.getByTestId('queue-row').first().waitFor();
+    await page.waitForFunction(() => document.querySelector('#review-project')?.value === 'geography');  // the run's project
+    await page.getByLabel('Project').selectOption('');
+    await page.waitForURL(`${origin}/review`);
+    await countIs((await api('/review-queue?size=25')).totalElements);
+    await page.getByLabel('Project').selectOption('geography');
+    await page.waitForURL(/projectName=geography/);
+    await countIs((await api('/review-queue?projectName=geography&size=25')).totalElements);
+    await page.getByLabel('Experiment').selectOption({ label: 'capitals' });
+    await page.waitForURL(new RegExp(`experimentId=${entries[0].experimentId}`));
+    await countIs((await api(`/review-queue?experimentId=${entries[0].experimentId}&size=25`)).totalElements);
+    await page.getByLabel('Run', { exact: true }).selectOption(runId);
+    await page.waitForURL(new RegExp(`runId=${runId}`));
+    await countIs((await api(`/review-queue?runId=${runId}&size=25`)).totalElements);
   });
 
   await check('dark mode: the review queue follows the system', async () => {

@@ -22,7 +22,8 @@ function loadKeyNames() {
 function Reviewer({ principal, names }) {
   const name = names.get(principal);
   if (!name) return html`<code>${principal}</code>`;
-  return html`${name} <code class="reviewer-id" title=${principal}>${principal.slice(0, 8)}</code>`;
+  // Key ids are UUIDv7: keys made the same minute share their first digits, so the last ones tell them apart.
+  return html`${name} <code class="reviewer-id" title=${principal}>\u2026${principal.slice(-6)}</code>`;
 }
 
 // `principal` is the id of the key that wrote an annotation ("anonymous" without keys).
@@ -37,7 +38,7 @@ export function AnnotationTable({ annotations, caption, mine, testId = 'annotati
       <tbody>
         ${annotations.map((annotation) => html`
           <tr>
-            <td><${Reviewer} principal=${annotation.principal} names=${names} />${mine && annotation.principal === mine ? ' (you)' : ''}</td>
+            <td class="nowrap"><${Reviewer} principal=${annotation.principal} names=${names} />${mine && annotation.principal === mine ? ' (you)' : ''}</td>
             <td><${Badge} status=${annotation.verdict} /></td>
             <td class="reason">${annotation.note ?? ''}</td>
             <td>${annotation.overriddenExpectedOutput == null ? '' : html`<pre>${jsonText(annotation.overriddenExpectedOutput)}</pre>`}</td>

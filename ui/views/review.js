@@ -6,7 +6,7 @@
 import { api, queryString } from '../lib/api.js';
 import { html, useEffect, useRef, useState } from '../lib/preact.js';
 import { setQuery } from '../lib/router.js';
-import { integer, jsonText, preview } from '../lib/format.js';
+import { integer, jsonText, percent, preview, when } from '../lib/format.js';
 import { Badge, Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
 import { AnnotationTable } from '../components/annotations.js';
 import { useApi } from '../components/use_api.js';
@@ -36,17 +36,17 @@ function isTyping(event) {
 }
 
 function HelpOverlay({ close }) {
-  const dialog = useRef(null);
-  useEffect(() => dialog.current?.focus(), []);
+  const button = useRef(null);
+  useEffect(() => button.current?.focus(), []);
   return html`
     <div class="overlay" onClick=${(event) => { if (event.target === event.currentTarget) close(); }}>
-      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="review-help-title" tabindex="-1" ref=${dialog} data-testid="review-help">
+      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="review-help-title" data-testid="review-help">
         <h2 id="review-help-title">Keyboard</h2>
         <table class="data compact keys">
           <caption class="sr-only">Keys of the review queue</caption>
           <tbody>${REVIEW_KEYS.map(([key, what]) => html`<tr><th scope="row"><kbd>${key}</kbd></th><td>${what}</td></tr>`)}</tbody>
         </table>
-        <div class="dialog-actions"><button type="button" onClick=${close}>Close</button></div>
+        <div class="dialog-actions"><button type="button" ref=${button} onClick=${close}>Close</button></div>
       </div>
     </div>`;
 }
@@ -146,28 +146,32 @@ function Promote({ selected, clear }) {
 }
 
 function Filters({ projectName, experimentId, runId }) {
+  // A queue opened from a run (?runId= only) shows the run's project and experiment in the lists.
+  const runInfo = useApi(runId && !experimentId ? `/runs/${encodeURIComponent(runId)}?page=0&size=1` : null);
+  const shownProject = projectName || runInfo.data?.projectName || '';
+  const shownExperiment = experimentId || runInfo.data?.experimentId || '';
   const projects = useApi('/projects');
-  const experiments = useApi(projectName ? `/projects/${encodeURIComponent(projectName)}/experiments` : null);
-  const runs = useApi(experimentId ? `/experiments/${encodeURIComponent(experimentId)}/runs?limit=100` : null);
+  const experiments = useApi(shownProject ? `/projects/${encodeURIComponent(shownProject)}/experiments` : null);
+  const runs = useApi(shownExperiment ? `/experiments/${encodeURIComponent(shownExperiment)}/runs?limit=100` : null);
   const list = (state) => (Array.isArray(state.data) ? state.data : state.data?.content ?? []);
   const runChoices = list(runs);
   return html`
     <form class="filters" aria-label="Filter the queue" onSubmit=${(event) => event.preventDefault()}>
       <div class="field"><label for="review-project">Project</label>
-        <select id="review-project" value=${projectName} onChange=${(event) => setQuery({ projectName: event.target.value, experimentId: null, runId: null, page: null })}>
+        <select id="review-project" value=${shownProject} onChange=${(event) => setQuery({ projectName: event.target.value, experimentId: null, runId: null, page: null })}>
           <option value="">any</option>
           ${list(projects).map((project) => html`<option value=${project.name}>${project.name}</option>`)}
         </select></div>
       <div class="field"><label for="review-experiment">Experiment</label>
-        <select id="review-experiment" value=${experimentId} disabled=${!projectName} onChange=${(event) => setQuery({ experimentId: event.target.value, runId: null, page: null })}>
+        <select id="review-experiment" value=${shownExperiment} disabled=${!shownProject} onChange=${(event) => setQuery({ projectName: shownProject, experimentId: event.target.value, runId: null, page: null })}>
           <option value="">any</option>
           ${list(experiments).map((experiment) => html`<option value=${experiment.id}>${experiment.name}</option>`)}
         </select></div>
       <div class="field"><label for="review-run">Run</label>
-        <select id="review-run" value=${runId} onChange=${(event) => setQuery({ runId: event.target.value, page: null })}>
+        <select id="review-run" value=${runId} onChange=${(event) => setQuery({ projectName: shownProject, experimentId: shownExperiment, runId: event.target.value, page: null })}>
           <option value="">any</option>
           ${runId && !runChoices.some((run) => run.id === runId) && html`<option value=${runId}>${runId}</option>`}
-          ${runChoices.map((run) => html`<option value=${run.id}>${run.startedAt ?? ''} ${run.id.slice(0, 8)}</option>`)}
+          ${runChoices.map((run) => html`<option value=${run.id}>${when(run.startedAt)} \u00b7 ${run.status ?? ''} \u00b7 ${percent(run.passRate)}</option>`)}
         </select></div>
     </form>`;
 }
