@@ -1,5 +1,6 @@
 #include "krino/core/store/dataset_diff.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -25,6 +26,7 @@ class UnmatchedItems {
     return true;
   }
   const std::map<std::int64_t, DatasetItem>& in_order() const { return by_ordinal_; }
+  std::int64_t size() const { return static_cast<std::int64_t>(by_ordinal_.size()); }
 
  private:
   std::unordered_map<std::string, std::int64_t> by_id_;
@@ -74,6 +76,7 @@ DatasetDiffCounts diff_dataset_versions(const DatasetPageReader& from, const Dat
       if (only_from.take(item.item_id, other)) compare(other, item);
       else only_to.hold(std::move(item));
     }
+    counts.most_held = std::max(counts.most_held, only_from.size() + only_to.size());
   }
   for (const auto& [ordinal, item] : only_from.in_order()) {
     ++counts.removed;

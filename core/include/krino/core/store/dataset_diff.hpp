@@ -34,6 +34,7 @@ struct DatasetDiffCounts {
   std::int64_t removed = 0;
   std::int64_t changed = 0;
   std::int64_t inputs_changed = 0;  // items that kept their id with other inputs
+  std::int64_t most_held = 0;       // the most items held at once, waiting to be met (the memory used)
 };
 
 // Compares version `from` with version `to`. Reports changed items as they are met (about the order
