@@ -213,7 +213,8 @@ export function ReviewView({ query }) {
     const controller = new AbortController();
     const path = itemPath(current);
     api(`${path}/annotation`, { signal: controller.signal }).then(
-      (annotation) => setMineById((known) => ({ ...known, [id]: annotation })),
+      // An answer that left before a PUT of ours may come after it: what we sent is newer.
+      (annotation) => { if (!(id in sent.current)) setMineById((known) => ({ ...known, [id]: annotation })); },
       (error) => { if (error.status === 404) setMineById((known) => (id in known ? known : { ...known, [id]: null })); },
     );
     api(`${path}/annotations`, { signal: controller.signal }).then(
