@@ -140,6 +140,13 @@ void the_loop(const std::vector<std::string>& serve_options) {
   BOOST_REQUIRE_EQUAL(changes.at("changed").as_array().size(), 2u);
   BOOST_TEST(changes.at("changed").as_array()[0].at("id").as_string() == "es");
   BOOST_TEST(changes.at("changed").as_array()[0].at("after").at("output").as_string() == "Madrid");
+  BOOST_TEST(changes.at("changedCount").as_int64() == 2);
+  // The same comparison as text: the server computes it (GET .../diff), the CLI prints it.
+  const ProcessResult text = run_process({krino_binary(), "dataset", "diff", "caps@1", "caps@latest"}, with_server);
+  BOOST_REQUIRE_MESSAGE(text.exit_code == 0, text.err);
+  BOOST_TEST(text.out.find("caps@1 -> caps@2: 0 added, 0 removed, 2 expected outputs changed\n") == 0, text.out);
+  BOOST_TEST(text.out.find("~ es expected ") != std::string::npos, text.out);
+  BOOST_TEST(text.out.find("-> {\"output\":\"Madrid\"}") != std::string::npos, text.out);
 
   // Run 2 on caps@latest (2): every item passes; gated against run 1, paired by dataset item id.
   const ProcessResult second = run_process({krino_binary(), "run", experiment_file("dataset://caps@latest")}, with_server);

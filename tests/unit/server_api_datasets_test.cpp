@@ -182,4 +182,58 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_version_of_100000_items_is_one_request, Backe
   BOOST_TEST(last.at("last").as_bool());
 }
 
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_version_diff_lists_added_removed_and_changed_by_id, Backend, Backends, ServerFixture<Backend>) {
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/datasets", R"({"name":"qa"})").status(), 201u);
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/datasets", R"({"name":"other"})").status(), 201u);
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/datasets/qa/versions",
+                                 R"({"items":[{"id":"a","inputs":{"q":"A"},"expectedOutputs":{"x":1}},{"id":"b","inputs":{"q":"B"},"expectedOutputs":{"x":2}},)"
+                                 R"({"id":"c","inputs":{"q":"C"}},{"id":"d","inputs":{"q":"D"},"expectedOutputs":{"x":4}}]})")
+                        .status(),
+                    201u);
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/datasets/qa/versions",
+                                 R"({"items":[{"id":"b","inputs":{"q":"B"},"expectedOutputs":{"x":20}},{"id":"c","inputs":{"q":"C"},"expectedOutputs":{"x":3}},)"
+                                 R"({"id":"e","inputs":{"q":"<img src=x>"}},{"id":"d","inputs":{"q":"D?"},"expectedOutputs":{"x":4}}]})")
+                        .status(),
+                    201u);
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/datasets/other/versions", R"({"items":[{"id":"a","inputs":{"q":"A"},"expectedOutputs":{"x":1}}]})").status(), 201u);
+
+  const DatasetResult answer = this->call("GET", "/api/v1/datasets/qa/diff?from=1&to=latest");
+  BOOST_REQUIRE_EQUAL(answer.status(), 200u);
+  const auto diff = dataset_json(answer);
+  BOOST_TEST(diff.at("from").as_string() == "qa@1");
+  BOOST_TEST(diff.at("to").as_string() == "qa@2");
+  BOOST_TEST(diff.at("addedCount").as_int64() == 1);
+  BOOST_TEST(diff.at("removedCount").as_int64() == 1);
+  BOOST_TEST(diff.at("changedCount").as_int64() == 2);
+  BOOST_TEST(diff.at("inputsChanged").as_int64() == 1);
+  BOOST_TEST(!diff.at("truncated").as_bool());
+  BOOST_TEST(diff.at("added").as_array()[0].at("id").as_string() == "e");
+  BOOST_TEST(diff.at("added").as_array()[0].at("inputs").at("q").as_string() == "<img src=x>");
+  BOOST_TEST(diff.at("added").as_array()[0].at("expectedOutputs").is_null());
+  BOOST_TEST(diff.at("removed").as_array()[0].at("id").as_string() == "a");
+  const auto& changed = diff.at("changed").as_array();
+  BOOST_REQUIRE_EQUAL(changed.size(), 2u);
+  BOOST_TEST(changed[0].at("id").as_string() == "b");
+  BOOST_TEST(changed[0].at("before").at("x").as_int64() == 2);
+  BOOST_TEST(changed[0].at("after").at("x").as_int64() == 20);
+  BOOST_TEST(changed[1].at("id").as_string() == "c");
+  BOOST_TEST(changed[1].at("before").is_null());
+
+  // The lists stop at `limit`; the counts stay whole.
+  const auto cut = dataset_json(this->call("GET", "/api/v1/datasets/qa/diff?from=1&to=2&limit=1"));
+  BOOST_TEST(cut.at("changed").as_array().size() == 1u);
+  BOOST_TEST(cut.at("changedCount").as_int64() == 2);
+  BOOST_TEST(cut.at("truncated").as_bool());
+  // Another dataset's version on the left.
+  const auto across = dataset_json(this->call("GET", "/api/v1/datasets/qa/diff?fromDataset=other&from=1&to=1"));
+  BOOST_TEST(across.at("from").as_string() == "other@1");
+  BOOST_TEST(across.at("addedCount").as_int64() == 3);
+  BOOST_TEST(across.at("removedCount").as_int64() == 0);
+  // Refusals name what is wrong.
+  BOOST_TEST(this->call("GET", "/api/v1/datasets/qa/diff?from=1").status() == 400u);
+  BOOST_TEST(field_of(this->call("GET", "/api/v1/datasets/qa/diff?from=x&to=1")).find("from") != std::string::npos);
+  BOOST_TEST(this->call("GET", "/api/v1/datasets/qa/diff?from=1&to=9").status() == 404u);
+  BOOST_TEST(this->call("GET", "/api/v1/datasets/none/diff?from=1&to=1").status() == 404u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

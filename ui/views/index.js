@@ -1,10 +1,12 @@
 // The views of the shell, by URL. A later view (datasets, review queue, traces, LLM connections)
 // plugs in with one line here; `nav` puts it in the top navigation.
 import { Dashboard } from './dashboard.js';
+import { DatasetDiffView, DatasetVersionView, DatasetView, DatasetsView } from './datasets.js';
 import { DiffView } from './diff.js';
 import { ExperimentView } from './experiment.js';
 import { KeysView } from './keys.js';
 import { ProjectView } from './project.js';
+import { ReviewView } from './review.js';
 import { RunView } from './run.js';
 
 export const views = [
@@ -13,5 +15,10 @@ export const views = [
   { path: '/experiments/:experimentId', view: ExperimentView, title: 'Experiment' },
   { path: '/experiments/:experimentId/diff', view: DiffView, title: 'Diff' },
   { path: '/runs/:runId', view: RunView, title: 'Run' },
+  { path: '/datasets', view: DatasetsView, title: 'Datasets', nav: 'Datasets' },
+  { path: '/datasets/:name', view: DatasetView, title: 'Dataset' },
+  { path: '/datasets/:name/versions/:version', view: DatasetVersionView, title: 'Dataset version' },
+  { path: '/datasets/:name/diff', view: DatasetDiffView, title: 'Dataset diff' },
+  { path: '/review', view: ReviewView, title: 'Review queue', nav: 'Review' },
   { path: '/keys', view: KeysView, title: 'API keys', nav: 'API keys' },
 ];

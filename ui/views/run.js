@@ -8,6 +8,7 @@ import { between, decimal, integer, interval, jsonText, milliseconds, percent, p
 import { ExactNumber, api, queryString } from '../lib/api.js';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
 import { Histogram } from '../components/histogram.js';
+import { ItemAnnotations } from '../components/annotations.js';
 import { RefreshContext, useApi } from '../components/use_api.js';
 
 const PAGE_SIZE = 50;
@@ -67,7 +68,7 @@ const shortText = (value) => (value === null ? 'null' : String(value));
 
 // A section of an item: each member on its own, a string as its text (line breaks and quotes as
 // written, not JSON-escaped), anything else as indented JSON. Always text: never markup.
-function Section({ title, value, skip = [] }) {
+export function Section({ title, value, skip = [] }) {
   if (value === undefined || value === null) return null;
   const members = typeof value === 'object' && !Array.isArray(value) ? Object.entries(value).filter(([key]) => !skip.includes(key)) : [[null, value]];
   if (members.length === 0) return null;
@@ -81,7 +82,7 @@ function Section({ title, value, skip = [] }) {
     </section>`;
 }
 
-function ItemDetail({ item }) {
+export function ItemDetail({ item }) {
   const results = item.evalResults ?? [];
   const toolCalls = toolCallsOf(item);
   return html`
@@ -115,7 +116,7 @@ function ItemDetail({ item }) {
     </div>`;
 }
 
-function ItemRow({ item, evaluatorNames, columns }) {
+function ItemRow({ runId, item, evaluatorNames, columns }) {
   const [open, setOpen] = useState(false);
   const scores = new Map((item.evalResults ?? []).map((result) => [result.name, result]));
   const status = itemStatus(item);
@@ -135,7 +136,8 @@ function ItemRow({ item, evaluatorNames, columns }) {
       <td class="num">${milliseconds(item.latencyMs)}</td>
       <td class="num">${usd(item.costUsd)}</td>
     </tr>
-    ${open && html`<tr class="detail-row" id=${detailId}><td colspan=${columns}><${ItemDetail} item=${item} /></td></tr>`}`;
+    ${open && html`<tr class="detail-row" id=${detailId}><td colspan=${columns}><${ItemDetail} item=${item} />
+      <${ItemAnnotations} runId=${runId} itemId=${item.id} /></td></tr>`}`;
 }
 
 // The text search waits for a pause in typing, then replaces the URL (one history entry per search,
@@ -252,7 +254,7 @@ function Items({ runId, run, query, evaluators }) {
             <th scope="col" class="num">Latency</th><th scope="col" class="num">Cost</th>
           </tr></thead>
           <tbody>
-            ${page.content.map((item) => html`<${ItemRow} key=${item.id ?? item.index} item=${item} evaluatorNames=${evaluatorColumns} columns=${columns} />`)}
+            ${page.content.map((item) => html`<${ItemRow} key=${item.id ?? item.index} runId=${runId} item=${item} evaluatorNames=${evaluatorColumns} columns=${columns} />`)}
           </tbody>
         </table>
       </div>`}
@@ -282,6 +284,7 @@ export function RunView({ params, query }) {
       crumbs=${run ? [{ label: 'Dashboard', href: '/' }, { label: run.projectName, href: `/projects/${encodeURIComponent(run.projectName)}` },
         { label: run.experimentName, href: `/experiments/${encodeURIComponent(run.experimentId)}` }] : [{ label: 'Dashboard', href: '/' }]}>
       ${run && html`<p class="subtitle"><${Badge} status=${run.status} /> started ${when(run.startedAt)} \u00b7 <code>${run.id}</code>
+        \u00b7 <a data-testid="review-link" href=${`/review?runId=${runId}`}>Review its items</a>
         ${baseline && run.completedAt && html` \u00b7 <a data-testid="diff-link" href=${`/experiments/${encodeURIComponent(run.experimentId)}/diff?candidate=${runId}&baseline=${encodeURIComponent(baseline.id)}`}>Compare with the baseline</a>`}</p>`}
     </${PageHeader}>
     ${loading && !run && html`<${Loading} />`}

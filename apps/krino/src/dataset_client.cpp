@@ -21,6 +21,9 @@ std::string environment_or(const std::string& given, const char* variable) {
 }
 
 constexpr int kPullPageSize = 1000;
+constexpr const char* kWholeDiff = "1000000";  // the server's largest list: the whole diff
+
+std::string version_text(std::optional<std::int64_t> version) { return version ? std::to_string(*version) : std::string("latest"); }
 
 }  // namespace
 
@@ -121,6 +124,15 @@ ServerDatasetVersion DatasetClient::read(const std::string& name, std::optional<
       return read;
     }
   }
+}
+
+std::string DatasetClient::diff(const std::string& from_name, std::optional<std::int64_t> from, const std::string& to_name,
+                                std::optional<std::int64_t> to) {
+  std::string path = "/api/v1/datasets/" + to_name + "/diff?from=" + version_text(from) + "&to=" + version_text(to) + "&limit=" + kWholeDiff;
+  if (from_name != to_name) path.append("&fromDataset=").append(from_name);
+  const core::HttpResult result = call("GET", path, {});
+  if (result.response.status != 200) refused("comparing " + from_name + "@" + version_text(from) + " with " + to_name + "@" + version_text(to), result);
+  return result.response.body;
 }
 
 }  // namespace krino::cli

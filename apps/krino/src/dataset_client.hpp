@@ -38,6 +38,9 @@ class DatasetClient {
   std::int64_t add_version(const std::string& name, const std::string& body);
   // Every item of `name@version` (`version` empty: latest), page by page at one concrete version.
   ServerDatasetVersion read(const std::string& name, std::optional<std::int64_t> version);
+  // GET /api/v1/datasets/{to_name}/diff: the server's comparison of the two versions (its JSON
+  // text), every entry included.
+  std::string diff(const std::string& from_name, std::optional<std::int64_t> from, const std::string& to_name, std::optional<std::int64_t> to);
 
  private:
   core::HttpResult call(const std::string& method, const std::string& path, std::string body);

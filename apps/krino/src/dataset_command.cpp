@@ -22,7 +22,6 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 
 namespace krino::cli {
 
@@ -134,69 +133,48 @@ int pull(const DatasetArguments& args) {
   return kSuccess;
 }
 
+// The server compares the versions (core's one diff, store/dataset_diff.hpp); this prints it.
 int diff(const DatasetArguments& args) {
   if (args.refs.size() != 2) throw core::usage_error("krino dataset diff takes two dataset versions: name@3 name@4");
   const auto [from_name, from_number] = dataset_ref(args.refs[0]);
   const auto [to_name, to_number] = dataset_ref(args.refs[1]);
   DatasetClient client(args.server, args.api_key);
-  const ServerDatasetVersion from = client.read(from_name, from_number);
-  const ServerDatasetVersion to = client.read(to_name, to_number);
-  std::map<std::string, const ServerDatasetItem*> before;
-  for (const ServerDatasetItem& item : from.items) before.emplace(item.id, &item);
-  std::vector<const ServerDatasetItem*> added;
-  std::vector<std::pair<const ServerDatasetItem*, const ServerDatasetItem*>> changed;  // expected outputs differ
-  std::size_t inputs_changed = 0;
-  for (const ServerDatasetItem& item : to.items) {
-    const auto found = before.find(item.id);
-    if (found == before.end()) {
-      added.push_back(&item);
-      continue;
-    }
-    if (found->second->expected_outputs != item.expected_outputs) changed.emplace_back(found->second, &item);
-    if (found->second->inputs != item.inputs) ++inputs_changed;
-    before.erase(found);
-  }
-  std::vector<const ServerDatasetItem*> removed;
-  for (const ServerDatasetItem& item : from.items)
-    if (before.count(item.id) > 0) removed.push_back(&item);
-  const std::string from_text = from_name + "@" + std::to_string(from.version);
-  const std::string to_text = to_name + "@" + std::to_string(to.version);
-
+  const std::string answer = client.diff(from_name, from_number, to_name, to_number);
+  boost::system::error_code ec;
+  const boost::json::value parsed = krino::json::parse(answer, ec);
+  const boost::json::object* diff = !ec ? parsed.if_object() : nullptr;
+  const auto list = [diff](const char* key) -> const boost::json::array& {
+    const boost::json::value* value = diff != nullptr ? diff->if_contains(key) : nullptr;
+    if (value == nullptr || !value->is_array()) throw core::runtime_error("krino dataset diff: the server's answer has no '" + std::string(key) + "' list");
+    return value->as_array();
+  };
+  const auto count = [diff](const char* key) {
+    const boost::json::value* value = diff != nullptr ? diff->if_contains(key) : nullptr;
+    return value != nullptr && value->is_int64() ? value->as_int64() : std::int64_t{0};
+  };
+  const auto text = [](const boost::json::value& entry, const char* key) {
+    const boost::json::value* value = entry.is_object() ? entry.as_object().if_contains(key) : nullptr;
+    if (value == nullptr) return std::string("null");
+    return value->is_string() ? std::string(value->as_string()) : krino::json::to_compact_json(*value);
+  };
+  const boost::json::array& added = list("added");
+  const boost::json::array& removed = list("removed");
+  const boost::json::array& changed = list("changed");
+  if (const auto* truncated = diff->if_contains("truncated"); truncated != nullptr && truncated->is_bool() && truncated->as_bool())
+    std::fprintf(stderr, "krino dataset diff: the lists stop at the server's limit of 1,000,000 entries each (the counts are whole)\n");
   if (args.json) {
-    std::string out = "{\"from\":";
-    krino::json::append_json_string(out, from_text);
-    out += ",\"to\":";
-    krino::json::append_json_string(out, to_text);
-    const auto ids = [&out](const char* key, const std::vector<const ServerDatasetItem*>& items) {
-      out.append(",\"").append(key).append("\":[");
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) out += ',';
-        out += "{\"id\":";
-        krino::json::append_json_string(out, items[i]->id);
-        out.append(",\"inputs\":").append(items[i]->inputs).append(",\"expectedOutputs\":").append(items[i]->expected_outputs).append("}");
-      }
-      out += ']';
-    };
-    ids("added", added);
-    ids("removed", removed);
-    out += ",\"changed\":[";
-    for (std::size_t i = 0; i < changed.size(); ++i) {
-      if (i > 0) out += ',';
-      out += "{\"id\":";
-      krino::json::append_json_string(out, changed[i].second->id);
-      out.append(",\"before\":").append(changed[i].first->expected_outputs).append(",\"after\":").append(changed[i].second->expected_outputs).append("}");
-    }
-    out += "],\"inputsChanged\":" + std::to_string(inputs_changed) + "}\n";
-    std::fputs(out.c_str(), stdout);
+    std::fputs(answer.c_str(), stdout);
+    std::fputc('\n', stdout);
     return kSuccess;
   }
-  std::printf("%s -> %s: %zu added, %zu removed, %zu expected outputs changed\n", from_text.c_str(), to_text.c_str(), added.size(), removed.size(),
-              changed.size());
-  for (const auto* item : added) std::printf("+ %s %s\n", item->id.c_str(), item->inputs.c_str());
-  for (const auto* item : removed) std::printf("- %s %s\n", item->id.c_str(), item->inputs.c_str());
-  for (const auto& [old_item, new_item] : changed)
-    std::printf("~ %s expected %s -> %s\n", new_item->id.c_str(), old_item->expected_outputs.c_str(), new_item->expected_outputs.c_str());
-  if (inputs_changed > 0) std::printf("(%zu items kept their id with changed inputs)\n", inputs_changed);
+  std::printf("%s -> %s: %lld added, %lld removed, %lld expected outputs changed\n", text(parsed, "from").c_str(), text(parsed, "to").c_str(),
+              static_cast<long long>(count("addedCount")), static_cast<long long>(count("removedCount")), static_cast<long long>(count("changedCount")));
+  for (const auto& item : added) std::printf("+ %s %s\n", text(item, "id").c_str(), text(item, "inputs").c_str());
+  for (const auto& item : removed) std::printf("- %s %s\n", text(item, "id").c_str(), text(item, "inputs").c_str());
+  for (const auto& item : changed)
+    std::printf("~ %s expected %s -> %s\n", text(item, "id").c_str(), text(item, "before").c_str(), text(item, "after").c_str());
+  if (const std::int64_t inputs_changed = count("inputsChanged"); inputs_changed > 0)
+    std::printf("(%lld items kept their id with changed inputs)\n", static_cast<long long>(inputs_changed));
   return kSuccess;
 }
 

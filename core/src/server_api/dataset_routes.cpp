@@ -4,6 +4,7 @@
 #include "query_params.hpp"
 #include "route_helpers.hpp"
 #include "krino/core/common/content_digest.hpp"
+#include "krino/core/store/dataset_diff.hpp"
 
 #include <krino/event/values.hpp>
 #include <krino/json_parse.hpp>
@@ -25,6 +26,9 @@ constexpr std::size_t kMaxDatasetNameBytes = 128;
 constexpr std::size_t kMaxItemIdBytes = 256;
 constexpr std::size_t kMaxDescriptionBytes = 4096;
 constexpr std::size_t kDatasetBodyDepth = 64;
+constexpr std::size_t kDefaultDiffList = 1000;    // entries of each diff list in one answer
+constexpr std::size_t kMaxDiffList = 1000000;
+constexpr std::size_t kDiffReadPage = 500;        // items read from the store at a time per version
 
 std::string_view dataset_kind_of(std::string_view token) {
   switch (token.empty() ? '\0' : token.front()) {
@@ -203,6 +207,20 @@ Response get_version(store::Store& store, const Request& request, const store::S
   return http_server::json_response(Status::ok, std::move(out));
 }
 
+void append_dataset_item(std::string& out, const store::DatasetItem& item) {
+  out += "{\"id\":";
+  krino::json::append_json_string(out, item.item_id);
+  append_key(out, "ordinal");
+  krino::event::append_integer(out, item.ordinal);
+  append_key(out, "inputs");
+  out += item.inputs;
+  append_key(out, "expectedOutputs");
+  append_optional_json(out, item.expected_outputs);
+  append_key(out, "metadata");
+  append_optional_json(out, item.metadata);
+  out += '}';
+}
+
 Response list_items(store::Store& store, const Request& request, const store::Scope& scope) {
   std::optional<Response> refusal;
   const auto page = whole_query(request, "page", 0, 0, std::size_t{1} << 40, refusal);
@@ -224,23 +242,97 @@ Response list_items(store::Store& store, const Request& request, const store::Sc
   krino::event::append_integer(out, version->version);
   out += ",\"content\":[";
   for (std::size_t i = 0; i < items->items.size(); ++i) {
-    const store::DatasetItem& item = items->items[i];
     if (i > 0) out += ',';
-    out += "{\"id\":";
-    krino::json::append_json_string(out, item.item_id);
-    append_key(out, "ordinal");
-    krino::event::append_integer(out, item.ordinal);
-    append_key(out, "inputs");
-    out += item.inputs;
-    append_key(out, "expectedOutputs");
-    append_optional_json(out, item.expected_outputs);
-    append_key(out, "metadata");
-    append_optional_json(out, item.metadata);
-    out += '}';
+    append_dataset_item(out, items->items[i]);
   }
   out += ']';
   append_page_fields(out, *page, *size, items->total, items->items.size(),
                      static_cast<std::int64_t>((*page + 1) * *size) >= items->total);
+  out += '}';
+  return http_server::json_response(Status::ok, std::move(out));
+}
+
+// The diff's three lists as JSON arrays, each cut at `limit` entries (the counts stay whole).
+class DiffLists : public store::DatasetDiffSink {
+ public:
+  explicit DiffLists(std::size_t limit) : limit_(limit) {}
+  void added(const store::DatasetItem& item) override { append_item(added_, added_count_, item); }
+  void removed(const store::DatasetItem& item) override { append_item(removed_, removed_count_, item); }
+  void changed(const store::DatasetItem& before, const store::DatasetItem& after) override {
+    if (changed_count_++ >= limit_) return;
+    if (changed_count_ > 1) changed_ += ',';
+    changed_ += "{\"id\":";
+    krino::json::append_json_string(changed_, after.item_id);
+    append_key(changed_, "ordinal");
+    krino::event::append_integer(changed_, after.ordinal);
+    append_key(changed_, "inputs");
+    changed_ += after.inputs;
+    append_key(changed_, "before");
+    append_optional_json(changed_, before.expected_outputs);
+    append_key(changed_, "after");
+    append_optional_json(changed_, after.expected_outputs);
+    changed_ += '}';
+  }
+  void append_to(std::string& out) const {
+    out.append(",\"added\":[").append(added_).append("],\"removed\":[").append(removed_).append("],\"changed\":[").append(changed_).append("]");
+    append_key(out, "truncated");
+    out += added_count_ > limit_ || removed_count_ > limit_ || changed_count_ > limit_ ? "true" : "false";
+  }
+
+ private:
+  void append_item(std::string& list, std::size_t& count, const store::DatasetItem& item) const {
+    if (count++ >= limit_) return;
+    if (count > 1) list += ',';
+    append_dataset_item(list, item);
+  }
+  std::size_t limit_;
+  std::string added_, removed_, changed_;
+  std::size_t added_count_ = 0, removed_count_ = 0, changed_count_ = 0;
+};
+
+// GET /api/v1/datasets/{name}/diff?from=&to=[&fromDataset=][&limit=]: what version `to` changes
+// against version `from` (of `fromDataset`, default the same dataset), by dataset item id.
+Response diff_versions(store::Store& store, const Request& request, const store::Scope& scope) {
+  std::optional<Response> refusal;
+  const auto limit = whole_query(request, "limit", kDefaultDiffList, 0, kMaxDiffList, refusal);
+  if (!limit) return *refusal;
+  const std::string to_name = request.param("name");
+  const std::string from_name = request.query_value("fromDataset").value_or(to_name);
+  struct Side {
+    std::string name;
+    std::int64_t version = 0;
+  };
+  std::vector<Side> sides;
+  for (const auto& [name, key] : {std::pair{from_name, "from"}, std::pair{to_name, "to"}}) {
+    const auto text = request.query_value(key);
+    std::optional<std::int64_t> number;
+    if (!text || !read_version(std::string(*text), number))
+      return invalid_field(key, "is required: a version number or latest");
+    const auto version = store.dataset_version(scope, name, number);
+    if (!version) return not_found("version " + std::string(*text) + " of dataset " + name);
+    sides.push_back(Side{name, version->version});
+  }
+  const auto reader = [&store, &scope](const Side& side) {
+    return store::DatasetPageReader([&store, &scope, side](std::int64_t after) {
+      auto page = store.dataset_items(scope, side.name, side.version, after, kDiffReadPage);
+      return page ? std::move(page->items) : std::vector<store::DatasetItem>{};
+    });
+  };
+  DiffLists lists(*limit);
+  const store::DatasetDiffCounts counts = store::diff_dataset_versions(reader(sides[0]), reader(sides[1]), lists);
+  std::string out = "{\"from\":";
+  krino::json::append_json_string(out, sides[0].name + "@" + std::to_string(sides[0].version));
+  append_key(out, "to");
+  krino::json::append_json_string(out, sides[1].name + "@" + std::to_string(sides[1].version));
+  append_key(out, "addedCount");
+  krino::event::append_integer(out, counts.added);
+  append_key(out, "removedCount");
+  krino::event::append_integer(out, counts.removed);
+  append_key(out, "changedCount");
+  krino::event::append_integer(out, counts.changed);
+  append_key(out, "inputsChanged");
+  krino::event::append_integer(out, counts.inputs_changed);
+  lists.append_to(out);
   out += '}';
   return http_server::json_response(Status::ok, std::move(out));
 }
@@ -332,6 +424,7 @@ void add_dataset_routes(http_server::Router& router, store::Store& store, const 
   const std::string version = one + "/versions/{version}";
   router.add(verb::post, "/api/v1/datasets", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return create_dataset(store, r, p.scope()); }));
   router.add(verb::get, "/api/v1/datasets", auth.guard(Access::read, [&store](const Request&, const Principal& p) { return list_datasets(store, p.scope()); }));
+  router.add(verb::get, one + "/diff", auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return diff_versions(store, r, p.scope()); }));
   router.add(verb::get, one, auth.guard(Access::read, [&store](const Request& r, const Principal& p) { return get_dataset(store, r, p.scope()); }));
   router.add(verb::delete_, one, auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return delete_dataset(store, r, p.scope()); }));
   router.add(verb::post, one + "/versions", auth.guard(Access::write, [&store](const Request& r, const Principal& p) { return add_version(store, r, p.scope()); }));
