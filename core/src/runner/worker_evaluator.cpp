@@ -62,6 +62,7 @@ WorkerEvaluator::WorkerEvaluator(boost::asio::io_context& io, WorkerEvaluatorSet
     settings_.workers = *handshake_.max_workers;
     pool_ = make_pool(io);
   }
+  pool_->set_requests_per_worker(handshake_.concurrency);
 }
 
 WorkerEvaluator::~WorkerEvaluator() { pool_->shutdown(); }
@@ -117,10 +118,12 @@ StatusOr<std::string, ItemError> WorkerEvaluator::evaluate(const krino_call_cont
   if (timed.deadline_unix_ms == 0) timed.deadline_unix_ms = deadline_after(settings_.limits.timeout);
   const std::string request = worker_evaluate_line(id, timed, testcase);
   // A worker that exited between requests is noticed when the request is about to be written; the
-  // request then goes to another worker (a few times at most).
+  // request then goes to another worker (a few times at most). One that was in flight behind
+  // another request when its worker failed is tried once more on another worker.
   std::shared_ptr<WorkerProcess> worker;
   std::optional<WorkerPool::LeaseReturn> give_back;
   WorkerReply reply;
+  bool retried_interrupted = false;
   for (int attempt = 0; attempt < 3; ++attempt) {
     give_back.reset();
     WorkerPool::Lease lease = pool_->acquire();
@@ -129,7 +132,11 @@ StatusOr<std::string, ItemError> WorkerEvaluator::evaluate(const krino_call_cont
     give_back.emplace(*pool_, std::move(lease.worker));
     if (settings_.limits.cancelled && settings_.limits.cancelled())
       return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
-    reply = await_callback<WorkerReply>([&](auto done) { worker->request(request, std::move(done)); });
+    reply = await_callback<WorkerReply>([&](auto done) { worker->request(request, std::move(done), id); });
+    if (reply.outcome == WorkerReply::Outcome::interrupted && !retried_interrupted) {
+      retried_interrupted = true;
+      continue;
+    }
     if (reply.outcome != WorkerReply::Outcome::not_sent) break;
   }
   if (reply.outcome != WorkerReply::Outcome::answered) {
