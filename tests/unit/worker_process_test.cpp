@@ -183,6 +183,15 @@ BOOST_FIXTURE_TEST_CASE(pipelined_requests_take_their_answers_by_id_in_any_order
   BOOST_TEST(shut(*worker).status.success());
 }
 
+BOOST_FIXTURE_TEST_CASE(a_line_written_before_it_is_asked_for_answers_the_next_request, WorkerFixture) {
+  // A handshake: the worker speaks first, and the request that reads it writes nothing.
+  auto worker = start("echo '{\"hello\":1}'; cat");
+  std::this_thread::sleep_for(200ms);
+  WorkerReply reply = ask(*worker, "");
+  BOOST_TEST((reply.outcome == WorkerReply::Outcome::answered));
+  BOOST_TEST(reply.line == "{\"hello\":1}");
+}
+
 BOOST_AUTO_TEST_CASE(reply_ids_are_read_quickly_or_by_parsing) {
   BOOST_TEST(line_reply_id("{\"id\":17,\"result\":{}}").value() == 17u);
   BOOST_TEST(line_reply_id(" { \"id\" : 5 }").value() == 5u);

@@ -23,11 +23,13 @@ namespace {
 
 namespace json = boost::json;
 
-// Answers are buffered; serve() flushes them when no more requests are waiting to be read, so a
-// burst of pipelined requests costs one write for all its answers.
+// Each answer is flushed at once: krino takes the oldest request without an answer for the one a
+// crash or a hang happened in, so an answer must not wait in this process's buffer while the next
+// request is evaluated. (Requests are still read in batches, and never waited for.)
 void send(std::FILE* out, const std::string& line) {
   std::fwrite(line.data(), 1, line.size(), out);
   std::fputc('\n', out);
+  std::fflush(out);
 }
 
 // A request as krino writes it (worker_evaluate_line):
@@ -74,6 +76,8 @@ std::string error_line(const json::value* id, krino_status code, std::string_vie
   return line;
 }
 
+double address_space_used();
+
 std::string handshake_line(const core::Component& component) {
   std::string line = "{\"protocol\":";
   krino::json::append_json_string(line, core::kEvaluatorWorkerProtocol);
@@ -96,8 +100,10 @@ std::string handshake_line(const core::Component& component) {
     krino::json::append_json_string(line, name);
   }
   // Requests are served in turn, but krino may queue this many (pipelining) so the worker never
-  // waits for the next one to travel.
-  line.append("]},\"concurrency\":").append(std::to_string(core::kDefaultWorkerConcurrency)).append("}");
+  // waits for the next one to travel. Under a memory limit, one at a time: the worker may stop
+  // after any answer (see serve), and requests it had read by then would be lost with it.
+  const std::size_t concurrency = address_space_used() > 0 ? 1 : core::kDefaultWorkerConcurrency;
+  line.append("]},\"concurrency\":").append(std::to_string(concurrency)).append("}");
   return line;
 }
 
@@ -127,10 +133,7 @@ int serve(const core::Component& component, const krino_host* host, std::istream
   void* instance = nullptr;
   uint64_t serial = 0;
   std::string line;
-  std::fflush(out);
   while (true) {
-    // Answers wait in the buffer while more requests are ready; then they go out together.
-    if (in.rdbuf()->in_avail() <= 0) std::fflush(out);
     if (!std::getline(in, line)) break;
     if (line.empty()) continue;
     json::value id_value;
@@ -228,10 +231,7 @@ int serve(const core::Component& component, const krino_host* host, std::istream
       const bool stop = out_of_memory || (limited && (status == KRINO_RESOURCE_EXHAUSTED || address_space_used() > 0.75));
       if (stop) why += memory_note();
       send(out, error_line(id, stop ? KRINO_RESOURCE_EXHAUSTED : status, why));
-      if (stop) {
-        std::fflush(out);
-        return 3;
-      }
+      if (stop) return 3;
       continue;
     }
     // The result goes on one line, as valid JSON: ill-formed UTF-8 is repaired as the in-process
@@ -249,7 +249,6 @@ int serve(const core::Component& component, const krino_host* host, std::istream
     answer.push_back('}');
     send(out, answer);
   }
-  std::fflush(out);
   if (instance != nullptr) vtable.destroy(instance);
   return 0;
 }

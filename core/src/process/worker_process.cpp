@@ -123,6 +123,8 @@ void WorkerProcess::begin_request(std::string line, std::function<void(WorkerRep
   else queued_.append(line);
   write_queued();
   arm_timer(true);
+  // A line that came before it was asked for (a handshake) is its answer.
+  if (!pending_output_.empty()) deliver_lines();
 }
 
 void WorkerProcess::write_queued() {

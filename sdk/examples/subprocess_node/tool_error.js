@@ -111,13 +111,12 @@ function answer(message) {
 }
 
 // Each chunk of input may hold several requests (krino pipelines them): answer every whole line in
-// it and write the answers in one go.
+// it. Each answer is written at once (a synchronous write on a pipe), before the next evaluation:
+// if that one hangs, krino already has this answer (it blames the oldest unanswered request).
 let rest = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
   const lines = (rest + chunk).split('\n');
   rest = lines.pop();
-  let answers = '';
-  for (const text of lines) if (text.trim() !== '') answers += answer(JSON.parse(text));
-  if (answers !== '') out.write(answers);
+  for (const text of lines) if (text.trim() !== '') out.write(answer(JSON.parse(text)));
 });

@@ -32,7 +32,7 @@ def _line(document):
 
 def _lines(fd):
     """Yields lists of whole lines: each list is what had arrived by one read. krino pipelines
-    requests, so one read often brings several; their answers then go out in one write."""
+    requests, so one read often brings several, and the worker never waits for the next one."""
     rest = b""
     while True:
         chunk = os.read(fd, 1 << 16)
@@ -57,7 +57,6 @@ def serve(evaluator, create, concurrency=64, max_workers=None):
     out.flush()
     instance = None
     for batch in _lines(sys.stdin.fileno()):
-        answers = []
         for line in batch:
             if not line.strip():
                 continue
@@ -66,9 +65,10 @@ def serve(evaluator, create, concurrency=64, max_workers=None):
             if "configure" in message:
                 try:
                     instance = create(message["configure"])
-                    answers.append(_line({"configured": True}))
+                    out.write(_line({"configured": True}))
                 except Exception as error:  # the options were refused: krino stops with this message
-                    answers.append(_line({"error": {"message": str(error)}}))
+                    out.write(_line({"error": {"message": str(error)}}))
+                out.flush()
                 continue
             answer = {"id": message["id"]}
             try:
@@ -77,7 +77,7 @@ def serve(evaluator, create, concurrency=64, max_workers=None):
                 answer["error"] = {"message": str(error), "code": error.code}
             except Exception as error:
                 answer["error"] = {"message": "%s: %s" % (type(error).__name__, error)}
-            answers.append(_line(answer))
-        # One write per batch; flushed before the next read waits, so no answer is held back.
-        out.write(b"".join(answers))
-        out.flush()
+            # Each answer goes out before the next evaluation starts: if that one hangs or kills the
+            # process, krino must already have this answer (it blames the oldest unanswered request).
+            out.write(_line(answer))
+            out.flush()
