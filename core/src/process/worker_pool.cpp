@@ -74,7 +74,15 @@ void WorkerPool::call(std::vector<std::pair<Waiter, Grant>> served) {
 }
 
 WorkerPool::Lease WorkerPool::acquire() {
-  Grant grant = await_callback<Grant>([this](auto done) {
+  // Usually there is room at once: then the task is not suspended (a suspension switches stacks and
+  // signal masks, system calls that would cost as much as the request itself).
+  Grant grant;
+  bool granted_now = false;
+  {
+    std::lock_guard lock(mutex_);
+    granted_now = grant_locked(grant);
+  }
+  if (!granted_now) grant = await_callback<Grant>([this](auto done) {
     std::unique_lock lock(mutex_);
     Grant granted;
     if (grant_locked(granted)) {
