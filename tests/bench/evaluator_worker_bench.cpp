@@ -3,6 +3,7 @@
 //   in process         exact_match, a plugin called through the ABI (µs per case)
 //   isolation          the same plugin under isolation: process (krino-plugin-host workers)
 //   python worker      a trivial Python evaluator (score 1) through use: subprocess
+//   python, id only    the same, reading only each request's id (no json.loads of the test case)
 //   node worker        the same in Node, when `node` is on PATH
 // Workers: --workers (default 2, the cores of the reference machine); test cases in flight:
 // --parallelism (default 64), so a worker can have several requests in flight (pipelining).
@@ -44,6 +45,30 @@ while True:
             answers.append(b'{"configured":true}\n')
         else:
             answers.append(b'{"id":%d,"result":{"name":"trivial","score":1,"success":true}}\n' % message["id"])
+    out.write(b"".join(answers))
+    out.flush()
+)";
+
+// The same without parsing the test case: it reads only the id (krino writes it first). What is
+// left is the protocol's own cost; the parse above is Python's (json.loads of a 3 to 5 KB case).
+constexpr const char* kPythonIdOnly = R"(import json, os, sys
+out = sys.stdout.buffer
+out.write(json.dumps({"protocol": "krino.evaluatorworker/1",
+                      "evaluator": {"id": "bench.trivial_py_id", "name": "trivial"}}).encode() + b"\n")
+out.flush()
+rest = b""
+while True:
+    chunk = os.read(0, 1 << 16)
+    if not chunk:
+        break
+    lines = (rest + chunk).split(b"\n")
+    rest = lines.pop()
+    answers = []
+    for line in lines:
+        if line.startswith(b'{"configure"'):
+            answers.append(b'{"configured":true}\n')
+        else:
+            answers.append(b'{"id":%s,"result":{"name":"trivial","score":1,"success":true}}\n' % line[6:line.index(b",")])
     out.write(b"".join(answers))
     out.flush()
 )";
@@ -95,6 +120,8 @@ int main(int argc, char** argv) {
   if (!fs::exists(data)) krino::bench::generate_agent_cases(data, items);
   const fs::path python = workdir / "trivial_evaluator.py";
   std::ofstream(python) << kPythonTrivial;
+  const fs::path python_id_only = workdir / "trivial_evaluator_id_only.py";
+  std::ofstream(python_id_only) << kPythonIdOnly;
   const fs::path node = workdir / "trivial_evaluator.js";
   std::ofstream(node) << kNodeTrivial;
   const bool have_node = std::system("node --version > /dev/null 2>&1") == 0;
@@ -108,10 +135,11 @@ int main(int argc, char** argv) {
       {"in process", "exact_match"},
       {"isolation", "{use: exact_match, isolation: process, workers: " + w + "}"},
       {"python worker", "{use: subprocess, workers: " + w + ", command: [python3, '" + python.string() + "']}"},
+      {"python, id only", "{use: subprocess, workers: " + w + ", command: [python3, '" + python_id_only.string() + "']}"},
       {"node worker", "{use: subprocess, workers: " + w + ", command: [node, '" + node.string() + "']}"},
   };
   std::printf("agent workload, %llu cases, one evaluator, %u workers, parallelism %u\n", items, workers, parallelism);
-  std::printf("%-14s %10s %12s %8s %8s %10s %12s\n", "mode", "seconds", "cases/s", "user s", "sys s", "peak RSS",
+  std::printf("%-16s %10s %12s %8s %8s %10s %12s\n", "mode", "seconds", "cases/s", "user s", "sys s", "peak RSS",
               "vs in process");
   double in_process_seconds = 0;
   for (const Mode& mode : modes) {
@@ -127,7 +155,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     if (in_process_seconds == 0) in_process_seconds = r.seconds;
-    std::printf("%-14s %10.2f %12.0f %8.2f %8.2f %7.1f MB %11.2fx\n", mode.name, r.seconds,
+    std::printf("%-16s %10.2f %12.0f %8.2f %8.2f %7.1f MB %11.2fx\n", mode.name, r.seconds,
                 static_cast<double>(items) / r.seconds, r.user_seconds, r.system_seconds, r.peak_rss_mb,
                 r.seconds / in_process_seconds);
     std::fflush(stdout);
