@@ -170,6 +170,35 @@ void WorkerPool::set_requests_per_worker(std::size_t requests) {
   call(std::move(served));
 }
 
+WorkerPool::Exchange WorkerPool::exchange(const std::string& line, std::optional<uint64_t> id,
+                                          const std::function<bool()>& cancelled) {
+  Exchange result;
+  bool retried_interrupted = false;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    result.lease.reset();
+    Lease lease = acquire();
+    if (!lease.worker) {
+      result.kind = Exchange::Kind::no_worker;
+      result.error = std::move(lease.error);
+      return result;
+    }
+    result.worker = lease.worker;
+    result.lease = std::make_unique<LeaseReturn>(*this, std::move(lease.worker));
+    if (cancelled && cancelled()) {
+      result.kind = Exchange::Kind::cancelled;
+      return result;
+    }
+    result.reply = await_callback<WorkerReply>([&](auto done) { result.worker->request(line, std::move(done), id); });
+    if (result.reply.outcome == WorkerReply::Outcome::interrupted && !retried_interrupted) {
+      retried_interrupted = true;
+      continue;
+    }
+    if (result.reply.outcome != WorkerReply::Outcome::not_sent) break;
+  }
+  result.kind = Exchange::Kind::replied;
+  return result;
+}
+
 void WorkerPool::shutdown() {
   std::vector<std::shared_ptr<WorkerProcess>> workers;
   {

@@ -117,28 +117,13 @@ StatusOr<std::string, ItemError> WorkerEvaluator::evaluate(const krino_call_cont
   krino_call_context timed = ctx;
   if (timed.deadline_unix_ms == 0) timed.deadline_unix_ms = deadline_after(settings_.limits.timeout);
   const std::string request = worker_evaluate_line(id, timed, testcase);
-  // A worker that exited between requests is noticed when the request is about to be written; the
-  // request then goes to another worker (a few times at most). One that was in flight behind
-  // another request when its worker failed is tried once more on another worker.
-  std::shared_ptr<WorkerProcess> worker;
-  std::optional<WorkerPool::LeaseReturn> give_back;
-  WorkerReply reply;
-  bool retried_interrupted = false;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    give_back.reset();
-    WorkerPool::Lease lease = pool_->acquire();
-    if (!lease.worker) return error(KRINO_UNAVAILABLE, "could not start a worker: " + lease.error);
-    worker = lease.worker;
-    give_back.emplace(*pool_, std::move(lease.worker));
-    if (settings_.limits.cancelled && settings_.limits.cancelled())
-      return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
-    reply = await_callback<WorkerReply>([&](auto done) { worker->request(request, std::move(done), id); });
-    if (reply.outcome == WorkerReply::Outcome::interrupted && !retried_interrupted) {
-      retried_interrupted = true;
-      continue;
-    }
-    if (reply.outcome != WorkerReply::Outcome::not_sent) break;
-  }
+  WorkerPool::Exchange sent = pool_->exchange(request, id, settings_.limits.cancelled);
+  if (sent.kind == WorkerPool::Exchange::Kind::no_worker)
+    return error(KRINO_UNAVAILABLE, "could not start a worker: " + sent.error);
+  if (sent.kind == WorkerPool::Exchange::Kind::cancelled)
+    return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
+  const WorkerReply& reply = sent.reply;
+  WorkerProcess* const worker = sent.worker.get();
   if (reply.outcome != WorkerReply::Outcome::answered) {
     WorkerFailure failure =
         describe_worker_failure(reply, settings_.limits, settings_.process.memory_limit_bytes, who(*worker));

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +66,26 @@ class WorkerPool {
     WorkerPool& pool_;
     std::shared_ptr<WorkerProcess> worker_;
   };
+
+  // One request sent and answered, with the retries every user of the pool wants: a request that a
+  // worker never read (it exited first: `not_sent`) goes to another worker, three workers at most;
+  // one that was in flight behind another request when its worker failed (`interrupted`) is sent
+  // once more. Suspends the calling task while it waits.
+  struct Exchange {
+    enum class Kind {
+      replied,    // `reply` is the last worker's (any outcome); `worker` is that worker
+      no_worker,  // no worker could be started: `error` says why
+      cancelled,  // `cancelled()` said so before the request was sent
+    };
+    Kind kind = Kind::replied;
+    std::string error;
+    WorkerReply reply;
+    std::shared_ptr<WorkerProcess> worker;
+    // Holds the lease until the caller is done with `worker` (it may stop() it first).
+    std::unique_ptr<LeaseReturn> lease;
+  };
+  // `id`: the request's id, when the worker's answers carry it (pipelined workers).
+  Exchange exchange(const std::string& line, std::optional<uint64_t> id, const std::function<bool()>& cancelled);
 
   // Ends every worker: closes its stdin, gives it kill_grace to exit, then stops its process group.
   // Blocks until all are reaped. Idempotent.
