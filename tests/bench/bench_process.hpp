@@ -17,6 +17,10 @@ struct Measured {
   int exit_code = -1;
   double seconds = 0;
   double peak_rss_mb = 0;
+  // CPU time of the child and of the processes it waited for (its workers): the figure to compare
+  // on a shared machine, where wall time waits for other people's work.
+  double user_seconds = 0;
+  double system_seconds = 0;
 };
 
 inline std::string default_krino() { return std::string(KRINO_BINARY_DIR) + "/bin/krino"; }
@@ -46,6 +50,8 @@ inline Measured run_measured(const std::vector<std::string>& argv, bool quiet = 
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   m.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  m.user_seconds = static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
+  m.system_seconds = static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
   return m;
 }
 

@@ -3,11 +3,13 @@
 //   in process         exact_match, a plugin called through the ABI (µs per case)
 //   isolation          the same plugin under isolation: process (krino-plugin-host workers)
 //   python worker      a trivial Python evaluator (score 1) through use: subprocess
+//   python, id only    the same, reading only each request's id (no json.loads of the test case)
 //   node worker        the same in Node, when `node` is on PATH
-// Workers: --workers (default 2, the cores of the reference machine).
+// Workers: --workers (default 2, the cores of the reference machine); test cases in flight:
+// --parallelism (default 64), so a worker can have several requests in flight (pipelining).
 //
 //   krino_evaluator_worker_bench [--krino PATH] [--workdir DIR] [--items N] [--workers W]
-//                                                                  (defaults: 100000 items, 2)
+//                                [--parallelism P]          (defaults: 100000 items, 2, 64)
 #include "agent_cases.hpp"
 #include "bench_process.hpp"
 
@@ -21,26 +23,69 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kPythonTrivial = R"(import json, sys
-out = sys.stdout
+// Each reads what has arrived, answers every whole line in it, and writes the answers in one go
+// (docs/sdk.md, "Reading and writing fast"), so pipelined requests cost one read and one write per
+// batch rather than per case.
+constexpr const char* kPythonTrivial = R"(import json, os, sys
+out = sys.stdout.buffer
 out.write(json.dumps({"protocol": "krino.evaluatorworker/1",
-                      "evaluator": {"id": "bench.trivial_py", "name": "trivial"}}) + "\n")
+                      "evaluator": {"id": "bench.trivial_py", "name": "trivial"}}).encode() + b"\n")
 out.flush()
-for line in sys.stdin:
-    message = json.loads(line)
-    if "configure" in message:
-        out.write('{"configured":true}\n')
-    else:
-        out.write('{"id":%d,"result":{"name":"trivial","score":1,"success":true}}\n' % message["id"])
+rest = b""
+while True:
+    chunk = os.read(0, 1 << 16)
+    if not chunk:
+        break
+    lines = (rest + chunk).split(b"\n")
+    rest = lines.pop()
+    answers = []
+    for line in lines:
+        message = json.loads(line)
+        if "configure" in message:
+            answers.append(b'{"configured":true}\n')
+        else:
+            answers.append(b'{"id":%d,"result":{"name":"trivial","score":1,"success":true}}\n' % message["id"])
+    out.write(b"".join(answers))
     out.flush()
 )";
 
-constexpr const char* kNodeTrivial = R"(const readline = require('readline');
-process.stdout.write(JSON.stringify({protocol: 'krino.evaluatorworker/1', evaluator: {id: 'bench.trivial_js', name: 'trivial'}}) + '\n');
-readline.createInterface({input: process.stdin}).on('line', (line) => {
-  const message = JSON.parse(line);
-  process.stdout.write(message.configure !== undefined ? '{"configured":true}\n'
-    : '{"id":' + message.id + ',"result":{"name":"trivial","score":1,"success":true}}\n');
+// The same without parsing the test case: it reads only the id (krino writes it first). What is
+// left is the protocol's own cost; the parse above is Python's (json.loads of a 3 to 5 KB case).
+constexpr const char* kPythonIdOnly = R"(import json, os, sys
+out = sys.stdout.buffer
+out.write(json.dumps({"protocol": "krino.evaluatorworker/1",
+                      "evaluator": {"id": "bench.trivial_py_id", "name": "trivial"}}).encode() + b"\n")
+out.flush()
+rest = b""
+while True:
+    chunk = os.read(0, 1 << 16)
+    if not chunk:
+        break
+    lines = (rest + chunk).split(b"\n")
+    rest = lines.pop()
+    answers = []
+    for line in lines:
+        if line.startswith(b'{"configure"'):
+            answers.append(b'{"configured":true}\n')
+        else:
+            answers.append(b'{"id":%s,"result":{"name":"trivial","score":1,"success":true}}\n' % line[6:line.index(b",")])
+    out.write(b"".join(answers))
+    out.flush()
+)";
+
+constexpr const char* kNodeTrivial = R"(process.stdout.write(JSON.stringify({protocol: 'krino.evaluatorworker/1', evaluator: {id: 'bench.trivial_js', name: 'trivial'}}) + '\n');
+let rest = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  const lines = (rest + chunk).split('\n');
+  rest = lines.pop();
+  let answers = '';
+  for (const line of lines) {
+    const message = JSON.parse(line);
+    answers += message.configure !== undefined ? '{"configured":true}\n'
+      : '{"id":' + message.id + ',"result":{"name":"trivial","score":1,"success":true}}\n';
+  }
+  process.stdout.write(answers);
 });
 )";
 
@@ -51,19 +96,23 @@ int main(int argc, char** argv) {
   fs::path workdir = fs::temp_directory_path() / "krino-bench";
   unsigned long long items = 100000;
   unsigned workers = 2;
+  unsigned parallelism = 64;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--krino" && i + 1 < argc) krino = argv[++i];
     else if (a == "--workdir" && i + 1 < argc) workdir = argv[++i];
     else if (a == "--items" && i + 1 < argc) items = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--workers" && i + 1 < argc) workers = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+    else if (a == "--parallelism" && i + 1 < argc)
+      parallelism = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
     else {
-      std::fprintf(stderr, "usage: %s [--krino PATH] [--workdir DIR] [--items N] [--workers W]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--krino PATH] [--workdir DIR] [--items N] [--workers W] [--parallelism P]\n",
+                   argv[0]);
       return 2;
     }
   }
-  if (items == 0 || workers == 0) {
-    std::fprintf(stderr, "--items and --workers must be positive\n");
+  if (items == 0 || workers == 0 || parallelism == 0) {
+    std::fprintf(stderr, "--items, --workers and --parallelism must be positive\n");
     return 2;
   }
   fs::create_directories(workdir);
@@ -71,6 +120,8 @@ int main(int argc, char** argv) {
   if (!fs::exists(data)) krino::bench::generate_agent_cases(data, items);
   const fs::path python = workdir / "trivial_evaluator.py";
   std::ofstream(python) << kPythonTrivial;
+  const fs::path python_id_only = workdir / "trivial_evaluator_id_only.py";
+  std::ofstream(python_id_only) << kPythonIdOnly;
   const fs::path node = workdir / "trivial_evaluator.js";
   std::ofstream(node) << kNodeTrivial;
   const bool have_node = std::system("node --version > /dev/null 2>&1") == 0;
@@ -84,17 +135,19 @@ int main(int argc, char** argv) {
       {"in process", "exact_match"},
       {"isolation", "{use: exact_match, isolation: process, workers: " + w + "}"},
       {"python worker", "{use: subprocess, workers: " + w + ", command: [python3, '" + python.string() + "']}"},
+      {"python, id only", "{use: subprocess, workers: " + w + ", command: [python3, '" + python_id_only.string() + "']}"},
       {"node worker", "{use: subprocess, workers: " + w + ", command: [node, '" + node.string() + "']}"},
   };
-  std::printf("agent workload, %llu cases, one evaluator, %u workers\n", items, workers);
-  std::printf("%-14s %10s %12s %10s %12s\n", "mode", "seconds", "cases/s", "peak RSS", "vs in process");
+  std::printf("agent workload, %llu cases, one evaluator, %u workers, parallelism %u\n", items, workers, parallelism);
+  std::printf("%-16s %10s %12s %8s %8s %10s %12s\n", "mode", "seconds", "cases/s", "user s", "sys s", "peak RSS",
+              "vs in process");
   double in_process_seconds = 0;
   for (const Mode& mode : modes) {
     if (std::string(mode.name) == "node worker" && !have_node) continue;
     const fs::path experiment = workdir / "evaluator-worker-bench.yaml";
     std::ofstream(experiment) << "name: evaluator-worker-bench\ndataset: " << data.string()
                               << "\ntask: replay\nevaluators: [" << mode.evaluator
-                              << "]\nreporters: []\nmin_pass_rate: 0\nparallelism: " << workers << "\n";
+                              << "]\nreporters: []\nmin_pass_rate: 0\nparallelism: " << parallelism << "\n";
     auto r = krino::bench::run_measured({krino, "run", experiment.string()});
     if (r.exit_code != 0) {
       std::fprintf(stderr, "krino run (%s) failed with exit code %d; run it by hand: %s run %s\n", mode.name,
@@ -102,8 +155,9 @@ int main(int argc, char** argv) {
       return 1;
     }
     if (in_process_seconds == 0) in_process_seconds = r.seconds;
-    std::printf("%-14s %10.2f %12.0f %7.1f MB %11.2fx\n", mode.name, r.seconds, static_cast<double>(items) / r.seconds,
-                r.peak_rss_mb, r.seconds / in_process_seconds);
+    std::printf("%-16s %10.2f %12.0f %8.2f %8.2f %7.1f MB %11.2fx\n", mode.name, r.seconds,
+                static_cast<double>(items) / r.seconds, r.user_seconds, r.system_seconds, r.peak_rss_mb,
+                r.seconds / in_process_seconds);
     std::fflush(stdout);
   }
   return 0;

@@ -12,6 +12,11 @@
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <optional>
+#include <vector>
 
 using namespace krino::core;
 using namespace krino::test;
@@ -156,6 +161,49 @@ BOOST_AUTO_TEST_CASE(a_worker_answers_and_one_that_dies_is_replaced) {
   auto after = evaluator->evaluate(item_context(2), R"({"inputs":{}})");
   BOOST_TEST_REQUIRE(after.ok(), why_not(after));
   BOOST_TEST(evaluator->workers_started() >= 2u);
+}
+
+BOOST_AUTO_TEST_CASE(pipelined_requests_through_one_worker_blame_only_the_item_it_died_on) {
+  // One worker that reads ahead (whatever has arrived) and dies on the request mentioning "die":
+  // that item is the error; the requests it had read behind it are sent again to a new worker,
+  // those it had not read as well, and every other item is scored.
+  WorkerEvaluatorSettings s = settings(1);
+  s.process = ProcessSpec{"/usr/bin/python3", {"python3", "-c", R"py(
+import os, sys
+out = sys.stdout.buffer
+out.write(b'{"protocol":"krino.evaluatorworker/1","evaluator":{"id":"test.py","name":"py_eval"}}\n'); out.flush()
+rest = b""
+while True:
+    chunk = os.read(0, 65536)
+    if not chunk: break
+    lines = (rest + chunk).split(b"\n"); rest = lines.pop()
+    for line in lines:
+        if b"configure" in line: out.write(b'{"configured":true}\n'); out.flush(); continue
+        if b'"die"' in line: sys.stderr.write("py_eval: dying\n"); sys.stderr.flush(); os._exit(7)
+        request_id = int(line[6:line.index(b",")])
+        out.write(b'{"id":%d,"result":{"name":"x","score":1,"success":true}}\n' % request_id); out.flush()
+)py"}, dir.path(), {}};
+  auto evaluator = start({}, s);
+  BOOST_TEST(evaluator->handshake().concurrency == kDefaultWorkerConcurrency);  // none given
+  constexpr int kItems = 200;
+  std::vector<std::optional<StatusOr<std::string, ItemError>>> results(kItems);
+  tbb::task_arena arena(2);
+  arena.execute([&] {
+    tbb::parallel_for(0, kItems, [&](int i) {
+      results[i] = evaluator->evaluate(item_context(i), i == 57 ? R"({"inputs":{"die":true}})" : R"({"inputs":{}})");
+    });
+  });
+  for (int i = 0; i < kItems; ++i) {
+    BOOST_REQUIRE(results[i].has_value());
+    if (i == 57) {
+      BOOST_TEST(!results[i]->ok());
+      BOOST_TEST(mentions(why_not(*results[i]), "exited with status 7 before answering"), why_not(*results[i]));
+      BOOST_TEST(mentions(why_not(*results[i]), "py_eval: dying"), why_not(*results[i]));
+    } else {
+      BOOST_TEST(results[i]->ok(), "item " << i << ": " << why_not(*results[i]));
+    }
+  }
+  BOOST_TEST(evaluator->workers_started() == 2u);  // the first, and the one after the death
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_configuration_is_a_configuration_error) {

@@ -15,8 +15,11 @@
 #include <tbb/task_arena.h>
 
 #include <atomic>
+#include <future>
+#include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 
 using namespace krino::core;
 using namespace krino::test;
@@ -51,6 +54,15 @@ struct WorkerFixture {
   }
   static WorkerReply ask(WorkerProcess& worker, std::string line) {
     return await_callback<WorkerReply>([&](auto done) { worker.request(std::move(line), std::move(done)); });
+  }
+  // Sends every line at once (ids 1, 2, ...) and waits for all their replies, in the order sent.
+  static std::vector<WorkerReply> ask_together(WorkerProcess& worker, const std::vector<std::string>& lines) {
+    std::vector<std::promise<WorkerReply>> promises(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      worker.request(lines[i], [&promises, i](WorkerReply reply) { promises[i].set_value(std::move(reply)); }, i + 1);
+    std::vector<WorkerReply> replies;
+    for (auto& promise : promises) replies.push_back(promise.get_future().get());
+    return replies;
   }
   static WorkerExit shut(WorkerProcess& worker) {
     return await_callback<WorkerExit>([&](auto done) { worker.shutdown(std::move(done)); });
@@ -159,6 +171,66 @@ BOOST_FIXTURE_TEST_CASE(a_request_to_a_worker_that_already_exited_is_not_sent, W
   BOOST_TEST((ask(*unhandled, "{}\n").outcome == WorkerReply::Outcome::not_sent));
 }
 
+BOOST_FIXTURE_TEST_CASE(pipelined_requests_take_their_answers_by_id_in_any_order, WorkerFixture) {
+  // Reads three requests, then answers them last first.
+  auto worker = start("read -r a; read -r b; read -r c; printf '%s\\n%s\\n%s\\n' \"$c\" \"$b\" \"$a\"; cat");
+  auto replies = ask_together(*worker, {"{\"id\":1,\"n\":\"a\"}\n", "{\"id\":2,\"n\":\"b\"}\n", "{\"id\": 3 ,\"n\":\"c\"}\n"});
+  BOOST_REQUIRE(replies.size() == 3u);
+  BOOST_TEST(replies[0].line == "{\"id\":1,\"n\":\"a\"}");
+  BOOST_TEST(replies[1].line == "{\"id\":2,\"n\":\"b\"}");
+  BOOST_TEST(replies[2].line == "{\"id\": 3 ,\"n\":\"c\"}");
+  BOOST_TEST(worker->usable());
+  BOOST_TEST(shut(*worker).status.success());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_line_written_before_it_is_asked_for_answers_the_next_request, WorkerFixture) {
+  // A handshake: the worker speaks first, and the request that reads it writes nothing.
+  auto worker = start("echo '{\"hello\":1}'; cat");
+  std::this_thread::sleep_for(200ms);
+  WorkerReply reply = ask(*worker, "");
+  BOOST_TEST((reply.outcome == WorkerReply::Outcome::answered));
+  BOOST_TEST(reply.line == "{\"hello\":1}");
+}
+
+BOOST_AUTO_TEST_CASE(reply_ids_are_read_quickly_or_by_parsing) {
+  BOOST_TEST(line_reply_id("{\"id\":17,\"result\":{}}").value() == 17u);
+  BOOST_TEST(line_reply_id(" { \"id\" : 5 }").value() == 5u);
+  BOOST_TEST(line_reply_id("{\"result\":{\"id\":3},\"id\":9}").value() == 9u);  // not first: parsed
+  BOOST_TEST(!line_reply_id("{\"id\":-1}"));
+  BOOST_TEST(!line_reply_id("{\"id\":\"7\"}"));
+  BOOST_TEST(!line_reply_id("not json"));
+  BOOST_TEST(!line_reply_id("{\"configured\":true}"));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_worker_that_dies_with_requests_in_flight_blames_only_the_oldest, WorkerFixture) {
+  // It reads two requests and dies: the first was the one it was on; the second it had read (so it
+  // may be retried elsewhere); the third it never read.
+  auto worker = start("read -r a; read -r b; echo 'dying' >&2; kill -SEGV $$");
+  auto replies = ask_together(*worker, {"{\"id\":1}\n", "{\"id\":2}\n", "{\"id\":3}\n"});
+  using O = WorkerReply::Outcome;
+  BOOST_TEST((replies[0].outcome == O::died));
+  BOOST_TEST(replies[0].exit.status.signal() == SIGSEGV);
+  BOOST_TEST(replies[0].exit.stderr_tail == "dying\n");
+  BOOST_TEST((replies[1].outcome == O::interrupted));
+  BOOST_TEST(replies[1].exit.status.signal() == SIGSEGV);
+  BOOST_TEST((replies[2].outcome == O::not_sent));
+  BOOST_TEST(warnings_seen().empty());  // the first item's error tells it
+}
+
+BOOST_FIXTURE_TEST_CASE(each_pipelined_request_keeps_its_own_timeout, WorkerFixture) {
+  limits.timeout = 400ms;
+  // Answers the first at once, then reads the second and hangs on it.
+  auto worker = start("read -r a; printf '%s\\n' \"$a\"; read -r b; read -r c; sleep 30");
+  const auto started = std::chrono::steady_clock::now();
+  auto replies = ask_together(*worker, {"{\"id\":1}\n", "{\"id\":2}\n", "{\"id\":3}\n"});
+  using O = WorkerReply::Outcome;
+  BOOST_TEST((replies[0].outcome == O::answered));
+  BOOST_TEST((replies[1].outcome == O::timed_out));
+  BOOST_TEST(replies[1].exit.stopped);
+  BOOST_TEST((replies[2].outcome == O::interrupted));
+  BOOST_TEST((std::chrono::steady_clock::now() - started < 5s));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(worker_pool)
@@ -219,6 +291,34 @@ BOOST_FIXTURE_TEST_CASE(a_broken_worker_is_replaced, WorkerFixture) {
   using O = WorkerReply::Outcome;
   BOOST_TEST((outcomes == std::vector<O>{O::answered, O::died, O::answered, O::died}));
   BOOST_TEST(pool.started_count() == 2u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_worker_takes_up_to_requests_per_worker_leases_at_once, WorkerFixture) {
+  WorkerPool pool(io.context(), shell(kEchoWorker, dir.path()), limits, 2, {});
+  pool.set_requests_per_worker(3);
+  std::vector<WorkerPool::Lease> leases;
+  for (int i = 0; i < 6; ++i) leases.push_back(pool.acquire());  // two workers, three each
+  BOOST_TEST(pool.started_count() == 2u);
+  std::map<WorkerProcess*, int> per_worker;
+  for (auto& lease : leases) {
+    BOOST_REQUIRE(lease.worker);
+    ++per_worker[lease.worker.get()];
+  }
+  BOOST_TEST(per_worker.size() == 2u);
+  for (auto& [worker, count] : per_worker) BOOST_TEST(count == 3);
+  // Full: the seventh waits until a lease comes back.
+  std::promise<WorkerPool::Lease> seventh;
+  std::thread waiting([&] { seventh.set_value(pool.acquire()); });
+  auto later = seventh.get_future();
+  BOOST_TEST((later.wait_for(200ms) == std::future_status::timeout));
+  pool.release(leases[0].worker);
+  BOOST_TEST((later.wait_for(5s) == std::future_status::ready));
+  WorkerPool::Lease got = later.get();
+  waiting.join();
+  BOOST_TEST(got.worker == leases[0].worker);
+  pool.release(got.worker);
+  for (std::size_t i = 1; i < leases.size(); ++i) pool.release(leases[i].worker);
+  pool.shutdown();
 }
 
 BOOST_FIXTURE_TEST_CASE(a_program_that_cannot_start_gives_its_reason_to_every_lease, WorkerFixture) {

@@ -15,6 +15,7 @@
 
 #include <fstream>
 #include <new>
+#include <optional>
 #include <string>
 
 namespace krino::plugin_host {
@@ -22,10 +23,42 @@ namespace {
 
 namespace json = boost::json;
 
+// Each answer is flushed at once: krino takes the oldest request without an answer for the one a
+// crash or a hang happened in, so an answer must not wait in this process's buffer while the next
+// request is evaluated. (Requests are still read in batches, and never waited for.)
 void send(std::FILE* out, const std::string& line) {
   std::fwrite(line.data(), 1, line.size(), out);
   std::fputc('\n', out);
   std::fflush(out);
+}
+
+// A request as krino writes it (worker_evaluate_line):
+//   {"id":N,"testCase":<document>,"context":{...}}
+// read without parsing the test case, whose bytes go to the plugin as they are. Anything else
+// (another writer, another layout) is parsed as JSON.
+struct QuickRequest {
+  std::string_view id;
+  std::string_view testcase;
+  std::string_view context;
+};
+std::optional<QuickRequest> quick_request(std::string_view line) {
+  constexpr std::string_view kHead = "{\"id\":";
+  constexpr std::string_view kTestCase = ",\"testCase\":";
+  constexpr std::string_view kContext = ",\"context\":";
+  if (line.substr(0, kHead.size()) != kHead) return std::nullopt;
+  std::size_t at = kHead.size();
+  while (at < line.size() && line[at] >= '0' && line[at] <= '9') ++at;
+  if (at == kHead.size() || line.substr(at, kTestCase.size()) != kTestCase) return std::nullopt;
+  QuickRequest request;
+  request.id = line.substr(kHead.size(), at - kHead.size());
+  const std::size_t begin = at + kTestCase.size();
+  // The context is the last member and holds only numbers, so the last ,"context": is its own.
+  const std::size_t context = line.rfind(kContext);
+  if (context == std::string_view::npos || context <= begin || line.size() < 2 || line.back() != '}') return std::nullopt;
+  request.testcase = line.substr(begin, context - begin);
+  request.context = line.substr(context + kContext.size(), line.size() - 1 - context - kContext.size());
+  if (request.testcase.empty() || request.testcase.front() != '{' || request.testcase.back() != '}') return std::nullopt;
+  return request;
 }
 
 std::string error_line(const json::value* id, krino_status code, std::string_view message) {
@@ -42,6 +75,8 @@ std::string error_line(const json::value* id, krino_status code, std::string_vie
   line.append("}}");
   return line;
 }
+
+double address_space_used();
 
 std::string handshake_line(const core::Component& component) {
   std::string line = "{\"protocol\":";
@@ -64,8 +99,11 @@ std::string handshake_line(const core::Component& component) {
     first = false;
     krino::json::append_json_string(line, name);
   }
-  // One request at a time: the host starts as many workers as it wants in parallel.
-  line.append("]},\"concurrency\":1}");
+  // Requests are served in turn, but krino may queue this many (pipelining) so the worker never
+  // waits for the next one to travel. Under a memory limit, one at a time: the worker may stop
+  // after any answer (see serve), and requests it had read by then would be lost with it.
+  const std::size_t concurrency = address_space_used() > 0 ? 1 : core::kDefaultWorkerConcurrency;
+  line.append("]},\"concurrency\":").append(std::to_string(concurrency)).append("}");
   return line;
 }
 
@@ -95,41 +133,73 @@ int serve(const core::Component& component, const krino_host* host, std::istream
   void* instance = nullptr;
   uint64_t serial = 0;
   std::string line;
-  while (std::getline(in, line)) {
+  while (true) {
+    if (!std::getline(in, line)) break;
     if (line.empty()) continue;
+    json::value id_value;
+    json::value context_value;
+    std::string parsed_document;
+    std::string_view document;
+    const json::value* id = nullptr;
+    const json::value* context = nullptr;
     json::error_code ec;
-    json::value message = krino::json::parse(line, ec);
-    if (ec || !message.is_object()) {
-      send(out, error_line(nullptr, KRINO_INVALID_ARGUMENT, "krino-plugin-host: a request that is not a JSON object"));
-      continue;
-    }
-    const json::object& request = message.get_object();
-    if (const json::value* options = request.if_contains("configure"); options != nullptr) {
-      if (instance != nullptr) vtable.destroy(instance);
-      instance = nullptr;
-      core::StringSink error;
-      const std::string config = options->is_object() ? krino::json::to_compact_json(*options) : std::string("{}");
-      const krino_status status = vtable.create(host, config.data(), config.size(), &instance, error.sink());
-      if (status != KRINO_OK || instance == nullptr) {
-        instance = nullptr;
-        send(out, error_line(nullptr, status, error.text().empty() ? "no reason given" : error.message()));
-      } else {
-        send(out, "{\"configured\":true}");
+    std::string_view raw_id;
+    if (auto quick = quick_request(line)) {
+      raw_id = quick->id;
+      document = quick->testcase;
+      context_value = krino::json::parse(quick->context, ec);
+      if (!ec) context = &context_value;
+    } else {
+      json::value message = krino::json::parse(line, ec);
+      if (ec || !message.is_object()) {
+        send(out, error_line(nullptr, KRINO_INVALID_ARGUMENT, "krino-plugin-host: a request that is not a JSON object"));
+        continue;
       }
-      continue;
+      json::object& request = message.get_object();
+      if (const json::value* options = request.if_contains("configure"); options != nullptr) {
+        if (instance != nullptr) vtable.destroy(instance);
+        instance = nullptr;
+        core::StringSink error;
+        const std::string config = options->is_object() ? krino::json::to_compact_json(*options) : std::string("{}");
+        const krino_status status = vtable.create(host, config.data(), config.size(), &instance, error.sink());
+        if (status != KRINO_OK || instance == nullptr) {
+          instance = nullptr;
+          send(out, error_line(nullptr, status, error.text().empty() ? "no reason given" : error.message()));
+        } else {
+          send(out, "{\"configured\":true}");
+        }
+        continue;
+      }
+      if (json::value* found = request.if_contains("id"); found != nullptr) {
+        id_value = std::move(*found);
+        id = &id_value;
+      }
+      const json::value* testcase = request.if_contains("testCase");
+      if (id == nullptr || testcase == nullptr || !testcase->is_object() || instance == nullptr) {
+        send(out, error_line(id, KRINO_FAILED_PRECONDITION,
+                             instance == nullptr ? "krino-plugin-host: a request before configure"
+                                                 : "krino-plugin-host: a request needs an id and a testCase object"));
+        continue;
+      }
+      parsed_document = krino::json::to_compact_json(*testcase);
+      document = parsed_document;
+      if (const json::value* found = request.if_contains("context"); found != nullptr) {
+        context_value = *found;
+        context = &context_value;
+      }
     }
-    const json::value* id = request.if_contains("id");
-    const json::value* testcase = request.if_contains("testCase");
-    if (id == nullptr || testcase == nullptr || !testcase->is_object() || instance == nullptr) {
-      send(out, error_line(id, KRINO_FAILED_PRECONDITION,
-                           instance == nullptr ? "krino-plugin-host: a request before configure"
-                                               : "krino-plugin-host: a request needs an id and a testCase object"));
+    if (id == nullptr) {
+      id_value = krino::json::parse(raw_id, ec);
+      id = &id_value;
+    }
+    if (instance == nullptr) {
+      send(out, error_line(id, KRINO_FAILED_PRECONDITION, "krino-plugin-host: a request before configure"));
       continue;
     }
     krino_call_context ctx{};
     ctx.struct_size = sizeof(krino_call_context);
     ctx.document_serial = ++serial;
-    if (const json::value* context = request.if_contains("context"); context != nullptr && context->is_object()) {
+    if (context != nullptr && context->is_object()) {
       auto number = [&](std::string_view key) -> uint64_t {
         const json::value* value = context->get_object().if_contains(key);
         if (value == nullptr) return 0;
@@ -142,7 +212,6 @@ int serve(const core::Component& component, const krino_host* host, std::istream
       ctx.item_index = number("itemIndex");
       ctx.deadline_unix_ms = static_cast<int64_t>(number("deadlineUnixMs"));
     }
-    const std::string document = krino::json::to_compact_json(*testcase);
     core::StringSink result;
     core::StringSink error;
     krino_status status = KRINO_OK;

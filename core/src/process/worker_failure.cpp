@@ -44,6 +44,12 @@ WorkerFailure describe_worker_failure(const WorkerReply& reply, const ProcessLim
       }
       message.append(" before answering; a new worker takes the next request");
       break;
+    case WorkerReply::Outcome::interrupted:
+      failure.code = KRINO_UNAVAILABLE;
+      message.append(" ").append(reply.exit.status.how_it_ended());
+      message.append(" before answering, over an earlier request in flight at it; this request had already been "
+                     "retried once on another worker that ended the same way");
+      break;
     case WorkerReply::Outcome::reply_too_long:
       failure.code = KRINO_RESOURCE_EXHAUSTED;
       message.append(" wrote more than ").append(std::to_string(limits.max_output_bytes));

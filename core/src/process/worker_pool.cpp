@@ -29,24 +29,60 @@ WorkerPool::WorkerPool(boost::asio::io_context& io, ProcessSpec spec, const Proc
 WorkerPool::~WorkerPool() { shutdown(); }
 
 bool WorkerPool::grant_locked(Grant& grant) {
-  while (!idle_.empty()) {
-    std::shared_ptr<WorkerProcess> worker = std::move(idle_.back());
-    idle_.pop_back();
-    if (worker->usable()) {
-      grant.worker = std::move(worker);
-      return true;
-    }
-    --running_;  // died while idle (it said so through `warn`)
+  // Workers that died without a lease out leave (they said so through `warn`).
+  std::erase_if(members_, [this](const Member& member) {
+    if (!member.ready || member.leases > 0 || member.worker->usable()) return false;
+    --running_;
+    return true;
+  });
+  Member* least_busy = nullptr;
+  for (Member& member : members_) {
+    if (member.ready && member.worker->usable() && (least_busy == nullptr || member.leases < least_busy->leases))
+      least_busy = &member;
+  }
+  // An idle worker first, then a new one, then a place in a busy worker's pipeline.
+  if (least_busy != nullptr && least_busy->leases == 0) {
+    ++least_busy->leases;
+    grant.worker = least_busy->worker;
+    return true;
   }
   if (running_ < max_workers_) {
     ++running_;
     return true;
   }
+  if (least_busy != nullptr && least_busy->leases < requests_per_worker_) {
+    ++least_busy->leases;
+    grant.worker = least_busy->worker;
+    return true;
+  }
   return false;
 }
 
+std::vector<std::pair<WorkerPool::Waiter, WorkerPool::Grant>> WorkerPool::serve_waiters_locked() {
+  std::vector<std::pair<Waiter, Grant>> served;
+  while (!waiters_.empty() && !shut_down_) {
+    Grant grant;
+    if (!grant_locked(grant)) break;
+    served.emplace_back(std::move(waiters_.front()), std::move(grant));
+    waiters_.pop_front();
+  }
+  return served;
+}
+
+void WorkerPool::call(std::vector<std::pair<Waiter, Grant>> served) {
+  for (auto& [waiter, grant] : served) waiter(std::move(grant));
+}
+
 WorkerPool::Lease WorkerPool::acquire() {
-  Grant grant = await_callback<Grant>([this](auto done) {
+  // Usually there is room at once: then the task is not suspended (a suspension switches stacks and
+  // signal masks, system calls that would cost as much as the request itself).
+  Grant grant;
+  bool granted_now = false;
+  {
+    std::lock_guard lock(mutex_);
+    granted_now = grant_locked(grant);
+  }
+  if (!granted_now) grant = await_callback<Grant>([this](auto done) {
     std::unique_lock lock(mutex_);
     Grant granted;
     if (grant_locked(granted)) {
@@ -71,52 +107,96 @@ WorkerPool::Lease WorkerPool::acquire() {
     ++started_;
     std::erase_if(all_, [](const auto& worker) { return worker->gone(); });
     all_.push_back(started.worker);
+    members_.push_back(Member{started.worker, 1, false});
   }
   if (prepare_) {
     if (std::string why = prepare_(*started.worker); !why.empty()) {
       if (started.worker->usable())
         await_callback<WorkerExit>([&](auto done) { started.worker->stop(std::move(done)); });
+      mark_ready(started.worker);
       release(std::move(started.worker));  // unusable now: frees its place
       return {nullptr, std::move(why)};
     }
   }
+  mark_ready(started.worker);
   return {std::move(started.worker), {}};
 }
 
-void WorkerPool::release(std::shared_ptr<WorkerProcess> worker) {
-  std::function<void(Grant)> waiter;
-  Grant grant;
+void WorkerPool::mark_ready(const std::shared_ptr<WorkerProcess>& worker) {
+  std::vector<std::pair<Waiter, Grant>> served;
   {
     std::lock_guard lock(mutex_);
-    if (worker->usable() && !shut_down_) {
-      if (waiters_.empty()) {
-        idle_.push_back(std::move(worker));
-        return;
-      }
-      grant.worker = std::move(worker);
-    } else {
-      --running_;
-      if (waiters_.empty()) return;
-      ++running_;  // the waiter starts a replacement
-    }
-    waiter = std::move(waiters_.front());
-    waiters_.pop_front();
+    for (Member& member : members_)
+      if (member.worker == worker) member.ready = true;
+    served = serve_waiters_locked();  // a new worker has room for more than its first request
   }
-  waiter(std::move(grant));
+  call(std::move(served));
+}
+
+void WorkerPool::release(std::shared_ptr<WorkerProcess> worker) {
+  std::vector<std::pair<Waiter, Grant>> served;
+  {
+    std::lock_guard lock(mutex_);
+    auto member = std::find_if(members_.begin(), members_.end(),
+                               [&](const Member& candidate) { return candidate.worker == worker; });
+    if (member == members_.end()) return;  // after shutdown
+    --member->leases;
+    if (member->leases == 0 && !worker->usable()) {
+      members_.erase(member);
+      --running_;  // a waiter may start a replacement
+    }
+    served = serve_waiters_locked();
+  }
+  call(std::move(served));
 }
 
 void WorkerPool::give_back_slot() {
-  std::function<void(Grant)> waiter;
+  std::vector<std::pair<Waiter, Grant>> served;
   {
     std::lock_guard lock(mutex_);
-    if (waiters_.empty()) {
-      --running_;
-      return;
-    }
-    waiter = std::move(waiters_.front());  // the place passes on: that waiter tries to start one
-    waiters_.pop_front();
+    --running_;
+    served = serve_waiters_locked();  // the place passes on: a waiter may try to start one
   }
-  waiter(Grant{});
+  call(std::move(served));
+}
+
+void WorkerPool::set_requests_per_worker(std::size_t requests) {
+  std::vector<std::pair<Waiter, Grant>> served;
+  {
+    std::lock_guard lock(mutex_);
+    requests_per_worker_ = std::max<std::size_t>(1, requests);
+    served = serve_waiters_locked();
+  }
+  call(std::move(served));
+}
+
+WorkerPool::Exchange WorkerPool::exchange(const std::string& line, std::optional<uint64_t> id,
+                                          const std::function<bool()>& cancelled) {
+  Exchange result;
+  bool retried_interrupted = false;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    result.lease.reset();
+    Lease lease = acquire();
+    if (!lease.worker) {
+      result.kind = Exchange::Kind::no_worker;
+      result.error = std::move(lease.error);
+      return result;
+    }
+    result.worker = lease.worker;
+    result.lease = std::make_unique<LeaseReturn>(*this, std::move(lease.worker));
+    if (cancelled && cancelled()) {
+      result.kind = Exchange::Kind::cancelled;
+      return result;
+    }
+    result.reply = await_callback<WorkerReply>([&](auto done) { result.worker->request(line, std::move(done), id); });
+    if (result.reply.outcome == WorkerReply::Outcome::interrupted && !retried_interrupted) {
+      retried_interrupted = true;
+      continue;
+    }
+    if (result.reply.outcome != WorkerReply::Outcome::not_sent) break;
+  }
+  result.kind = Exchange::Kind::replied;
+  return result;
 }
 
 void WorkerPool::shutdown() {
@@ -128,7 +208,7 @@ void WorkerPool::shutdown() {
     for (auto& worker : all_)
       if (!worker->gone()) workers.push_back(std::move(worker));
     all_.clear();
-    idle_.clear();
+    members_.clear();
   }
   std::mutex done_mutex;
   std::condition_variable all_done;

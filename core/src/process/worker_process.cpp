@@ -1,10 +1,15 @@
 #include "krino/core/process/worker_process.hpp"
 
+#include <krino/json_parse.hpp>
+
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
 #include <sys/ioctl.h>
+
+#include <algorithm>
+#include <charconv>
 
 namespace krino::core {
 
@@ -56,7 +61,7 @@ void WorkerProcess::read_output() {
 void WorkerProcess::on_output(std::string_view bytes) {
   if (failure_ || stop_done_) return;  // a worker being stopped has nothing more to say
   pending_output_.append(bytes);
-  if (busy_) return deliver_if_line();
+  if (!in_flight_.empty()) return deliver_lines();
   // Unasked output is kept (the next request takes it as its reply and sees the wrong id), but not
   // without bound.
   if (pending_output_.size() > limits_.max_output_bytes) {
@@ -67,10 +72,11 @@ void WorkerProcess::on_output(std::string_view bytes) {
 
 void WorkerProcess::on_output_end() {
   output_open_ = false;
-  if (busy_ && !failure_) {
-    deliver_if_line();
-    if (busy_ && !writing_) fail(WorkerReply::Outcome::died);
-  } else if (!busy_) {
+  if (!in_flight_.empty() && !failure_) {
+    deliver_lines();
+    // While a write is in progress its completion decides (it may show the request was unread).
+    if (!in_flight_.empty() && !failure_ && !writing_) fail(WorkerReply::Outcome::died);
+  } else if (in_flight_.empty()) {
     become_unusable_while_idle();
   }
   after_exit();
@@ -80,7 +86,7 @@ void WorkerProcess::on_exit() {
   exited_ = true;
   exited_at_ = Clock::now();
   usable_.store(false, std::memory_order_release);
-  if (!failure_) note_whether_request_unread();
+  if (!failure_) note_unread_in_pipe();
   child_->close_input();
   // A reply written just before the exit is still in the pipe: keep reading until it ends (or the
   // drain time is up).
@@ -88,14 +94,17 @@ void WorkerProcess::on_exit() {
   after_exit();
 }
 
-void WorkerProcess::request(std::string line, std::function<void(WorkerReply)> done) {
-  asio::post(child_->executor(), [self = shared_from_this(), line = std::move(line), done = std::move(done)]() mutable {
-    self->begin_request(std::move(line), std::move(done));
-  });
+void WorkerProcess::request(std::string line, std::function<void(WorkerReply)> done, std::optional<uint64_t> id) {
+  asio::post(child_->executor(),
+             [self = shared_from_this(), line = std::move(line), done = std::move(done), id]() mutable {
+               self->begin_request(std::move(line), std::move(done), id);
+             });
 }
 
-void WorkerProcess::begin_request(std::string line, std::function<void(WorkerReply)> done) {
-  if (exited_ || !output_open_ || !usable() || child_->has_exited()) {
+void WorkerProcess::begin_request(std::string line, std::function<void(WorkerReply)> done, std::optional<uint64_t> id) {
+  // (Asking the kernel whether it exited is a system call: only worth it for an idle worker. One
+  // with requests in flight that has just died takes this one as unread.)
+  if (exited_ || !output_open_ || !usable() || (in_flight_.empty() && child_->has_exited())) {
     // It exited (or broke) between requests, before the pool's check saw it: the request was
     // never written, so it is not this item's failure. The exit is reported as an idle one.
     become_unusable_while_idle();
@@ -103,65 +112,101 @@ void WorkerProcess::begin_request(std::string line, std::function<void(WorkerRep
     reply.outcome = WorkerReply::Outcome::not_sent;
     return done(std::move(reply));
   }
-  busy_ = true;
-  failure_.reset();
-  request_unread_ = false;
-  request_done_ = std::move(done);
-  request_started_ = Clock::now();
-  request_line_ = std::move(line);
+  InFlight request;
+  request.id = id;
+  request.start = bytes_queued_;
+  request.sent = Clock::now();
+  request.done = std::move(done);
+  in_flight_.push_back(std::move(request));
+  bytes_queued_ += line.size();
+  if (queued_.empty()) queued_ = std::move(line);
+  else queued_.append(line);
+  write_queued();
+  arm_timer(true);
+  // A line that came before it was asked for (a handshake) is its answer.
+  if (!pending_output_.empty()) deliver_lines();
+}
+
+void WorkerProcess::write_queued() {
+  // One write at a time; what is queued meanwhile goes out together in the next one.
+  if (writing_ || queued_.empty() || failure_ || !child_->input().is_open()) return;
+  writing_buffer_.clear();
+  writing_buffer_.swap(queued_);
   writing_ = true;
-  asio::async_write(child_->input(), asio::buffer(request_line_), [self = shared_from_this()](const error_code& error,
-                                                                                             std::size_t) {
+  asio::async_write(child_->input(), asio::buffer(writing_buffer_), [self = shared_from_this()](const error_code& error,
+                                                                                               std::size_t size) {
     self->writing_ = false;
-    if (!self->busy_ || self->failure_) return;
-    // EPIPE: the worker closed its stdin (or exited) and will never read this request.
+    self->bytes_written_ += size;
+    if (self->failure_ || self->in_flight_.empty()) return;
+    // EPIPE: the worker closed its stdin (or exited) and will never read what was not written.
     if (error) {
-      self->request_unread_ = self->request_unread_ || error == asio::error::broken_pipe;
+      if (error == asio::error::broken_pipe) self->note_unread_from(self->bytes_written_);
       return self->fail(WorkerReply::Outcome::died);
     }
-    self->deliver_if_line();
-    if (self->busy_ && !self->failure_ && !self->output_open_) self->fail(WorkerReply::Outcome::died);
+    if (!self->output_open_) return self->fail(WorkerReply::Outcome::died);
+    self->write_queued();
   });
-  arm_timer();
 }
 
-void WorkerProcess::deliver_if_line() {
-  // A reply that comes before the whole request was written still waits for the write to finish,
-  // so two writes never overlap on the pipe.
-  if (!busy_ || failure_ || writing_) return;
-  const std::size_t newline = pending_output_.find('\n', scanned_);
-  if (newline == std::string::npos) {
-    scanned_ = pending_output_.size();
-    if (pending_output_.size() > limits_.max_output_bytes) fail(WorkerReply::Outcome::reply_too_long);
-    return;
+void WorkerProcess::deliver_lines() {
+  std::size_t taken = 0;  // bytes of pending_output_ already delivered
+  while (!in_flight_.empty() && !failure_) {
+    const std::size_t newline = pending_output_.find('\n', std::max(taken, scanned_));
+    if (newline == std::string::npos) {
+      scanned_ = pending_output_.size();
+      if (pending_output_.size() - taken > limits_.max_output_bytes) {
+        pending_output_.erase(0, taken);
+        scanned_ -= taken;
+        return fail(WorkerReply::Outcome::reply_too_long);
+      }
+      break;
+    }
+    WorkerReply reply;
+    reply.outcome = WorkerReply::Outcome::answered;
+    reply.line.assign(pending_output_, taken, newline - taken);
+    if (!reply.line.empty() && reply.line.back() == '\r') reply.line.pop_back();
+    taken = newline + 1;
+    scanned_ = taken;
+    auto request = taker_of(reply.line);
+    reply.elapsed_ms = milliseconds_since(request->sent);
+    complete(request, std::move(reply));
   }
-  WorkerReply reply;
-  reply.outcome = WorkerReply::Outcome::answered;
-  reply.line.assign(pending_output_, 0, newline);
-  if (!reply.line.empty() && reply.line.back() == '\r') reply.line.pop_back();
-  pending_output_.erase(0, newline + 1);
-  scanned_ = 0;
-  reply.elapsed_ms = milliseconds_since(request_started_);
-  complete_request(std::move(reply));
+  pending_output_.erase(0, taken);
+  scanned_ = scanned_ >= taken ? scanned_ - taken : 0;
 }
 
-void WorkerProcess::note_whether_request_unread() {
-  // A worker that exits between requests may do so just after krino wrote the next one: the
-  // request still sits whole in the pipe, so that item is not the worker's failure. (The write
-  // may have happened with its completion not yet handled, so writing_ says nothing here.)
-  if (!busy_ || request_unread_ || !child_->input().is_open()) return;
+std::deque<WorkerProcess::InFlight>::iterator WorkerProcess::taker_of(std::string_view line) {
+  if (!in_flight_.front().id) return in_flight_.begin();
+  if (const std::optional<uint64_t> id = line_reply_id(line)) {
+    for (auto request = in_flight_.begin(); request != in_flight_.end(); ++request)
+      if (request->id == id) return request;
+  }
+  return in_flight_.begin();
+}
+
+void WorkerProcess::note_unread_in_pipe() {
+  // A worker that exits between requests may do so just after krino wrote the next ones: they
+  // still sit whole in the pipe, so they are not the worker's failure. A write whose completion
+  // is not handled yet counts as wholly written (the safe side: those requests fail, not retry).
+  if (!child_->input().is_open()) return;
   int unread = 0;
-  if (::ioctl(child_->input().native_handle(), FIONREAD, &unread) == 0 &&
-      static_cast<std::size_t>(unread) == request_line_.size())
-    request_unread_ = true;
+  if (::ioctl(child_->input().native_handle(), FIONREAD, &unread) != 0 || unread < 0) return;
+  const uint64_t written = bytes_written_ + (writing_ ? writing_buffer_.size() : 0);
+  note_unread_from(written - std::min<uint64_t>(written, static_cast<uint64_t>(unread)));
+}
+
+void WorkerProcess::note_unread_from(uint64_t read_up_to) {
+  for (InFlight& request : in_flight_)
+    if (request.start >= read_up_to) request.unread = true;
 }
 
 void WorkerProcess::fail(WorkerReply::Outcome why) {
   if (failure_) return;
-  if (why == WorkerReply::Outcome::died) note_whether_request_unread();
+  note_unread_in_pipe();
   failure_ = why;
   usable_.store(false, std::memory_order_release);
   pending_output_.clear();
+  scanned_ = 0;
   child_->close_input();
   child_->terminate(limits_.kill_grace);
   arm_timer();
@@ -190,7 +235,13 @@ void WorkerProcess::shutdown(ExitCallback done) {
 void WorkerProcess::begin_stop(ExitCallback done, bool wait_for_exit_first) {
   usable_.store(false, std::memory_order_release);
   stop_done_ = std::move(done);
+  // Requests still in flight did nothing wrong: the caller stops the worker over another one.
+  if (!failure_ && !in_flight_.empty()) {
+    note_unread_in_pipe();
+    failure_ = WorkerReply::Outcome::interrupted;
+  }
   pending_output_.clear();
+  scanned_ = 0;
   if (!exited_) {
     if (wait_for_exit_first) voluntary_exit_deadline_ = Clock::now() + limits_.kill_grace;
     else child_->terminate(limits_.kill_grace);
@@ -200,20 +251,26 @@ void WorkerProcess::begin_stop(ExitCallback done, bool wait_for_exit_first) {
   after_exit();
 }
 
-void WorkerProcess::arm_timer() {
+void WorkerProcess::arm_timer(bool only_if_sooner) {
   Clock::time_point wake = Clock::time_point::max();
   if (exited_) {
     if (output_open_ || child_->errors_open()) wake = exited_at_ + limits_.drain_after_exit;
-  } else if (busy_ && !failure_) {
-    if (limits_.timeout.count() > 0) wake = request_started_ + limits_.timeout;
+  } else if (!in_flight_.empty() && !failure_) {
+    // The oldest request's deadline comes first: all have the same timeout.
+    if (limits_.timeout.count() > 0) wake = in_flight_.front().sent + limits_.timeout;
     if (limits_.cancelled) wake = std::min(wake, Clock::now() + limits_.cancellation_poll);
   } else if (voluntary_exit_deadline_ && !child_->terminating()) {
     wake = *voluntary_exit_deadline_;
   }
+  // Per request, the timer is only ever brought forward (re-arming is a system call): a wake-up
+  // that finds nothing due arms it for what is due next.
+  if (only_if_sooner && wake >= timer_wake_) return;
+  timer_wake_ = wake;
   timer_.arm(wake, [self = shared_from_this()] { self->on_timer(); });
 }
 
 void WorkerProcess::on_timer() {
+  timer_wake_ = Clock::time_point::max();
   if (exited_) {
     // Drained long enough: a process outside the group holds the pipes.
     error_code ignored;
@@ -222,9 +279,9 @@ void WorkerProcess::on_timer() {
     child_->close_errors();
     return after_exit();
   }
-  if (busy_ && !failure_) {
+  if (!in_flight_.empty() && !failure_) {
     if (limits_.cancelled && limits_.cancelled()) return fail(WorkerReply::Outcome::cancelled);
-    if (limits_.timeout.count() > 0 && Clock::now() >= request_started_ + limits_.timeout)
+    if (limits_.timeout.count() > 0 && Clock::now() >= in_flight_.front().sent + limits_.timeout)
       return fail(WorkerReply::Outcome::timed_out);
   } else if (voluntary_exit_deadline_ && Clock::now() >= *voluntary_exit_deadline_) {
     child_->terminate(limits_.kill_grace);
@@ -244,20 +301,15 @@ void WorkerProcess::after_exit() {
   if (!gone()) {
     gone_.store(true, std::memory_order_release);
     timer_.cancel();
+    timer_wake_ = Clock::time_point::max();
   }
-  if (busy_) {
+  bool blamed = false;  // a request's outcome tells of this exit
+  if (!in_flight_.empty()) {
     if (!failure_) {
-      deliver_if_line();  // the last line before the exit
-      if (busy_) failure_ = WorkerReply::Outcome::died;
+      deliver_lines();  // the last lines before the exit
+      if (!in_flight_.empty()) failure_ = WorkerReply::Outcome::died;
     }
-    if (busy_) {
-      WorkerReply reply;
-      reply.outcome = request_unread_ && *failure_ == WorkerReply::Outcome::died ? WorkerReply::Outcome::not_sent
-                                                                                : *failure_;
-      reply.exit = exit_report();
-      reply.elapsed_ms = milliseconds_since(request_started_);
-      complete_request(std::move(reply));
-    }
+    blamed = complete_all_failed();
   }
   pending_output_.clear();
   if (stop_done_) {
@@ -265,19 +317,73 @@ void WorkerProcess::after_exit() {
     stop_done_ = nullptr;
     on_idle_exit_ = nullptr;
     done(exit_report());
-  } else if (on_idle_exit_ && (!failure_ || request_unread_)) {
+  } else if (on_idle_exit_ && (!failure_ || !blamed)) {
     auto notify = std::move(on_idle_exit_);
     on_idle_exit_ = nullptr;
     notify(exit_report());
   }
 }
 
-void WorkerProcess::complete_request(WorkerReply reply) {
-  busy_ = false;
-  if (!exited_) timer_.cancel();
-  auto done = std::move(request_done_);
-  request_done_ = nullptr;
+bool WorkerProcess::complete_all_failed() {
+  const WorkerExit exit = exit_report();
+  const WorkerReply::Outcome failure = *failure_;
+  std::deque<InFlight> requests;
+  requests.swap(in_flight_);
+  bool blamed = false;
+  bool oldest = true;
+  for (InFlight& request : requests) {
+    WorkerReply reply;
+    if (failure == WorkerReply::Outcome::cancelled) reply.outcome = failure;
+    else if (request.unread && (!oldest || failure == WorkerReply::Outcome::died)) reply.outcome = WorkerReply::Outcome::not_sent;
+    else if (oldest) reply.outcome = failure;
+    else reply.outcome = WorkerReply::Outcome::interrupted;
+    oldest = false;
+    if (reply.outcome != WorkerReply::Outcome::not_sent && reply.outcome != WorkerReply::Outcome::interrupted)
+      blamed = true;
+    reply.exit = exit;
+    reply.elapsed_ms = milliseconds_since(request.sent);
+    auto done = std::move(request.done);
+    done(std::move(reply));
+  }
+  return blamed;
+}
+
+void WorkerProcess::complete(std::deque<InFlight>::iterator request, WorkerReply reply) {
+  auto done = std::move(request->done);
+  in_flight_.erase(request);
   done(std::move(reply));
+}
+
+std::optional<uint64_t> line_reply_id(std::string_view line) {
+  // {"id":17,...: the usual shape, read without a parser.
+  std::size_t at = 0;
+  auto skip_space = [&] {
+    while (at < line.size() && (line[at] == ' ' || line[at] == '\t' || line[at] == '\r' || line[at] == '\n')) ++at;
+  };
+  auto take = [&](std::string_view text) {
+    skip_space();
+    if (line.substr(at, text.size()) != text) return false;
+    at += text.size();
+    return true;
+  };
+  if (take("{") && take("\"id\"") && take(":")) {
+    skip_space();
+    uint64_t id = 0;
+    const auto [end, error] = std::from_chars(line.data() + at, line.data() + line.size(), id);
+    if (error == std::errc() && end != line.data() + at) {
+      at = static_cast<std::size_t>(end - line.data());
+      skip_space();
+      if (at < line.size() && (line[at] == ',' || line[at] == '}')) return id;
+    }
+  }
+  boost::json::error_code ec;
+  const boost::json::value value = krino::json::parse(line, ec);
+  if (ec || !value.is_object()) return std::nullopt;
+  const boost::json::value* id = value.get_object().if_contains("id");
+  if (id == nullptr) return std::nullopt;
+  if (id->is_uint64()) return id->get_uint64();
+  if (id->is_int64() && id->get_int64() >= 0) return static_cast<uint64_t>(id->get_int64());
+  return std::nullopt;
 }
 
 }  // namespace krino::core

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <utility>
 
 namespace krino::core {
@@ -136,8 +137,13 @@ std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std
   line.append("{\"id\":").append(std::to_string(id)).append(",\"testCase\":");
   const std::size_t start = line.size();
   line.append(testcase);
-  std::replace_if(line.begin() + static_cast<std::ptrdiff_t>(start), line.end(),
-                  [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  // memchr, not a loop over every byte: most test cases have no raw line break at all, and this
+  // runs for every case (a byte-wise replace_if was most of krino's own cost per request).
+  for (char breaker : {'\n', '\r'}) {
+    char* at = line.data() + start;
+    char* const end = line.data() + line.size();
+    while ((at = static_cast<char*>(std::memchr(at, breaker, static_cast<std::size_t>(end - at)))) != nullptr) *at++ = ' ';
+  }
   line.append(",\"context\":{\"seed\":").append(std::to_string(ctx.seed));
   line.append(",\"runIndex\":").append(std::to_string(ctx.run_index));
   line.append(",\"itemIndex\":").append(std::to_string(ctx.item_index));

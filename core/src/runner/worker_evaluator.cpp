@@ -62,6 +62,7 @@ WorkerEvaluator::WorkerEvaluator(boost::asio::io_context& io, WorkerEvaluatorSet
     settings_.workers = *handshake_.max_workers;
     pool_ = make_pool(io);
   }
+  pool_->set_requests_per_worker(handshake_.concurrency);
 }
 
 WorkerEvaluator::~WorkerEvaluator() { pool_->shutdown(); }
@@ -116,22 +117,13 @@ StatusOr<std::string, ItemError> WorkerEvaluator::evaluate(const krino_call_cont
   krino_call_context timed = ctx;
   if (timed.deadline_unix_ms == 0) timed.deadline_unix_ms = deadline_after(settings_.limits.timeout);
   const std::string request = worker_evaluate_line(id, timed, testcase);
-  // A worker that exited between requests is noticed when the request is about to be written; the
-  // request then goes to another worker (a few times at most).
-  std::shared_ptr<WorkerProcess> worker;
-  std::optional<WorkerPool::LeaseReturn> give_back;
-  WorkerReply reply;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    give_back.reset();
-    WorkerPool::Lease lease = pool_->acquire();
-    if (!lease.worker) return error(KRINO_UNAVAILABLE, "could not start a worker: " + lease.error);
-    worker = lease.worker;
-    give_back.emplace(*pool_, std::move(lease.worker));
-    if (settings_.limits.cancelled && settings_.limits.cancelled())
-      return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
-    reply = await_callback<WorkerReply>([&](auto done) { worker->request(request, std::move(done)); });
-    if (reply.outcome != WorkerReply::Outcome::not_sent) break;
-  }
+  WorkerPool::Exchange sent = pool_->exchange(request, id, settings_.limits.cancelled);
+  if (sent.kind == WorkerPool::Exchange::Kind::no_worker)
+    return error(KRINO_UNAVAILABLE, "could not start a worker: " + sent.error);
+  if (sent.kind == WorkerPool::Exchange::Kind::cancelled)
+    return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
+  const WorkerReply& reply = sent.reply;
+  WorkerProcess* const worker = sent.worker.get();
   if (reply.outcome != WorkerReply::Outcome::answered) {
     WorkerFailure failure =
         describe_worker_failure(reply, settings_.limits, settings_.process.memory_limit_bytes, who(*worker));

@@ -148,19 +148,13 @@ TaskResult ExecTask::run_on_worker(const std::string& example,
   // A worker that exited between requests is noticed when the request is about to be written; the
   // request then goes to another worker (a few times at most: a program that cannot stay up fails
   // the item once it has been sent the request).
-  std::shared_ptr<WorkerProcess> worker;
-  std::optional<WorkerPool::LeaseReturn> give_back;
-  WorkerReply reply;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    give_back.reset();
-    WorkerPool::Lease lease = pool_->acquire();
-    if (!lease.worker) return error(KRINO_UNAVAILABLE, "could not start a worker: " + lease.error);
-    worker = lease.worker;
-    give_back.emplace(*pool_, std::move(lease.worker));
-    if (options_.limits.cancelled()) return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
-    reply = await_callback<WorkerReply>([&](auto done) { worker->request(request, std::move(done)); });
-    if (reply.outcome != WorkerReply::Outcome::not_sent) break;
-  }
+  WorkerPool::Exchange sent = pool_->exchange(request, std::nullopt, options_.limits.cancelled);
+  if (sent.kind == WorkerPool::Exchange::Kind::no_worker)
+    return error(KRINO_UNAVAILABLE, "could not start a worker: " + sent.error);
+  if (sent.kind == WorkerPool::Exchange::Kind::cancelled)
+    return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
+  const WorkerReply& reply = sent.reply;
+  WorkerProcess* const worker = sent.worker.get();
 
   const std::string who = "the worker (pid " + std::to_string(worker->pid()) + ")";
   auto fail = [&](krino_status code, std::string message, const WorkerExit& exit) {

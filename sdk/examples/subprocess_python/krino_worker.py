@@ -12,6 +12,7 @@ stdout carries the protocol only: print() is redirected to stderr, which krino s
 errors when the worker fails.
 """
 import json
+import os
 import sys
 
 PROTOCOL = "krino.evaluatorworker/1"
@@ -25,36 +26,58 @@ class EvaluationError(Exception):
         self.code = code
 
 
-def _write(out, document):
-    out.write(json.dumps(document, separators=(",", ":"), ensure_ascii=False, allow_nan=False))
-    out.write("\n")
-    out.flush()
+def _line(document):
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
 
 
-def serve(evaluator, create, concurrency=1, max_workers=None):
+def _lines(fd):
+    """Yields lists of whole lines: each list is what had arrived by one read. krino pipelines
+    requests, so one read often brings several, and the worker never waits for the next one."""
+    rest = b""
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop()
+        if lines:
+            yield lines
+
+
+def serve(evaluator, create, concurrency=64, max_workers=None):
     # The protocol's own channel: the real stdout. Everything else printed goes to stderr.
-    out = sys.stdout
+    out = sys.stdout.buffer
     sys.stdout = sys.stderr
+    # `concurrency`: how many requests krino may send before the first answer. They are answered
+    # in turn here; a deep pipeline only saves the worker from waiting for each next request.
     handshake = {"protocol": PROTOCOL, "evaluator": evaluator, "concurrency": concurrency}
     if max_workers is not None:
         handshake["maxWorkers"] = max_workers
-    _write(out, handshake)
+    out.write(_line(handshake))
+    out.flush()
     instance = None
-    for line in sys.stdin.buffer:
-        # Invalid UTF-8 cannot come from krino (it sends valid JSON); be lenient anyway.
-        message = json.loads(line.decode("utf-8", "replace"))
-        if "configure" in message:
+    for batch in _lines(sys.stdin.fileno()):
+        for line in batch:
+            if not line.strip():
+                continue
+            # Invalid UTF-8 cannot come from krino (it sends valid JSON); be lenient anyway.
+            message = json.loads(line.decode("utf-8", "replace"))
+            if "configure" in message:
+                try:
+                    instance = create(message["configure"])
+                    out.write(_line({"configured": True}))
+                except Exception as error:  # the options were refused: krino stops with this message
+                    out.write(_line({"error": {"message": str(error)}}))
+                out.flush()
+                continue
+            answer = {"id": message["id"]}
             try:
-                instance = create(message["configure"])
-                _write(out, {"configured": True})
-            except Exception as error:  # the options were refused: krino stops with this message
-                _write(out, {"error": {"message": str(error)}})
-            continue
-        answer = {"id": message["id"]}
-        try:
-            answer["result"] = instance.evaluate(message["testCase"], message.get("context", {}))
-        except EvaluationError as error:
-            answer["error"] = {"message": str(error), "code": error.code}
-        except Exception as error:
-            answer["error"] = {"message": "%s: %s" % (type(error).__name__, error)}
-        _write(out, answer)
+                answer["result"] = instance.evaluate(message["testCase"], message.get("context", {}))
+            except EvaluationError as error:
+                answer["error"] = {"message": str(error), "code": error.code}
+            except Exception as error:
+                answer["error"] = {"message": "%s: %s" % (type(error).__name__, error)}
+            # Each answer goes out before the next evaluation starts: if that one hangs or kills the
+            # process, krino must already have this answer (it blames the oldest unanswered request).
+            out.write(_line(answer))
+            out.flush()

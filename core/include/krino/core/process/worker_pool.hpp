@@ -1,12 +1,14 @@
 #pragma once
-// The persistent workers of one exec task. Workers start when a request finds none idle and fewer
-// than `max_workers` running (so a run with parallelism 64 over three examples starts three), are
-// reused while they behave, and are dropped when they break (the next request starts a new one).
-// A request that finds `max_workers` busy waits for the next one released, suspended, holding no
-// thread.
+// The persistent workers of one exec task or worker evaluator. Workers start when a request finds
+// none idle and fewer than `max_workers` running (so a run with parallelism 64 over three examples
+// starts three), are reused while they behave, and are dropped when they break (the next request
+// starts a new one). A worker takes up to `requests_per_worker` leases at once (pipelining: 1 for
+// the exec task, the handshake's concurrency for an evaluator); a request goes to the least busy
+// worker. A request that finds every worker full waits for the next lease released, suspended,
+// holding no thread.
 //
-// Threading: acquire() and release() are [thread-safe]; shutdown() (and the destructor) once every
-// lease is back.
+// Threading: acquire(), release() and set_requests_per_worker() are [thread-safe]; shutdown() (and
+// the destructor) once every lease is back.
 #include "krino/core/process/process_limits.hpp"
 #include "krino/core/process/process_spec.hpp"
 #include "krino/core/process/worker_process.hpp"
@@ -18,7 +20,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace krino::core {
@@ -63,20 +67,54 @@ class WorkerPool {
     std::shared_ptr<WorkerProcess> worker_;
   };
 
+  // One request sent and answered, with the retries every user of the pool wants: a request that a
+  // worker never read (it exited first: `not_sent`) goes to another worker, three workers at most;
+  // one that was in flight behind another request when its worker failed (`interrupted`) is sent
+  // once more. Suspends the calling task while it waits.
+  struct Exchange {
+    enum class Kind {
+      replied,    // `reply` is the last worker's (any outcome); `worker` is that worker
+      no_worker,  // no worker could be started: `error` says why
+      cancelled,  // `cancelled()` said so before the request was sent
+    };
+    Kind kind = Kind::replied;
+    std::string error;
+    WorkerReply reply;
+    std::shared_ptr<WorkerProcess> worker;
+    // Holds the lease until the caller is done with `worker` (it may stop() it first).
+    std::unique_ptr<LeaseReturn> lease;
+  };
+  // `id`: the request's id, when the worker's answers carry it (pipelined workers).
+  Exchange exchange(const std::string& line, std::optional<uint64_t> id, const std::function<bool()>& cancelled);
+
   // Ends every worker: closes its stdin, gives it kill_grace to exit, then stops its process group.
   // Blocks until all are reaped. Idempotent.
   void shutdown();
+
+  // How many requests one worker may have in flight (default 1).
+  void set_requests_per_worker(std::size_t requests);
 
   std::size_t max_workers() const noexcept { return max_workers_; }
   // Workers started so far (replacements included).
   std::size_t started_count() const;
 
  private:
-  // Either an idle worker, or the right to start one (worker == null).
+  // Either a worker with room for one more request, or the right to start one (worker == null).
   struct Grant {
     std::shared_ptr<WorkerProcess> worker;
   };
+  // A started worker and its leases; `ready` once prepared.
+  struct Member {
+    std::shared_ptr<WorkerProcess> worker;
+    std::size_t leases = 0;
+    bool ready = false;
+  };
+  using Waiter = std::function<void(Grant)>;
   bool grant_locked(Grant& grant);
+  // Grants for as many waiters as can have one now, to be called after the lock is let go.
+  std::vector<std::pair<Waiter, Grant>> serve_waiters_locked();
+  static void call(std::vector<std::pair<Waiter, Grant>> served);
+  void mark_ready(const std::shared_ptr<WorkerProcess>& worker);
   void give_back_slot();
 
   boost::asio::io_context& io_;
@@ -87,10 +125,11 @@ class WorkerPool {
   Prepare prepare_;
 
   mutable std::mutex mutex_;
-  std::vector<std::shared_ptr<WorkerProcess>> idle_;
+  std::vector<Member> members_;  // started and not yet dropped
   std::vector<std::shared_ptr<WorkerProcess>> all_;  // every worker not yet gone(), for shutdown
-  std::deque<std::function<void(Grant)>> waiters_;
-  std::size_t running_ = 0;  // started and not yet dropped (idle, leased, or dead in idle_)
+  std::deque<Waiter> waiters_;
+  std::size_t requests_per_worker_ = 1;
+  std::size_t running_ = 0;  // starting, or started and not yet dropped
   std::size_t started_ = 0;
   bool shut_down_ = false;
 };

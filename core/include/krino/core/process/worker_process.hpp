@@ -1,12 +1,21 @@
 #pragma once
 // A persistent worker: a child process that answers one JSON line on stdout for each request line
 // on its stdin, for as long as the run lasts. This class moves lines and watches the process; what
-// the lines mean is the exec task's business (ExecTask checks the id echo and the envelope).
+// the lines mean is its user's business (ExecTask, WorkerEvaluator check the id echo and the rest).
 //
-// A request that times out, is cancelled, or gets no line back (the worker died, closed stdout, or
-// wrote more than max_output_bytes without a newline) stops the worker's whole process group, and
-// the reply says how the process ended and how its stderr ended. A worker that dies or breaks while
-// idle stops too and is reported through `on_idle_exit`.
+// Several requests may be in flight at once (pipelining): lines that are ready together go out in
+// one write, and answers are read as they come. A request with an id takes the answer line whose
+// leading "id" is that number (read by line_reply_id), so a worker may answer out of order; a
+// request without one, or an answer whose id matches none in flight, takes the oldest request's
+// place (its user then sees the wrong id and stops the worker).
+//
+// A request that times out (each its own timeout_ms, counted from when it was sent), is cancelled,
+// or gets no line back (the worker died, closed stdout, or wrote more than max_output_bytes without
+// a newline) stops the worker's whole process group, and the reply says how the process ended and
+// how its stderr ended. The oldest request in flight is taken for the one the worker was on: it gets
+// that outcome; the others in flight get `interrupted` (they did nothing wrong; ask another worker),
+// or `not_sent` when the worker never read a byte of them. A worker that dies or breaks while idle
+// stops too and is reported through `on_idle_exit`.
 //
 // Threading: start() from any thread; usable(), gone() and pid() are [thread-safe]; request(),
 // stop() and shutdown() from any thread, one at a time per worker, with their callback run once on
@@ -18,6 +27,8 @@
 
 #include <array>
 #include <atomic>
+#include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -42,12 +53,17 @@ struct WorkerReply {
     died,            // the worker exited or closed stdout before replying
     reply_too_long,  // more than max_output_bytes without a newline; the worker was stopped
     not_sent,        // the worker exited (or broke) without reading any of the request: ask another
+    interrupted,     // the worker was stopped (or died) over an older request in flight: ask another
   };
   Outcome outcome = Outcome::died;
   std::string line;  // without its newline
   WorkerExit exit;   // every outcome but `answered` and `not_sent`
   double elapsed_ms = 0;
 };
+
+// The non-negative integer "id" member of a JSON object line, or nothing. Quick when "id" comes
+// first ({"id":17,...}, as the examples and krino-plugin-host write it); parses the line otherwise.
+std::optional<uint64_t> line_reply_id(std::string_view line);
 
 class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
  public:
@@ -69,8 +85,9 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   // True once the process is reaped and its pipes drained: nothing of it is left to wait for.
   bool gone() const noexcept { return gone_.load(std::memory_order_acquire); }
 
-  // Sends `line` (which ends with a newline) and waits for one line back.
-  void request(std::string line, std::function<void(WorkerReply)> done);
+  // Sends `line` (which ends with a newline) and waits for one line back: the one carrying `id`
+  // when given, else the next. Other requests may be in flight at the same time.
+  void request(std::string line, std::function<void(WorkerReply)> done, std::optional<uint64_t> id = std::nullopt);
   // Stops the worker now (SIGTERM to its group, SIGKILL after kill_grace): for a worker that
   // answered something unusable.
   void stop(ExitCallback done);
@@ -84,17 +101,30 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   void on_output(std::string_view bytes);
   void on_output_end();
   void on_exit();
-  void begin_request(std::string line, std::function<void(WorkerReply)> done);
-  void deliver_if_line();
-  void note_whether_request_unread();
+  struct InFlight {
+    std::optional<uint64_t> id;
+    uint64_t start = 0;  // where its line begins in the stream of bytes to the worker's stdin
+    Clock::time_point sent;
+    std::function<void(WorkerReply)> done;
+    bool unread = false;  // the worker ended before reading any of it
+  };
+  void begin_request(std::string line, std::function<void(WorkerReply)> done, std::optional<uint64_t> id);
+  void write_queued();
+  void deliver_lines();
+  std::deque<InFlight>::iterator taker_of(std::string_view line);
+  void note_unread_in_pipe();
+  void note_unread_from(uint64_t read_up_to);
   void fail(WorkerReply::Outcome why);
   void become_unusable_while_idle();
   void begin_stop(ExitCallback done, bool wait_for_exit_first);
-  void arm_timer();
+  void arm_timer(bool only_if_sooner = false);
   void on_timer();
   void after_exit();
   WorkerExit exit_report() const;
-  void complete_request(WorkerReply reply);
+  void complete(std::deque<InFlight>::iterator request, WorkerReply reply);
+  // Every request in flight after a failure, once the process is gone; true when one of them is
+  // told the exit was its failure.
+  bool complete_all_failed();
 
   std::shared_ptr<ChildProcess> child_;
   const ProcessLimits& limits_;
@@ -111,15 +141,15 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   bool exited_ = false;
   Clock::time_point exited_at_;
 
-  // The request in flight.
-  bool busy_ = false;
+  // The requests in flight, oldest first, and the bytes on their way to the worker's stdin.
+  std::deque<InFlight> in_flight_;
+  std::string queued_;   // lines of requests not yet handed to a write
+  std::string writing_buffer_;  // the write in progress
   bool writing_ = false;
-  std::string request_line_;
-  std::function<void(WorkerReply)> request_done_;
-  Clock::time_point request_started_;
-  std::optional<WorkerReply::Outcome> failure_;
-  // The worker ended with the whole request still unread in its stdin pipe: it never saw it.
-  bool request_unread_ = false;
+  uint64_t bytes_queued_ = 0;   // in all, since the start
+  uint64_t bytes_written_ = 0;  // of those, the ones whose write completed
+  std::optional<WorkerReply::Outcome> failure_;  // what happened to the oldest request in flight
+  Clock::time_point timer_wake_ = Clock::time_point::max();  // when the timer is armed for
 
   // stop() / shutdown() in progress.
   ExitCallback stop_done_;

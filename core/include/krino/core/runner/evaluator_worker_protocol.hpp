@@ -20,6 +20,9 @@
 namespace krino::core {
 
 inline constexpr std::string_view kEvaluatorWorkerProtocol = "krino.evaluatorworker/1";
+// Requests in flight per worker when its handshake gives no "concurrency": enough to keep a worker
+// that answers in microseconds busy while answers travel back.
+inline constexpr std::size_t kDefaultWorkerConcurrency = 64;
 
 // What a worker says about itself in its first line.
 struct WorkerHandshake {
@@ -29,10 +32,10 @@ struct WorkerHandshake {
   std::string description;
   std::string config_schema = "{}";  // JSON Schema text of the options `configure` sends
   uint64_t capabilities = 0;         // KRINO_CAP_* bits named in "capabilities"
-  // How many requests the worker takes at once (the host sends at most this many before the
-  // first answer; today's host sends one at a time) and, if it says so, how many copies of it
-  // may run (a worker holding a large model says 1).
-  std::size_t concurrency = 1;
+  // How many requests krino may have in flight at one worker (pipelining: it reads them in turn,
+  // or works on several at once), kDefaultWorkerConcurrency when the handshake does not say; and,
+  // if it says so, how many copies of it may run (a worker holding a large model says 1).
+  std::size_t concurrency = kDefaultWorkerConcurrency;
   std::optional<std::size_t> max_workers;
 };
 
