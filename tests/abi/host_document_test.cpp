@@ -126,14 +126,27 @@ BOOST_AUTO_TEST_CASE(a_call_without_an_item_gets_no_document_and_the_plugin_is_t
   BOOST_TEST(json::parse(std::get<CheckedResult>(result).json).at("metadata").at("lent").as_bool() == false);
 }
 
-BOOST_AUTO_TEST_CASE(plugins_that_ignore_the_extension_score_as_before) {
-  // Plain C plugins built before the extension existed: plugin.h alone, ABI 1.0 and a newer minor.
-  DocumentHost host;
-  host.use(host_document_broken("status_evaluator"), "status_evaluator");
-  host.use(host_document_broken("bigger_structs"), "bigger_structs");
-  const auto results = host.score(R"({"inputs":{},"actualOutputs":{"output":"x"},"expectedOutputs":{"output":"x"},"metadata":{}})");
-  BOOST_REQUIRE(results.size() == 2u);
-  BOOST_TEST(results[1].at("score").to_number<double>() == 1.0);
+BOOST_AUTO_TEST_CASE(plugins_score_the_same_whether_the_host_lends_its_parse_or_not) {
+  // c_nonempty: plain C that scans the bytes and never asks for the extension (as every plugin built
+  // before it); word_count: the C++ helper, which builds its values from the parse when lent.
+  const std::string testcase =
+      R"({"inputs":{"input":"q"},"actualOutputs":{"output":"three small words"},"expectedOutputs":{},"metadata":{}})";
+  std::vector<std::vector<json::object>> runs;
+  for (const bool lent : {true, false}) {
+    if (!lent) ::setenv("KRINO_NO_HOST_DOCUMENT", "1", 1);
+    {
+      DocumentHost host;
+      BOOST_TEST(host.services.lends_documents() == lent);
+      host.use(fs::path(KRINO_EXAMPLE_PLUGIN_DIR) / "c_nonempty.so", "c_nonempty");
+      host.use(fs::path(KRINO_EXAMPLE_PLUGIN_DIR) / "word_count.so", "word_count");
+      runs.push_back(host.score(testcase));
+    }
+    ::unsetenv("KRINO_NO_HOST_DOCUMENT");
+  }
+  BOOST_REQUIRE(runs[0].size() == 2u);
+  BOOST_TEST(runs[0][0].at("score").to_number<double>() == 1.0);
+  BOOST_TEST(runs[0][1].at("metadata").at("words").to_number<double>() == 3.0);
+  BOOST_TEST(runs[0] == runs[1]);
 }
 
 BOOST_AUTO_TEST_CASE(the_helpers_test_case_builds_from_the_host_parse_what_it_parses_from_the_bytes) {
