@@ -1,6 +1,6 @@
 // Results do not depend on who parses the test case: the host, lending its parse as
-// krino.host.document/1, or every plugin parsing the bytes itself (KRINO_NO_HOST_DOCUMENT=1, which is
-// how krino scored before the extension). Compared byte for byte, item by item, on the README's
+// krino.host.document/1 (KRINO_HOST_DOCUMENT=1), or every plugin parsing the bytes itself (the
+// default, and how krino scored before the extension). Compared byte for byte, item by item, on the README's
 // sample, the tau-bench replay and the agent benchmark's workload.
 #include "process.hpp"
 
@@ -40,7 +40,7 @@ void check_same_results(const std::string& experiment, const std::vector<std::st
       argv.push_back(setting);
     }
     ProcessOptions options;
-    if (!lent) options.environment.push_back("KRINO_NO_HOST_DOCUMENT=1");
+    options.environment.push_back(lent ? "KRINO_HOST_DOCUMENT=1" : "KRINO_HOST_DOCUMENT=0");
     const ProcessResult r = run_process(argv, options);
     BOOST_TEST_REQUIRE(r.exit_code <= 1, r.err);
     reports.push_back(comparable_lines(report));
