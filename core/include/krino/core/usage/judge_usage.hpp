@@ -28,8 +28,8 @@ using JudgeUsage = krino::event::JudgeUsage;
 void add_call(JudgeUsage& usage, const JudgeCallRecord& call);
 
 // Where an item's judge calls are counted: krino_call_context::host_handle points at the item's
-// CallHandle (core/host/call_handle.hpp), which points here. Locked, because nothing stops a plugin from calling the judge from threads of its
-// own.
+// CallHandle (core/host/call_handle.hpp), which points here. Locked, because nothing stops a plugin
+// from calling the judge from threads of its own.
 class CallAttribution {
  public:
   void add(const JudgeCallRecord& call) {
