@@ -1,10 +1,13 @@
 #include "krino/core/host/host_services.hpp"
 
+#include "krino/core/host/call_handle.hpp"
+#include "krino/core/host/host_document.hpp"
 #include "krino/core/host/host_http.hpp"
 #include "krino/core/llm/judge_service.hpp"
 
 #include "krino/core/version.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -39,6 +42,10 @@ HostServices::HostServices(const Cancellation& cancellation, std::FILE* log_stre
   info_.host_name = "krino";
   info_.host_version = kVersion;
   info_.host = &host_;
+  // Opt-in for now: TestCase building Boost.JSON values from the lent parse costs more instructions
+  // than parsing the bytes (docs/benchmarks.md, issue 20); it pays once plugins read views of it.
+  const char* documents = std::getenv("KRINO_HOST_DOCUMENT");
+  lends_documents_ = documents != nullptr && *documents != '\0' && std::strcmp(documents, "0") != 0;
 }
 
 uint64_t HostServices::next_document_serial() noexcept {
@@ -78,9 +85,11 @@ krino_status HostServices::judge_entry(const krino_host* host, const krino_call_
   }
   const uint64_t seed = ctx != nullptr ? ctx->seed : 0;
   JudgeCallOutcome outcome = service->call(std::string_view(request, request_size), seed, &self(host).cancellation_);
-  // The runner points host_handle at the item's attribution; the object itself is not const.
-  if (ctx != nullptr && ctx->host_handle != nullptr)
-    static_cast<CallAttribution*>(const_cast<void*>(ctx->host_handle))->add(outcome.record);
+  // The runner points host_handle at the item's CallHandle; the attribution itself is not const.
+  if (ctx != nullptr && ctx->host_handle != nullptr) {
+    if (CallAttribution* attribution = static_cast<const CallHandle*>(ctx->host_handle)->attribution)
+      attribution->add(outcome.record);
+  }
   write(outcome.status == KRINO_OK ? response : error, outcome.text);
   return outcome.status;
 }
@@ -91,6 +100,8 @@ const void* HostServices::get_extension_entry(const krino_host* host, const char
   if (host == nullptr || extension_id == nullptr) return nullptr;
   if (std::strcmp(extension_id, KRINO_HOST_HTTP_EXTENSION_ID) == 0 && self(host).http_ != nullptr)
     return HostHttp::table();
+  if (std::strcmp(extension_id, KRINO_HOST_DOCUMENT_EXTENSION_ID) == 0 && self(host).lends_documents_)
+    return HostTestCase::table();
   return nullptr;
 }
 

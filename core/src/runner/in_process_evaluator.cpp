@@ -2,6 +2,7 @@
 
 #include "krino/core/common/error.hpp"
 #include "krino/core/common/string_sink.hpp"
+#include "krino/core/host/call_handle.hpp"
 #include "krino/core/plugin/loaded_plugin.hpp"
 
 #include <krino/json_text.hpp>
@@ -20,6 +21,7 @@ namespace {
 struct TimedCall {
   std::string testcase;
   krino_call_context ctx{};
+  CallHandle handle;  // the item's judge attribution, without the item's parse (another thread)
   StringSink result;
   StringSink error;
   krino_status status = KRINO_OK;
@@ -105,6 +107,10 @@ StatusOr<std::string, ItemError> InProcessEvaluator::evaluate_with_timeout(const
   auto call = std::make_shared<TimedCall>();
   call->testcase.assign(testcase);
   call->ctx = ctx;
+  if (ctx.host_handle != nullptr) {
+    call->handle.attribution = static_cast<const CallHandle*>(ctx.host_handle)->attribution;
+    call->ctx.host_handle = &call->handle;
+  }
   const auto deadline = std::chrono::steady_clock::now() + *timeout_;
   if (call->ctx.deadline_unix_ms == 0) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();

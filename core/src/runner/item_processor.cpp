@@ -2,6 +2,8 @@
 
 #include "krino/core/common/error.hpp"
 #include "krino/core/common/json_scan.hpp"
+#include "krino/core/host/call_handle.hpp"
+#include "krino/core/host/host_document.hpp"
 #include "krino/core/usage/judge_usage.hpp"
 
 #include <boost/json.hpp>
@@ -160,7 +162,8 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
   ctx.seed = item_seed(seed_, run_index, index);
   // Judge calls made for this item are counted here (HostServices::judge_entry).
   CallAttribution attribution;
-  ctx.host_handle = &attribution;
+  CallHandle handle{&attribution, nullptr};
+  ctx.host_handle = &handle;
 
   // 1. The example: validated once, then read through spans (no document is built). A test case
   // given directly is read the same way, its actual outputs among its sections.
@@ -207,6 +210,9 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
     append_section(",\"metadata\":", metadata, ctx.testcase_sections[3]);
     testcase += '}';
     ctx.document_serial = host_.next_document_serial();
+    // Parsed by section on first use, once for every evaluator of the item (krino.host.document/1).
+    std::optional<HostTestCase> parsed;
+    if (host_.lends_documents()) handle.testcase = &parsed.emplace(testcase, ctx.testcase_sections);
     for (const auto& evaluator : evaluators_) {
       const JudgeUsage before = attribution.usage();
       auto evaluated = evaluator->evaluate(ctx, testcase);

@@ -56,7 +56,7 @@ struct EvaluatorTrampolines {
                                krino_sink* result, krino_sink* error) {
     return guarded(error, [&] {
       auto* self = static_cast<EvaluatorInstance<T>*>(instance);
-      const std::shared_ptr<TestCaseDocument> document = testcase_document(ctx, data, size);
+      const std::shared_ptr<TestCaseDocument> document = testcase_document(ctx, data, size, self->host);
       TestCase test_case(*document);
       CallContext call(self->host, ctx);
       EvalResult r = self->evaluator.evaluate(test_case, call);

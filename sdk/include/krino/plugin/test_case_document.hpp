@@ -11,6 +11,7 @@
 #ifndef KRINO_PLUGIN_TEST_CASE_DOCUMENT_HPP
 #define KRINO_PLUGIN_TEST_CASE_DOCUMENT_HPP
 
+#include <krino/host_document.h>
 #include <krino/json_spans.hpp>
 #include <krino/plugin.h>
 #include <krino/plugin/error.hpp>
@@ -22,6 +23,7 @@
 #include <boost/json/value.hpp>
 
 #include <atomic>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -72,6 +74,10 @@ struct TestCaseDocument {
   std::size_t member_count = 0;
   alignas(std::max_align_t) unsigned char buffer[32 * 1024];
   std::optional<boost::json::monotonic_resource> arena;
+  // The host's parse of this document (krino.host.document/1), when the host lends one: values are
+  // then built from it instead of parsed from the text. Absent: the text is parsed, as always.
+  const krino_host_document* host_document = nullptr;
+  krino_json_ref host_root{nullptr, 0};
 
   TestCaseDocument() = default;
   TestCaseDocument(const TestCaseDocument&) = delete;
@@ -89,12 +95,105 @@ struct TestCaseDocument {
 
   void reset(uint64_t new_serial, std::string_view new_text) {
     release_values();  // before their arena goes
+    storage_ptr = boost::json::storage_ptr();
     arena.emplace(buffer, sizeof(buffer));
+    storage_ptr = boost::json::storage_ptr(&*arena);
     serial = new_serial;
     text = new_text;
     scanned = false;
     for (auto& span : spans) span = Span{};
+    host_document = nullptr;
+    host_root = krino_json_ref{nullptr, 0};
   }
+
+  // Uses the host's parse of the call's test case when the host lends one for this call.
+  void use_host_document(const krino_host* host, const krino_call_context* ctx) {
+    const krino_host_document* table = host_document_table(host);
+    if (table == nullptr || ctx == nullptr) return;
+    const krino_json_ref root = table->testcase(host, ctx);
+    if (root.document == nullptr) return;
+    host_document = table;
+    host_root = root;
+  }
+
+  // The extension table of `host`, looked up once per thread and host.
+  static const krino_host_document* host_document_table(const krino_host* host) {
+    if (host == nullptr || host->struct_size < offsetof(krino_host, get_extension) + sizeof(host->get_extension) ||
+        host->get_extension == nullptr)
+      return nullptr;
+    thread_local const krino_host* known_host = nullptr;
+    thread_local const krino_host_document* known_table = nullptr;
+    if (known_host != host) {
+      const auto* table = static_cast<const krino_host_document*>(host->get_extension(host, KRINO_HOST_DOCUMENT_EXTENSION_ID));
+      if (table != nullptr && table->struct_size < offsetof(krino_host_document, find) + sizeof(table->find)) table = nullptr;
+      known_table = table;
+      known_host = host;
+    }
+    return known_table;
+  }
+
+  // The host's value of a section, or nullopt when the helper must read the text itself (no host
+  // parse, or a section the host could not parse: the text's parse then reports the error).
+  std::optional<krino_json_ref> host_section(Section which) const {
+    if (host_document == nullptr) return std::nullopt;
+    const char* key = section_key(which);
+    const krino_json_ref ref = host_document->find(host_root, key, std::char_traits<char>::length(key));
+    krino_json_value value{};
+    host_document->read(ref, &value);
+    if (value.kind == KRINO_JSON_UNREADABLE) return std::nullopt;
+    return ref;
+  }
+
+  // A Boost.JSON value equal to what krino::json::parse makes of the same text: integers that fit
+  // 64 bits as integers, every other number as the host's correctly rounded double.
+  boost::json::value build(krino_json_ref ref) {
+    krino_json_value v{};
+    host_document->read(ref, &v);
+    const boost::json::storage_ptr& sp = storage();
+    switch (v.kind) {
+      case KRINO_JSON_FALSE: return boost::json::value(false, sp);
+      case KRINO_JSON_TRUE: return boost::json::value(true, sp);
+      case KRINO_JSON_NUMBER: return number(v, sp);
+      case KRINO_JSON_STRING: return boost::json::value(boost::json::string_view(v.text, v.text_size), sp);
+      case KRINO_JSON_ARRAY: {
+        boost::json::array array(sp);
+        array.reserve(v.count);
+        for (krino_json_ref e = host_document->first(ref, nullptr, nullptr); e.document != nullptr;
+             e = host_document->next(e, nullptr, nullptr))
+          array.push_back(build(e));
+        return boost::json::value(std::move(array));
+      }
+      case KRINO_JSON_OBJECT: {
+        boost::json::object object(sp);
+        object.reserve(v.count);
+        const char* key = nullptr;
+        std::size_t key_size = 0;
+        for (krino_json_ref m = host_document->first(ref, &key, &key_size); m.document != nullptr;
+             m = host_document->next(m, &key, &key_size))
+          object.insert_or_assign(boost::json::string_view(key, key_size), build(m));
+        return boost::json::value(std::move(object));
+      }
+      case KRINO_JSON_UNREADABLE: throw invalid_argument("test case is not valid JSON");
+      default: return boost::json::value(nullptr, sp);
+    }
+  }
+
+  static boost::json::value number(const krino_json_value& v, const boost::json::storage_ptr& sp) {
+    const char* first = v.text;
+    const char* last = v.text + v.text_size;
+    bool integer = v.text_size > 0;
+    for (const char* c = first; c != last && integer; ++c) integer = *c != '.' && *c != 'e' && *c != 'E';
+    if (integer) {
+      int64_t i = 0;
+      if (auto r = std::from_chars(first, last, i); r.ec == std::errc() && r.ptr == last) return boost::json::value(i, sp);
+      uint64_t u = 0;
+      if (auto r = std::from_chars(first, last, u); r.ec == std::errc() && r.ptr == last) return boost::json::value(u, sp);
+    }
+    return boost::json::value(v.number, sp);
+  }
+
+  const boost::json::storage_ptr& storage() const { return storage_ptr; }
+  boost::json::storage_ptr storage_ptr;  // the arena's, for the values built from the host's parse
 
   // Section spans the host sent with the call (ABI 1.1), used instead of a scan when they are
   // plausible: inside the text and each starting where a JSON value can.
@@ -155,6 +254,12 @@ struct TestCaseDocument {
   const boost::json::object& section(Section section) {
     static const boost::json::object empty;
     auto& parsed = sections[static_cast<int>(section)];
+    if (!parsed && host_document != nullptr) {
+      if (const std::optional<krino_json_ref> ref = host_section(section)) {
+        if (ref->document == nullptr) return empty;
+        parsed.emplace(build(*ref));
+      }
+    }
     if (!parsed) {
       const std::optional<std::string_view> bytes = raw(section);
       if (!bytes) return empty;
@@ -183,6 +288,14 @@ struct TestCaseDocument {
     MemberSlot& slot = members[member_count++];
     slot.section = which;
     slot.key.assign(key.data(), key.size());
+    if (host_document != nullptr) {
+      if (const std::optional<krino_json_ref> section_ref = host_section(which)) {
+        const krino_json_ref ref = host_document->find(*section_ref, key.data(), key.size());
+        if (ref.document == nullptr) return nullptr;
+        slot.value.emplace(build(ref));
+        return &*slot.value;
+      }
+    }
     const std::optional<std::string_view> bytes = raw(which);
     if (!bytes || bytes->empty() || bytes->front() != '{') return nullptr;
     const std::optional<std::string_view> value = json::find_member(*bytes, key);
@@ -198,6 +311,11 @@ struct TestCaseDocument {
   }
 
   const boost::json::object& document() {
+    if (!whole && host_document != nullptr) {
+      bool readable = true;
+      for (int k = 0; k < 4 && readable; ++k) readable = host_section(static_cast<Section>(k)).has_value();
+      if (readable) whole.emplace(build(host_root));
+    }
     if (!whole) {
       boost::system::error_code ec;
       whole.emplace(krino::json::parse(text, ec, &*arena));
@@ -215,7 +333,7 @@ struct TestCaseDocument {
 // therefore keeps its test case while the thread runs other calls meanwhile: those find the
 // thread's document still in use and start a new one instead of overwriting it.
 inline std::shared_ptr<TestCaseDocument> testcase_document(const krino_call_context* ctx, const char* data,
-                                                           size_t size) {
+                                                           size_t size, const krino_host* host = nullptr) {
   thread_local std::shared_ptr<TestCaseDocument> cache;
   const uint64_t serial = ctx != nullptr ? ctx->document_serial : 0;
   const std::string_view text(data, size);
@@ -231,6 +349,7 @@ inline std::shared_ptr<TestCaseDocument> testcase_document(const krino_call_cont
   }
   cache->reset(serial, text);
   cache->use_host_sections(ctx);
+  cache->use_host_document(host, ctx);
   return cache;
 }
 

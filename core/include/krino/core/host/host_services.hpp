@@ -1,6 +1,7 @@
 #pragma once
 // The services the host offers every plugin (the krino_host vtable of plugin.h): logging,
-// cancellation, the judge, and the extensions it lends by id (krino.host.http/1). One instance per process context; every function is thread-safe.
+// cancellation, the judge, and the extensions it lends by id (krino.host.http/1,
+// krino.host.document/1). One instance per process context; every function is thread-safe.
 #include "krino/core/common/cancellation.hpp"
 
 #include <krino/plugin.h>
@@ -31,6 +32,9 @@ class HostServices {
   // plugin call; it must outlive every plugin instance.
   void set_http(class HostHttp* http) noexcept { http_ = http; }
   class HostHttp* http() const noexcept { return http_; }
+  // Whether the host lends each item's parsed test case as "krino.host.document/1": when the
+  // environment sets KRINO_HOST_DOCUMENT to something other than 0 (opt-in until it pays).
+  bool lends_documents() const noexcept { return lends_documents_; }
   // How many judge calls may be in flight at once (every judge's max_concurrency); 0 without judges.
   size_t judge_capacity() const noexcept;
 
@@ -62,6 +66,7 @@ class HostServices {
   krino_host_info info_{};
   class JudgeService* judge_ = nullptr;
   class HostHttp* http_ = nullptr;
+  bool lends_documents_ = false;
 };
 
 }  // namespace krino::core

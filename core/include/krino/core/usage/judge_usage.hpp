@@ -27,9 +27,9 @@ using JudgeUsage = krino::event::JudgeUsage;
 // Counts one call into `usage`.
 void add_call(JudgeUsage& usage, const JudgeCallRecord& call);
 
-// What krino_call_context::host_handle points at during an item: judge calls made with that context
-// are added here. Locked, because nothing stops a plugin from calling the judge from threads of its
-// own.
+// Where an item's judge calls are counted: krino_call_context::host_handle points at the item's
+// CallHandle (core/host/call_handle.hpp), which points here. Locked, because nothing stops a plugin
+// from calling the judge from threads of its own.
 class CallAttribution {
  public:
   void add(const JudgeCallRecord& call) {
