@@ -10,7 +10,8 @@ namespace {
 
 JudgeEvaluator read_ok(std::string_view body) {
   auto read = read_judge_evaluator(body);
-  BOOST_REQUIRE_MESSAGE(read.index() == 0, read.index() == 1 ? std::get<1>(read) : "");
+  const std::string problem = read.index() == 1 ? std::get<1>(read) : std::string();
+  BOOST_REQUIRE_MESSAGE(read.index() == 0, problem);
   return std::get<0>(read);
 }
 

@@ -95,7 +95,8 @@ struct WorkerFixture : ServerFixture<Backend> {
   // item index -> its judgment
   std::map<std::int64_t, boost::json::object> results(const std::string& run, const std::string& job) {
     std::map<std::int64_t, boost::json::object> out;
-    for (const auto& one : worker_json(this->call("GET", "/api/v1/runs/" + run + "/judge-jobs/" + job + "/results?size=1000")).at("content").as_array())
+    const boost::json::value page = worker_json(this->call("GET", "/api/v1/runs/" + run + "/judge-jobs/" + job + "/results?size=1000"));
+    for (const auto& one : page.at("content").as_array())
       out[one.at("index").as_int64()] = one.as_object();
     return out;
   }

@@ -42,7 +42,8 @@ std::pair<std::string, std::vector<std::string>> ended_run(Fixture& f, int n, co
   BOOST_REQUIRE_EQUAL(f.call("POST", "/api/v1/runs/" + run + "/items", items, key).status(), 201u);
   BOOST_REQUIRE_EQUAL(f.call("PATCH", "/api/v1/runs/" + run, R"({"status":"FAILED"})", key).status(), 200u);
   std::vector<std::string> ids;
-  for (const auto& item : judge_json(f.call("GET", "/api/v1/runs/" + run + "?size=1000", "", key)).at("items").at("content").as_array())
+  const boost::json::value details = judge_json(f.call("GET", "/api/v1/runs/" + run + "?size=1000", "", key));
+  for (const auto& item : details.at("items").at("content").as_array())
     ids.emplace_back(item.at("id").as_string());
   return {run, ids};
 }
@@ -197,7 +198,7 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_judge_job_scores_an_ended_run_page_by_page_an
   BOOST_TEST(evaluators[1].at("name").as_string() == "helpful");
   BOOST_TEST(evaluators[1].at("count").as_int64() == 2);
   BOOST_TEST(evaluators[1].at("passed").as_int64() == 1);
-  const auto failed_helpful = judge_json(this->call("GET", "/api/v1/runs/" + run + "/items?evaluator=helpful&evaluatorPassed=false"));
+  const auto failed_helpful = judge_json(this->call("GET", "/api/v1/runs/" + run + "/items?evaluator=helpful&evaluatorStatus=FAILED"));
   BOOST_TEST(failed_helpful.at("content").as_array().size() == 1u);
 }
 

@@ -127,8 +127,8 @@ std::optional<LlmConnection> PostgresStore::replace_llm_connection(const Scope& 
   params.boolean(new_credential);
   const PgResult updated = db.execute(
       "UPDATE llm_connections SET name = $2, provider = $3, base_url = $4, model = $5, "
-      "credential_ref = CASE WHEN $13::boolean THEN $6 ELSE credential_ref END, "
-      "api_key_sealed = CASE WHEN $13::boolean THEN $7 ELSE api_key_sealed END, max_concurrency = $8, timeout_ms = $9, max_retries = $10, "
+      "credential_ref = CASE WHEN $12::boolean THEN $6 ELSE credential_ref END, "
+      "api_key_sealed = CASE WHEN $12::boolean THEN $7 ELSE api_key_sealed END, max_concurrency = $8, timeout_ms = $9, max_retries = $10, "
       "requests_per_minute = $11, updated_at = now() WHERE id = $1 RETURNING " + pg_connection_columns(),
       params);
   transaction.commit();
