@@ -101,8 +101,8 @@ std::size_t scored_results(unsigned short port, const std::string& run, const st
   std::size_t scored = 0;
   std::int64_t after = -1;
   for (;;) {
-    const auto page = judge_api_json(port, "GET", "/api/v1/runs/" + run + "/judge-jobs/" + job + "/results?size=1000&after=" +
-                                                      (after < 0 ? std::string("0") : std::to_string(after)));
+    const auto page = judge_api_json(port, "GET", "/api/v1/runs/" + run + "/judge-jobs/" + job + "/results?size=1000" +
+                                                      (after < 0 ? std::string() : "&after=" + std::to_string(after)));
     for (const auto& one : page.at("content").as_array())
       if (!one.at("score").is_null()) ++scored;
     if (page.at("nextAfter").is_null()) break;

@@ -4,6 +4,7 @@
 
 #include "krino/core/gate/gate_config.hpp"
 #include "krino/core/server/alert_dispatcher.hpp"
+#include "krino/core/server/job_worker.hpp"
 
 #include <cstdint>
 #include <string>

@@ -110,13 +110,23 @@ bool JobWorker::work_once() {
   } catch (const std::exception& error) {
     ++thrown_;
     log_job("job_failed_attempt", *claimed, error.what());
-    if (claimed->attempts >= claimed->max_attempts)
+    // Back to the queue: the claim past its attempts comes `exhausted`, and its handler records
+    // the failure in its own terms (a judge page's items become errors). Only a handler that
+    // fails even at that ends the job FAILED here.
+    if (claimed->exhausted)
       store_.fail_job(claimed->id, claimed->lease_token, error.what());
     else
       store_.retry_job(claimed->id, claimed->lease_token, error.what(), job_now_ms() + options_.retry_delay.count());
   }
-  const std::lock_guard<std::mutex> lock(mutex_);
-  held_.erase(claimed->id);
+  bool stopping = false;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    held_.erase(claimed->id);
+    stopping = stopping_;
+  }
+  // Stopped mid-job: hand it back at once rather than when the lease runs out (false, and nothing
+  // changed, when the handler ended it).
+  if (stopping) store_.retry_job(claimed->id, claimed->lease_token, "the server holding it stopped", job_now_ms());
   return true;
 }
 

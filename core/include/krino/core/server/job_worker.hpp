@@ -8,9 +8,11 @@
 //
 // A handler ends the job itself (complete_job / fail_job, or a kind's own store call that
 // completes it in the transaction that writes its results, fenced by the lease token). When it
-// throws, the job goes back to the queue after `retry_delay` (or FAILED once its attempts are used
-// up). Its `lost` cancellation is requested when the lease could not be renewed (another replica
-// may have the job now: the handler should stop and write nothing) or the worker is stopping.
+// throws, the job goes back to the queue after `retry_delay`; the claim past its attempts comes
+// `exhausted` for the handler to record the failure, and only a handler that throws even then
+// leaves the job FAILED. Its `lost` cancellation is requested when the lease could not be renewed
+// (another replica may have the job now: the handler should stop and write nothing) or the worker
+// is stopping; a job still held when the worker stops goes back to the queue at once.
 //
 // Threading: handle() before start(); start(), stop() and wake() from any one thread at a time;
 // metrics_text() from any.
