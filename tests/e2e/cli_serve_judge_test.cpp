@@ -1,7 +1,8 @@
 // The server judge on two `krino serve` processes sharing one PostgreSQL database, against the fake
 // LLM server (docs/server.md, "The server judge"):
 // - a big run split into pages is judged by both replicas, every item exactly once (the fake
-//   server counts the model calls);
+//   server counts the model calls), with a connection's inline key sealed by one replica and opened
+//   by both, and in no answer or log line;
 // - a replica killed (SIGKILL) while it judges a page leaves the page leased; when the lease runs
 //   out the other replica claims it again and finishes the job.
 #include "postgres_cluster.hpp"
@@ -132,7 +133,10 @@ krino::fake_llm::ServerOptions fake_judge(std::uint32_t latency_ms) {
 BOOST_AUTO_TEST_SUITE(cli_serve_judge)
 
 BOOST_AUTO_TEST_CASE(two_replicas_judge_every_item_of_a_big_run_exactly_once) {
-  ::setenv("KRINO_E2E_JUDGE_KEY", kJudgeKey, 1);  // the replicas inherit it: the connection names it
+  // The connection's key is inline here: sealed by the replica that stores it, opened by whichever
+  // judges a page (both have the same KRINO_ENCRYPTION_KEY).
+  ::setenv("KRINO_ENCRYPTION_KEY", "q0kS9Ue0m4b3nYJ4eQ3sB3y8xJ0m2W5r0cXzQ9bq6Yk=", 1);
+  ::unsetenv("KRINO_E2E_JUDGE_KEY");
   krino::fake_llm::FakeLlmServer fake(fake_judge(20));
   const std::string database = judge_cluster().new_database();
   const std::string a_log = temp_path("judge-a.log");
@@ -140,7 +144,13 @@ BOOST_AUTO_TEST_CASE(two_replicas_judge_every_item_of_a_big_run_exactly_once) {
   ServeProcess a(unused_port(), judge_replica_options(database, "15000", "25"), a_log);
   ServeProcess b(unused_port(), judge_replica_options(database, "15000", "25"), b_log);
   constexpr int kItems = 1000;
-  const auto [run, connection] = judged_setup(a.port(), fake, kItems);
+  [[maybe_unused]] const auto [run, env_connection] = judged_setup(a.port(), fake, kItems);
+  const std::string connection(judge_api_json(a.port(), "POST", "/api/v1/llm-connections",
+                                              R"({"name":"inline","baseUrl":")" + fake.base_url() + R"(/v1","model":"judge-mini","apiKey":")" +
+                                                  kJudgeKey + R"(","maxConcurrency":8})",
+                                              201)
+                                   .at("id")
+                                   .as_string());
   const std::string job = start_judge(b.port(), run, connection);
   const auto ended = wait_finished(a.port(), run, std::chrono::seconds(120));
   BOOST_TEST_INFO("replica A:\n" << non_access_lines(a_log) << "replica B:\n" << non_access_lines(b_log));
@@ -155,12 +165,18 @@ BOOST_AUTO_TEST_CASE(two_replicas_judge_every_item_of_a_big_run_exactly_once) {
     const HttpResult metrics = judge_api(replica->port(), "GET", "/metrics");
     BOOST_TEST(metrics.body().find("krino_judge_pages_total{outcome=\"written\"} 0\n") == std::string::npos, metrics.body());
   }
+  // The key is in no answer and no log line of either replica.
+  BOOST_TEST(judge_api(a.port(), "GET", "/api/v1/llm-connections").body().find(kJudgeKey) == std::string::npos);
+  a.stop(SIGTERM);
+  b.stop(SIGTERM);
+  BOOST_TEST(read_file(a_log).find(kJudgeKey) == std::string::npos);
+  BOOST_TEST(read_file(b_log).find(kJudgeKey) == std::string::npos);
   std::filesystem::remove(a_log);
   std::filesystem::remove(b_log);
 }
 
 BOOST_AUTO_TEST_CASE(a_replica_killed_mid_page_has_its_page_finished_by_the_other) {
-  ::setenv("KRINO_E2E_JUDGE_KEY", kJudgeKey, 1);
+  ::setenv("KRINO_E2E_JUDGE_KEY", kJudgeKey, 1);  // the replicas inherit it: the connection names it
   krino::fake_llm::FakeLlmServer fake(fake_judge(1500));  // slow: A is surely mid-page when it dies
   const std::string database = judge_cluster().new_database();
   const std::string a_log = temp_path("judge-killed-a.log");
