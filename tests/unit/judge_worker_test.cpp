@@ -9,6 +9,7 @@
 
 #include "fake_llm_server.hpp"
 
+#include <atomic>
 #include <thread>
 
 using namespace krino::test;
@@ -194,6 +195,47 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_page_whose_workers_kept_dying_is_given_up_as_
                  std::string::npos,
              judged.at(0).at("error"));
   BOOST_TEST(f.fake.request_count() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_living_worker_keeps_its_lease_and_a_stopping_one_hands_its_job_back) {
+  OnSqlite backend;
+  const auto store = backend.open();
+  std::vector<store::NewJob> queued(1);
+  queued[0].kind = "slow";
+  store->enqueue_jobs(queued);
+  const std::vector<std::string> kinds = {"slow"};
+  auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  };
+  std::atomic<int> started{0};
+  server::JobWorkerOptions options;
+  options.poll_interval = std::chrono::milliseconds(10);
+  options.lease = std::chrono::milliseconds(300);
+  server::JobWorker worker(*store, options);
+  worker.handle("slow", [&](const store::ClaimedJob& job, const Cancellation& lost) {
+    // The first job takes four leases' time and ends; the second waits until the worker stops.
+    if (++started == 1) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+      store->complete_job(job.id, job.lease_token);
+      return;
+    }
+    while (!lost.requested()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  });
+  worker.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  BOOST_TEST(started == 1);
+  // Past its first lease, the job is still held: the heartbeat renewed it.
+  BOOST_TEST(!store->claim_job("other", kinds, now_ms(), 60000).has_value());
+  store->enqueue_jobs(queued);
+  for (int i = 0; i < 200 && started < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  BOOST_REQUIRE(started == 2);
+  worker.stop();
+  // Stopped mid-job: the job is claimable at once, not only when its lease runs out.
+  const auto handed_back = store->claim_job("other", kinds, now_ms(), 60000);
+  BOOST_REQUIRE(handed_back.has_value());
+  BOOST_TEST(handed_back->attempts == 2);
+  BOOST_TEST(*handed_back->last_error == "the server holding it stopped");
+  BOOST_TEST(store->job_queue_depth().running == 1);  // only the one just claimed: the first is DONE
 }
 
 BOOST_AUTO_TEST_SUITE_END()
