@@ -7,6 +7,8 @@
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/dataset_routes.hpp"
 #include "krino/core/server_api/review_routes.hpp"
+#include "krino/core/server_api/judge_routes.hpp"
+#include "krino/core/server_api/llm_connection_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/gate_log_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
@@ -28,6 +30,7 @@
 
 #include <chrono>
 #include <future>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -67,6 +70,15 @@ struct ServerFixture {
     server_api::add_alert_routes(router, *store, *auth);
     server_api::add_dataset_routes(router, *store, *auth);
     server_api::add_review_routes(router, *store, *auth);
+    server_api::add_llm_connection_routes(router, *store, *auth, [this](const std::string& name) -> std::optional<std::string> {
+      const std::lock_guard<std::mutex> lock(environment_mutex);
+      const auto found = environment.find(name);
+      if (found == environment.end()) return std::nullopt;
+      return found->second;
+    });
+    server_api::JudgeRouteOptions judge_options;
+    judge_options.page_size = judge_page_size;
+    server_api::add_judge_routes(router, *store, *auth, judge_options);
     comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
     server_api::add_comparison_routes(router, *store, *comparisons, *auth);
     http_server::HttpServerOptions options;
@@ -104,6 +116,10 @@ struct ServerFixture {
 
   Backend backend;
   std::unique_ptr<store::Store> store;
+  // What the LLM connection routes read as the server's environment (KRINO_ENCRYPTION_KEY).
+  std::mutex environment_mutex;
+  std::map<std::string, std::string> environment;
+  std::int64_t judge_page_size = 2;  // small pages, so a few items make several
   server_api::AuthOptions auth_options;  // open until a test makes a key
   std::unique_ptr<server_api::Authenticator> auth;
   std::unique_ptr<server_api::RunComparisons> comparisons;

@@ -4,6 +4,7 @@
 
 #include "krino/core/gate/gate_config.hpp"
 #include "krino/core/server/alert_dispatcher.hpp"
+#include "krino/core/server/job_worker.hpp"
 
 #include <cstdint>
 #include <string>
@@ -96,6 +97,11 @@ struct ServeArguments {
   // The regression-alert worker; the defaults are AlertOptions' own, the --alert-* flags change them.
   core::server::AlertOptions alerts;
   void add_alert_options(CLI::App& command);
+  // The job worker and the server judge (--job-*, --judge-*).
+  core::server::JobWorkerOptions jobs;
+  std::int64_t judge_page_size = 50;
+  std::int64_t judge_max_attempts = 3;
+  void add_job_options(CLI::App& command);
   // MCP at /mcp (docs/mcp.md): the plugins its tools read, and the browser origins allowed besides
   // localhost's.
   PluginOptions plugins;

@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--max-body-bytes", serve.max_body_bytes, "Largest request body accepted (default 64 MiB)")->type_name("N");
   serve_cmd->add_flag("--require-read-key", serve.require_read_key, "Once keys are in use, reads need a key too (writes always do)");
   serve.add_alert_options(*serve_cmd);
+  serve.add_job_options(*serve_cmd);
   serve_cmd->add_option("--mcp-allowed-origin", serve.mcp_allowed_origins,
                         "A browser Origin allowed to use /mcp besides localhost's, e.g. https://agent.example.com (repeatable)")
       ->type_name("ORIGIN");

@@ -72,6 +72,29 @@ void ServeArguments::add_alert_options(CLI::App& command) {
       ->check(CLI::Range(1, 100));
 }
 
+void ServeArguments::add_job_options(CLI::App& command) {
+  const auto milliseconds = [&command](const char* name, const char* help, auto assign) {
+    command.add_option_function<std::int64_t>(name, [assign](std::int64_t ms) { assign(std::chrono::milliseconds(ms)); }, help)
+        ->type_name("MS")
+        ->check(CLI::Range(std::int64_t{1}, kMaxAlertMs));
+  };
+  core::server::JobWorkerOptions& j = jobs;
+  milliseconds("--job-poll-ms", "How often the job worker (the server judge) looks at its queue when idle (default 1000)",
+               [&j](std::chrono::milliseconds ms) { j.poll_interval = ms; });
+  milliseconds("--job-lease-ms", "How long a replica holds a job it claimed without renewing it; renewed every third (default 60000)",
+               [&j](std::chrono::milliseconds ms) { j.lease = ms; });
+  milliseconds("--job-retry-ms", "Wait before a job whose worker failed is claimed again (default 5000)",
+               [&j](std::chrono::milliseconds ms) { j.retry_delay = ms; });
+  command.add_option("--job-slots", jobs.slots, "Jobs (judge pages) this replica works on at once (default 1)")->type_name("N")->check(CLI::Range(1, 64));
+  command.add_option("--judge-page-size", judge_page_size, "Items per judge page: judged together and written in one transaction (default 50)")
+      ->type_name("N")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10000}));
+  command.add_option("--judge-max-attempts", judge_max_attempts,
+                     "Claims of one judge page before its items are written as errors (default 3)")
+      ->type_name("N")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{100}));
+}
+
 int serve_command(const ServeArguments& args) {
   // A lease that ends while its POST may still be waiting lets another replica send the alert too.
   if (args.alerts.lease <= args.alerts.request_timeout) {
@@ -85,6 +108,9 @@ int serve_command(const ServeArguments& args) {
   options.http.max_body_bytes = args.max_body_bytes;
   options.auth.require_read_key = args.require_read_key;
   options.alerts = args.alerts;
+  options.jobs = args.jobs;
+  options.judge_page_size = args.judge_page_size;
+  options.judge_max_attempts = args.judge_max_attempts;
   if (const char* key = std::getenv("KRINO_API_KEY"); key != nullptr && *key != '\0') options.auth.legacy_key = std::string(key);
   const bool postgres = core::store::is_postgres_uri(args.database);
   options.database = core::store::database_location(args.database, args.data_dir);

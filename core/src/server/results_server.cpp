@@ -8,6 +8,8 @@
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/dataset_routes.hpp"
 #include "krino/core/server_api/review_routes.hpp"
+#include "krino/core/server_api/judge_routes.hpp"
+#include "krino/core/server_api/llm_connection_routes.hpp"
 #include "krino/core/server_api/comparison_routes.hpp"
 #include "krino/core/server_api/gate_log_routes.hpp"
 #include "krino/core/server_api/key_routes.hpp"
@@ -63,6 +65,8 @@ struct ResultsServer::Parts {
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
   std::unique_ptr<AlertDispatcher> alerts;  // after io: stopped and gone before it
+  std::unique_ptr<JudgePageWorker> judge;   // after io: its model calls run there
+  std::unique_ptr<JobWorker> jobs;          // after the judge: stopped before its handler goes
 };
 
 ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
@@ -89,7 +93,8 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   parts_->router.add(verb::get, "/metrics", [parts = parts_.get()](const http_server::Request&) {
     http_server::Response response(http_server::Status::ok, 11);
     response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
-    response.body() = parts->metrics.text(parts->http->pending_handlers()) + parts->alerts->metrics_text();
+    response.body() = parts->metrics.text(parts->http->pending_handlers()) + parts->alerts->metrics_text() + parts->jobs->metrics_text() +
+                      parts->judge->metrics_text();
     response.prepare_payload();
     return response;
   });
@@ -101,6 +106,16 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   server_api::add_alert_routes(parts_->router, store, parts_->auth);
   server_api::add_dataset_routes(parts_->router, store, parts_->auth);
   server_api::add_review_routes(parts_->router, store, parts_->auth);
+  parts_->judge = std::make_unique<JudgePageWorker>(store, parts_->io, options.judge);
+  parts_->jobs = std::make_unique<JobWorker>(store, options.jobs);
+  parts_->jobs->handle(std::string(store::kJudgePageKind),
+                       [judge = parts_->judge.get()](const store::ClaimedJob& job, const Cancellation& lost) { (*judge)(job, lost); });
+  server_api::add_llm_connection_routes(parts_->router, store, parts_->auth, options.judge.environment);
+  server_api::JudgeRouteOptions judge_routes;
+  judge_routes.page_size = options.judge_page_size;
+  judge_routes.max_attempts = options.judge_max_attempts;
+  judge_routes.enqueued = [jobs = parts_->jobs.get()] { jobs->wake(); };
+  server_api::add_judge_routes(parts_->router, store, parts_->auth, std::move(judge_routes));
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
   if (options.make_mcp_server) {
     parts_->mcp_server = options.make_mcp_server(store);
@@ -129,6 +144,7 @@ ResultsServer::~ResultsServer() {
 void ResultsServer::start() {
   parts_->http->start();
   parts_->alerts->start();
+  parts_->jobs->start();
 }
 
 unsigned short ResultsServer::port() const { return parts_->http->port(); }
@@ -141,6 +157,7 @@ bool ResultsServer::stop(std::chrono::milliseconds grace) {
   const bool finished = stopped->get_future().wait_for(grace) == std::future_status::ready;
   // What the worker holds goes back to the queue when its lease ends (or at the next start).
   parts_->alerts->stop();
+  parts_->jobs->stop();  // a page it was judging goes back to the queue when its lease ends
   return finished;
 }
 

@@ -102,7 +102,8 @@ Response update_run(store::Store& store, const Request& request, const store::Sc
   const auto status_token = member(*members, "status");
   if (!status_token || !is_string_span(*status_token)) return invalid_field("status", "is required and must be a string");
   const auto status = store::parse_status(krino::json::string_token_text(*status_token));
-  if (!status) return invalid_field("status", "must be one of RUNNING, SUCCESS, FAILED, CANCELLED");
+  // EVALUATING is the server judge's to set (POST .../judge-jobs), never a client's.
+  if (!status || *status == store::RunStatus::evaluating) return invalid_field("status", "must be one of RUNNING, SUCCESS, FAILED, CANCELLED");
   try {
     store.set_run_status(scope, *run_id, *status);
     if (store::is_terminal(*status)) {

@@ -474,12 +474,159 @@ CREATE TABLE annotations (
 CREATE INDEX annotations_by_run ON annotations (run_id);
 )sql";
 
+// 7: the server judge and the generic job queue. An LLM connection is a tenant's named model
+// endpoint; its key is either the name of an environment variable (read at call time) or an inline
+// key sealed with AES-256-GCM (`api_key_sealed`, never the key itself). `jobs` is every kind of
+// background work (judge pages today, online evaluations of traces later): a job is QUEUED, then
+// RUNNING under a lease (owner, token, expiry), then DONE or FAILED; a RUNNING job whose lease has
+// run out is claimable again. `group_id` ties jobs to what they are a part of (a judge job's
+// pages). A judge job scores one run with one evaluator; `previous_status` is the run's terminal
+// status before it became EVALUATING. `judge_results` holds each item's judgment once per judge
+// job (its primary key is what makes a page written twice impossible), with the reason or the
+// error the API shows; the verdict itself also goes into `eval_results`, where the gate and the UI
+// read reported ones.
+constexpr std::string_view kJudgeSqlite = R"sql(
+CREATE TABLE llm_connections (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  tenant_id TEXT,
+  provider TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  model TEXT NOT NULL,
+  credential_ref TEXT,
+  api_key_sealed TEXT,
+  max_concurrency INTEGER NOT NULL,
+  timeout_ms INTEGER NOT NULL,
+  max_retries INTEGER NOT NULL,
+  requests_per_minute INTEGER,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX llm_connections_by_tenant_name ON llm_connections (COALESCE(tenant_id, ''), name);
+CREATE TABLE jobs (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  tenant_id TEXT,
+  group_id TEXT,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  max_attempts INTEGER NOT NULL,
+  available_at INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_token TEXT,
+  lease_until INTEGER,
+  last_error TEXT,
+  created_at TEXT NOT NULL,
+  finished_at TEXT
+);
+CREATE INDEX jobs_claimable ON jobs (kind, status, available_at) WHERE status IN ('QUEUED', 'RUNNING');
+CREATE INDEX jobs_by_group ON jobs (group_id) WHERE group_id IS NOT NULL;
+CREATE TABLE judge_jobs (
+  id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  tenant_id TEXT,
+  connection_id TEXT NOT NULL,
+  evaluator_name TEXT NOT NULL,
+  config TEXT NOT NULL,
+  status TEXT NOT NULL,
+  previous_status TEXT NOT NULL,
+  items_total INTEGER NOT NULL,
+  items_scored INTEGER NOT NULL DEFAULT 0,
+  items_failed INTEGER NOT NULL DEFAULT 0,
+  pages_total INTEGER NOT NULL,
+  pages_done INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  finished_at TEXT
+);
+CREATE INDEX judge_jobs_by_run ON judge_jobs (run_id, id);
+CREATE TABLE judge_results (
+  judge_job_id TEXT NOT NULL REFERENCES judge_jobs(id) ON DELETE CASCADE,
+  item_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  score REAL,
+  success INTEGER NOT NULL,
+  reason TEXT,
+  error TEXT,
+  PRIMARY KEY (judge_job_id, item_id)
+);
+)sql";
+
+constexpr std::string_view kJudgePostgres = R"sql(
+CREATE TABLE llm_connections (
+  id uuid PRIMARY KEY,
+  name text NOT NULL,
+  tenant_id text,
+  provider text NOT NULL,
+  base_url text NOT NULL,
+  model text NOT NULL,
+  credential_ref text,
+  api_key_sealed text,
+  max_concurrency bigint NOT NULL,
+  timeout_ms bigint NOT NULL,
+  max_retries bigint NOT NULL,
+  requests_per_minute bigint,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX llm_connections_by_tenant_name ON llm_connections (COALESCE(tenant_id, ''), name);
+CREATE TABLE jobs (
+  id uuid PRIMARY KEY,
+  kind text NOT NULL,
+  tenant_id text,
+  group_id uuid,
+  payload text NOT NULL,
+  status text NOT NULL,
+  attempts bigint NOT NULL DEFAULT 0,
+  max_attempts bigint NOT NULL,
+  available_at bigint NOT NULL,
+  lease_owner text,
+  lease_token text,
+  lease_until bigint,
+  last_error text,
+  created_at timestamptz NOT NULL,
+  finished_at timestamptz
+);
+CREATE INDEX jobs_claimable ON jobs (kind, status, available_at) WHERE status IN ('QUEUED', 'RUNNING');
+CREATE INDEX jobs_by_group ON jobs (group_id) WHERE group_id IS NOT NULL;
+CREATE TABLE judge_jobs (
+  id uuid PRIMARY KEY,
+  run_id uuid NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  tenant_id text,
+  connection_id uuid NOT NULL,
+  evaluator_name text NOT NULL,
+  config text NOT NULL,
+  status text NOT NULL,
+  previous_status text NOT NULL,
+  items_total bigint NOT NULL,
+  items_scored bigint NOT NULL DEFAULT 0,
+  items_failed bigint NOT NULL DEFAULT 0,
+  pages_total bigint NOT NULL,
+  pages_done bigint NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL,
+  finished_at timestamptz
+);
+CREATE INDEX judge_jobs_by_run ON judge_jobs (run_id, id);
+CREATE TABLE judge_results (
+  judge_job_id uuid NOT NULL REFERENCES judge_jobs(id) ON DELETE CASCADE,
+  item_id uuid NOT NULL,
+  seq bigint NOT NULL,
+  score double precision,
+  success boolean NOT NULL,
+  reason text,
+  error text,
+  PRIMARY KEY (judge_job_id, item_id)
+);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
     Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
     Migration{4, "web ui reads", kUiSqlite, kUiPostgres},
     Migration{5, "server datasets and review", kDatasetsSqlite, kDatasetsPostgres},
+    // 6 is another branch's (the lead renumbers on merge).
+    Migration{7, "server judge and job queue", kJudgeSqlite, kJudgePostgres},
 };
 
 }  // namespace

@@ -128,7 +128,7 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
                                               PgParams().text(run_id).text(*idempotency_key));
     if (seen.rows() > 0) return IngestOutcome::already_stored;
   }
-  if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
+  if (has_ended(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
   const PgResult current = connection.execute(
       "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count "
       "FROM runs WHERE id = $1",
@@ -200,7 +200,7 @@ void PostgresStore::set_run_status(const Scope& scope, const std::string& run_id
   PgTransaction transaction(connection);
   const RunStatus current = lock_run(connection, scope, run_id);
   if (current == status) return;
-  if (is_terminal(current))
+  if (has_ended(current))
     throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
                                                      "; it cannot become " + std::string(status_name(status)));
   if (!is_terminal(status)) return;

@@ -140,7 +140,7 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
     seen.bind(1, run_id).bind(2, *idempotency_key);
     if (seen.step()) return IngestOutcome::already_stored;
   }
-  if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
+  if (has_ended(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
 
   SqliteStatement current = connection_.prepare(
       "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count "
@@ -197,7 +197,7 @@ void SqliteStore::set_run_status(const Scope& scope, const std::string& run_id, 
   SqliteTransaction transaction(connection_);
   const RunStatus current = status_of(scope, run_id);
   if (current == status) return;  // a client repeating itself
-  if (is_terminal(current))
+  if (has_ended(current))
     throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended as " + std::string(status_name(current)) +
                                                      "; it cannot become " + std::string(status_name(status)));
   if (!is_terminal(status)) return;

@@ -12,12 +12,14 @@ std::string_view status_name(RunStatus status) {
       return "FAILED";
     case RunStatus::cancelled:
       return "CANCELLED";
+    case RunStatus::evaluating:
+      return "EVALUATING";
   }
   return "RUNNING";
 }
 
 std::optional<RunStatus> parse_status(std::string_view name) {
-  for (RunStatus status : {RunStatus::running, RunStatus::success, RunStatus::failed, RunStatus::cancelled})
+  for (RunStatus status : {RunStatus::running, RunStatus::success, RunStatus::failed, RunStatus::cancelled, RunStatus::evaluating})
     if (status_name(status) == name) return status;
   return std::nullopt;
 }

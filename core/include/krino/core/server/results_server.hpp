@@ -9,6 +9,8 @@
 //   /mcp           MCP over Streamable HTTP, when the command gives an MCP server (mcp_http_transport.hpp)
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server/alert_dispatcher.hpp"
+#include "krino/core/server/job_worker.hpp"
+#include "krino/core/server/judge_page_worker.hpp"
 #include "krino/core/server/mcp_http_transport.hpp"
 #include "krino/core/server_api/auth.hpp"
 #include "krino/core/store/store.hpp"
@@ -27,6 +29,11 @@ struct ResultsServerOptions {
   server_api::AuthOptions auth;
   int io_threads = 2;
   AlertOptions alerts;  // the regression-alert worker: polling, retries, leases
+  // The job queue's worker (judge pages today): slots, polling, leases; and the judge's settings.
+  JobWorkerOptions jobs;
+  JudgeWorkerOptions judge;
+  std::int64_t judge_page_size = 50;    // items per judge page: per model-call batch and per write transaction
+  std::int64_t judge_max_attempts = 3;  // claims of one page (its workers died or failed) before its items are errors
   // The MCP server answered at /mcp, built with the server's store (so what an agent runs is stored
   // where the API shows it); empty: no /mcp.
   std::function<std::unique_ptr<mcp::McpServer>(store::Store&)> make_mcp_server;

@@ -128,6 +128,31 @@ class PostgresStore final : public Store {
   bool delete_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id, const std::string& principal) override;
   ReviewPage review_queue(const Scope& scope, const ReviewFilter& filter, std::size_t offset, std::size_t limit) override;
   std::optional<ItemForPromotion> item_for_promotion(const Scope& scope, const std::string& item_id) override;
+ public:
+  // The server judge and the job queue (postgres_judge.cpp, postgres_jobs.cpp).
+  LlmConnection create_llm_connection(const Scope& scope, const NewLlmConnection& connection) override;
+  std::vector<LlmConnection> llm_connections(const Scope& scope) override;
+  std::optional<LlmConnection> llm_connection(const Scope& scope, const std::string& connection_id) override;
+  std::optional<LlmConnection> replace_llm_connection(const Scope& scope, const std::string& connection_id,
+                                                      const NewLlmConnection& connection) override;
+  bool delete_llm_connection(const Scope& scope, const std::string& connection_id) override;
+  void enqueue_jobs(std::span<const NewJob> jobs) override;
+  std::optional<ClaimedJob> claim_job(const std::string& owner, std::span<const std::string> kinds, std::int64_t now_ms,
+                                      std::int64_t lease_ms) override;
+  bool renew_job_lease(const std::string& job_id, const std::string& lease_token, std::int64_t now_ms, std::int64_t lease_ms) override;
+  bool complete_job(const std::string& job_id, const std::string& lease_token) override;
+  bool retry_job(const std::string& job_id, const std::string& lease_token, const std::string& error, std::int64_t available_at_ms) override;
+  bool fail_job(const std::string& job_id, const std::string& lease_token, const std::string& error) override;
+  JobQueueDepth job_queue_depth() override;
+  JudgeJob create_judge_job(const Scope& scope, const std::string& run_id, const NewJudgeJob& job) override;
+  std::optional<std::vector<JudgeJob>> judge_jobs(const Scope& scope, const std::string& run_id) override;
+  std::optional<JudgeJob> judge_job(const std::string& judge_job_id) override;
+  std::vector<JudgeItem> judge_items(const std::string& run_id, std::int64_t from_seq, std::int64_t to_seq) override;
+  bool record_judge_page(const std::string& job_id, const std::string& lease_token, const std::string& judge_job_id,
+                         std::span<const JudgeVerdict> verdicts) override;
+  std::optional<std::vector<JudgeVerdict>> judge_job_results(const Scope& scope, const std::string& run_id, const std::string& judge_job_id,
+                                                             std::int64_t after_seq, std::size_t limit) override;
+  std::optional<AgreementInput> agreement_input(const Scope& scope, const std::string& run_id) override;
 };
 
 }  // namespace krino::core::store

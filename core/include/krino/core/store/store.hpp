@@ -4,6 +4,8 @@
 // handlers, gate, diff, alerts) talks to a Store and never to SQL.
 #include "krino/core/store/alert_types.hpp"
 #include "krino/core/store/dataset_types.hpp"
+#include "krino/core/store/job_types.hpp"
+#include "krino/core/store/judge_types.hpp"
 #include "krino/core/store/review_types.hpp"
 #include "krino/core/store/store_types.hpp"
 
@@ -178,6 +180,56 @@ class Store {
   virtual ReviewPage review_queue(const Scope& scope, const ReviewFilter& filter, std::size_t offset, std::size_t limit) = 0;
   // A run item by its id, with what promotion takes from it; nullopt when the scope sees none.
   virtual std::optional<ItemForPromotion> item_for_promotion(const Scope& scope, const std::string& item_id) = 0;
+  // LLM connections (judge_types.hpp). A connection belongs to its maker's tenant; a caller sees
+  // its tenant's and shared ones. Names are unique per tenant: create and replace throw
+  // StoreError(conflict) on a taken one. Replacing keeps the stored credential when the new one
+  // sets neither credential_ref nor api_key_sealed.
+  virtual LlmConnection create_llm_connection(const Scope& scope, const NewLlmConnection& connection) = 0;
+  virtual std::vector<LlmConnection> llm_connections(const Scope& scope) = 0;  // by name
+  virtual std::optional<LlmConnection> llm_connection(const Scope& scope, const std::string& connection_id) = 0;
+  virtual std::optional<LlmConnection> replace_llm_connection(const Scope& scope, const std::string& connection_id,
+                                                              const NewLlmConnection& connection) = 0;
+  virtual bool delete_llm_connection(const Scope& scope, const std::string& connection_id) = 0;
+
+  // The generic job queue (job_types.hpp), for the workers of every replica (unscoped: a job
+  // carries its tenant). Claims take the oldest claimable job of one of `kinds`: QUEUED and due, or
+  // RUNNING with a lease that ran out. Replicas on one PostgreSQL never claim one job at once (FOR
+  // UPDATE SKIP LOCKED); SQLite's single writer claims in one transaction. Each call after the
+  // claim is fenced by the claim's lease token: false, and nothing changed, when the caller no
+  // longer holds the job.
+  virtual void enqueue_jobs(std::span<const NewJob> jobs) = 0;
+  virtual std::optional<ClaimedJob> claim_job(const std::string& owner, std::span<const std::string> kinds, std::int64_t now_ms,
+                                              std::int64_t lease_ms) = 0;
+  virtual bool renew_job_lease(const std::string& job_id, const std::string& lease_token, std::int64_t now_ms, std::int64_t lease_ms) = 0;
+  virtual bool complete_job(const std::string& job_id, const std::string& lease_token) = 0;
+  // Back to the queue, due at `available_at_ms`, with `error` as its last error.
+  virtual bool retry_job(const std::string& job_id, const std::string& lease_token, const std::string& error, std::int64_t available_at_ms) = 0;
+  virtual bool fail_job(const std::string& job_id, const std::string& lease_token, const std::string& error) = 0;
+  virtual JobQueueDepth job_queue_depth() = 0;
+
+  // The server judge. Starts judging an ended run: the run becomes EVALUATING (remembering the
+  // terminal status it returns to), and one page job per `page_size` items is queued. Throws
+  // not_found for a run or connection the scope does not see, conflict for a run still RUNNING.
+  virtual JudgeJob create_judge_job(const Scope& scope, const std::string& run_id, const NewJudgeJob& job) = 0;
+  virtual std::optional<std::vector<JudgeJob>> judge_jobs(const Scope& scope, const std::string& run_id) = 0;  // oldest first
+  // For the workers (unscoped).
+  virtual std::optional<JudgeJob> judge_job(const std::string& judge_job_id) = 0;
+  virtual std::vector<JudgeItem> judge_items(const std::string& run_id, std::int64_t from_seq, std::int64_t to_seq) = 0;
+  // Writes a page's judgments and completes its page job, in one transaction fenced by the page
+  // job's lease token (false, nothing written, when the lease was lost): each scored item gets the
+  // evaluator's verdict in eval_results (replacing one of the same name), every item its row in
+  // judge_results. The last page finishes the judge job and, when no other judge job of the run is
+  // left, returns the run to its terminal status (its kept evaluator distributions are dropped, to
+  // be summed again with the new verdicts).
+  virtual bool record_judge_page(const std::string& job_id, const std::string& lease_token, const std::string& judge_job_id,
+                                 std::span<const JudgeVerdict> verdicts) = 0;
+  // A judge job's judgments (scores with reasons, and errors with their causes), by item position
+  // after `after_seq`; nullopt when the scope sees no such job of the run.
+  virtual std::optional<std::vector<JudgeVerdict>> judge_job_results(const Scope& scope, const std::string& run_id, const std::string& judge_job_id,
+                                                                     std::int64_t after_seq, std::size_t limit) = 0;
+  // What agreement is computed from: the verdicts of the run's annotated items and every
+  // annotation; nullopt when the scope sees no such run.
+  virtual std::optional<AgreementInput> agreement_input(const Scope& scope, const std::string& run_id) = 0;
 };
 
 }  // namespace krino::core::store

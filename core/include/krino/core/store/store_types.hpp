@@ -11,12 +11,16 @@
 
 namespace krino::core::store {
 
-// RUNNING until the client (or the server, for a run it gives up on) ends it.
-enum class RunStatus { running, success, failed, cancelled };
+// RUNNING until the client (or the server, for a run it gives up on) ends it. EVALUATING is the
+// server judge's: an ended run being scored, which returns to the terminal status it had when the
+// judge is done. It takes no items (it has ended) and is not terminal (gate and diff wait for it).
+enum class RunStatus { running, success, failed, cancelled, evaluating };
 
-std::string_view status_name(RunStatus status);      // "RUNNING", "SUCCESS", ...
+std::string_view status_name(RunStatus status);      // "RUNNING", "SUCCESS", ..., "EVALUATING"
 std::optional<RunStatus> parse_status(std::string_view name);
-inline bool is_terminal(RunStatus status) { return status != RunStatus::running; }
+inline bool is_terminal(RunStatus status) { return status != RunStatus::running && status != RunStatus::evaluating; }
+// Whether the run takes no more items: terminal, or being judged after it ended.
+inline bool has_ended(RunStatus status) { return status != RunStatus::running; }
 
 // Whose rows a call may see and whom the rows it creates belong to. Unscoped (no tenant: open
 // mode, the KRINO_API_KEY key, a key without a tenant) sees every row and creates shared ones. A
