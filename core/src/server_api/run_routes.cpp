@@ -168,6 +168,9 @@ Response get_run(store::Store& store, const Request& request, const store::Scope
   krino::event::append_integer(body, run->priced_items);
   append_key(body, "tokenizedItemCount");
   krino::event::append_integer(body, run->tokenized_items);
+  // krino's extra: where the ended run's text search index stands (NONE, BUILDING, READY).
+  append_key(body, "textIndex");
+  krino::json::append_json_string(body, store::text_index_name(run->text_index));
   // The page in the shape of a Spring Data page, which the Dokimos UI and clients read.
   body += ",\"items\":{\"content\":[";
   for (std::size_t i = 0; i < items.items.size(); ++i) {

@@ -474,12 +474,28 @@ CREATE TABLE annotations (
 CREATE INDEX annotations_by_run ON annotations (run_id);
 )sql";
 
+// 6: text search indexes. Each ended run gets one, built off the request path by the server
+// (store.hpp, TextIndexer): a table of its own per run (SQLite: FTS5 trigrams; PostgreSQL: a copy
+// of the documents under a pg_trgm GIN index), so that ingestion pays nothing and deleting the run
+// drops it whole. The run says where its index stands; the partial index finds the ended runs
+// still without one (after a restart too).
+constexpr std::string_view kTextIndexSqlite = R"sql(
+ALTER TABLE runs ADD COLUMN text_index TEXT NOT NULL DEFAULT 'none';
+CREATE INDEX runs_awaiting_text_index ON runs (completed_at, id) WHERE text_index <> 'ready';
+)sql";
+
+constexpr std::string_view kTextIndexPostgres = R"sql(
+ALTER TABLE runs ADD COLUMN text_index text NOT NULL DEFAULT 'none';
+CREATE INDEX runs_awaiting_text_index ON runs (completed_at, id) WHERE text_index <> 'ready';
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
     Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
     Migration{4, "web ui reads", kUiSqlite, kUiPostgres},
     Migration{5, "server datasets and review", kDatasetsSqlite, kDatasetsPostgres},
+    Migration{6, "text search indexes", kTextIndexSqlite, kTextIndexPostgres},
 };
 
 }  // namespace

@@ -218,7 +218,7 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
           iso("r.completed_at") +
           ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, "
-          "r.tokenized_count, r.error_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
+          "r.tokenized_count, r.error_count, r.text_index FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
           visible("r.tenant_id", 2),
       PgParams().text(run_id).optional(scope.tenant));
   if (row.rows() == 0) return std::nullopt;
@@ -242,6 +242,7 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
   details.priced_items = row.integer(0, 16);
   details.tokenized_items = row.integer(0, 17);
   details.error_items = row.integer(0, 18);
+  details.text_index = parse_text_index(row.text(0, 19));
   return details;
 }
 
@@ -467,6 +468,7 @@ std::vector<RunSummary> PostgresStore::runs(const Scope& scope, const std::strin
 
 void PostgresStore::purge_items(PgConnection& connection, std::string_view runs_sql, const std::string& key) {
   const std::string runs(runs_sql);
+  drop_text_indexes(connection, runs, key);
   connection.execute("DELETE FROM eval_results WHERE run_id IN (" + runs + ")", PgParams().text(key));
   connection.execute("DELETE FROM items WHERE run_id IN (" + runs + ")", PgParams().text(key));
 }

@@ -213,8 +213,8 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
-      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, r.tokenized_count, r.error_count "
-      "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
+      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, r.tokenized_count, r.error_count, "
+      "r.text_index FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
       visible("r.tenant_id", 2));
   query.bind(1, run_id).bind(2, scope.tenant);
   if (!query.step()) return std::nullopt;
@@ -238,6 +238,7 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   details.priced_items = query.integer(16);
   details.tokenized_items = query.integer(17);
   details.error_items = query.integer(18);
+  details.text_index = parse_text_index(query.text(19));
   return details;
 }
 
@@ -452,6 +453,7 @@ std::vector<RunSummary> SqliteStore::runs(const Scope& scope, const std::string&
 
 void SqliteStore::purge_items(std::string_view runs_sql, const std::string& key) {
   const std::string runs(runs_sql);
+  drop_text_indexes(runs, key);
   for (const std::string& sql : {"DELETE FROM eval_results WHERE run_id IN (" + runs + ")",
                                  "DELETE FROM items WHERE run_id IN (" + runs + ")"}) {
     SqliteStatement statement = connection_.prepare(sql);

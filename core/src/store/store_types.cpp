@@ -22,6 +22,21 @@ std::optional<RunStatus> parse_status(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view text_index_name(TextIndexState state) {
+  switch (state) {
+    case TextIndexState::none: return "NONE";
+    case TextIndexState::building: return "BUILDING";
+    case TextIndexState::ready: return "READY";
+  }
+  return "NONE";
+}
+
+TextIndexState parse_text_index(std::string_view kept) {
+  if (kept == "ready") return TextIndexState::ready;
+  if (kept == "building") return TextIndexState::building;
+  return TextIndexState::none;
+}
+
 std::optional<std::string> dataset_lineage(const std::optional<std::string>& dataset_version) {
   if (!dataset_version) return std::nullopt;
   const std::size_t at = dataset_version->rfind('@');

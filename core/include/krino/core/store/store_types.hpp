@@ -18,6 +18,12 @@ std::string_view status_name(RunStatus status);      // "RUNNING", "SUCCESS", ..
 std::optional<RunStatus> parse_status(std::string_view name);
 inline bool is_terminal(RunStatus status) { return status != RunStatus::running; }
 
+// Where an ended run's text search index stands (text_index.hpp): none yet, being built, or ready
+// to lead searches. A run that has not ended has none: its items still change.
+enum class TextIndexState { none, building, ready };
+std::string_view text_index_name(TextIndexState state);  // "NONE", "BUILDING", "READY"
+TextIndexState parse_text_index(std::string_view kept);  // as kept in runs.text_index: "none", ...
+
 // Whose rows a call may see and whom the rows it creates belong to. Unscoped (no tenant: open
 // mode, the KRINO_API_KEY key, a key without a tenant) sees every row and creates shared ones. A
 // tenant sees its own rows and the shared ones, and stamps what it creates with its name.
@@ -98,6 +104,7 @@ struct RunDetails {
   std::int64_t error_items = 0;      // items with an item error
   std::optional<std::string> dataset_version = std::nullopt;
   std::optional<std::string> git_branch = std::nullopt;
+  TextIndexState text_index = TextIndexState::none;
 };
 
 // An item as comparisons read it: where it stands in its run, how it is keyed, and its verdicts;
@@ -165,6 +172,7 @@ struct ItemFilter {
   std::size_t limit = 50;
   // At most this many positions after `after_seq` are looked at: a filter that matches rarely
   // answers a short (even empty) page with where to continue, instead of reading the whole run.
+  // A search the run's ready text index leads reads only its candidates: no window.
   std::int64_t window = std::int64_t{1} << 62;
 };
 
