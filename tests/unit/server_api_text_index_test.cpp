@@ -55,7 +55,7 @@ const std::vector<std::string>& searches() {
   static const std::vector<std::string> words = {
       "needle", "NEEDLE", "NeEdLe", "größe", "GRÖSSE", "Größe", "straße", "日本語", "本語のテ", "😀", "faces", "100%", "%", "_",
       "snake_case", "e_c", "\"quoted\"", "\"", "\\", "back\\slash", "it's", "O'Brien", "école", "École", "ÉCOLE", "cole",
-      std::string(300, 'x'), std::string(250, 'x') + "needle", "needle" + std::string(200, 'y'), "xneedley", "AND", "OR",
+      std::string(250, 'x'), std::string(250, 'x') + "needle", "needle" + std::string(200, 'y'), "xneedley", "AND", "OR",
       "NEAR(a", "*", "^start", "col:umn", "tab", "\\t", "\\n", "İstanbul", "istanbul", "ab", "ab needle", "filler 1", "fil needle",
       "zzz-nothing", "the word needle", "question", "\"question\":"};
   return words;

@@ -468,6 +468,7 @@ bool SqliteStore::delete_visible(std::string_view table, const std::string& id, 
   SqliteStatement found = connection_.prepare("SELECT 1 FROM " + std::string(table) + " WHERE id = ?1 AND " + visible("tenant_id", 2));
   found.bind(1, id).bind(2, scope.tenant);
   if (!found.step()) return false;
+  found.reset();  // no statement may still be reading when purge_items drops the runs' text indexes
   purge_items(runs_sql, id);
   SqliteStatement remove = connection_.prepare("DELETE FROM " + std::string(table) + " WHERE id = ?1");
   remove.bind(1, id);
