@@ -5,7 +5,7 @@
 // deleting a run, or its project, drops its index.
 #include "server_api_fixture.hpp"
 
-#include "krino/core/server/text_indexer.hpp"
+#include "krino/core/server/ended_run_indexer.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_SUITE(server_api_text_index)
 BOOST_FIXTURE_TEST_CASE_TEMPLATE(indexed_searches_answer_exactly_what_unindexed_ones_do, Backend, Backends, ServerFixture<Backend>) {
   const std::string run = this->new_run();
   BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/runs/" + run + "/items", hostile_items()).status(), 201u);
-  server::TextIndexer indexer(*this->store);
+  server::EndedRunIndexer indexer(*this->store);
   BOOST_TEST(indexer.build_awaiting() == 0u);  // a running run's items still change: no index
   BOOST_TEST(text_index_of(*this, run) == "NONE");
   const auto unindexed = answers(*this, run);
@@ -170,7 +170,7 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_build_cut_off_by_a_restart_is_done_again_at_t
   // The next server on the same database finds the run awaiting and builds it whole.
   const std::unique_ptr<store::Store> restarted = this->backend.reopen();
   BOOST_TEST(restarted->runs_awaiting_text_index(10) == std::vector<std::string>{run}, boost::test_tools::per_element());
-  server::TextIndexer indexer(*restarted, server::TextIndexOptions{std::chrono::milliseconds(10), std::chrono::milliseconds(60'000), 7});
+  server::EndedRunIndexer indexer(*restarted, server::EndedRunIndexOptions{std::chrono::milliseconds(10), std::chrono::milliseconds(60'000), 7});
   indexer.start();
   for (int waited = 0; waited < 3000 && text_index_of(*this, run) != "READY"; waited += 10) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   indexer.stop();
@@ -191,7 +191,7 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(deleting_a_run_or_its_project_drops_its_index, 
     end_run(*this, run);
   }
   BOOST_TEST(this->backend.text_index_tables() == 0);
-  server::TextIndexer indexer(*this->store);
+  server::EndedRunIndexer indexer(*this->store);
   BOOST_TEST(indexer.build_awaiting() == 2u);
   const std::int64_t per_run = this->backend.text_index_tables() / 2;
   BOOST_TEST(per_run >= 1);

@@ -4,7 +4,7 @@
 #include "krino/core/mcp/mcp_server.hpp"
 #include "krino/core/server/regression_alert.hpp"
 #include "krino/core/server/server_metrics.hpp"
-#include "krino/core/server/text_indexer.hpp"
+#include "krino/core/server/ended_run_indexer.hpp"
 #include "krino/core/server/ui_routes.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/dataset_routes.hpp"
@@ -64,7 +64,7 @@ struct ResultsServer::Parts {
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
   std::unique_ptr<AlertDispatcher> alerts;  // after io: stopped and gone before it
-  std::unique_ptr<TextIndexer> text_indexer;
+  std::unique_ptr<EndedRunIndexer> ended_run_indexer;
 };
 
 ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
@@ -88,12 +88,12 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
       store, parts_->io.context(),
       [&store, &comparisons = parts_->comparisons](const store::AlertCheck& check) { return regression_alert(store, comparisons, check); },
       options.alerts);
-  parts_->text_indexer = std::make_unique<TextIndexer>(store);
+  parts_->ended_run_indexer = std::make_unique<EndedRunIndexer>(store);
   parts_->router.add(verb::get, "/metrics", [parts = parts_.get()](const http_server::Request&) {
     http_server::Response response(http_server::Status::ok, 11);
     response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
     response.body() = parts->metrics.text(parts->http->pending_handlers()) + parts->alerts->metrics_text() +
-                      parts->text_indexer->metrics_text();
+                      parts->ended_run_indexer->metrics_text();
     response.prepare_payload();
     return response;
   });
@@ -133,7 +133,7 @@ ResultsServer::~ResultsServer() {
 void ResultsServer::start() {
   parts_->http->start();
   parts_->alerts->start();
-  parts_->text_indexer->start();
+  parts_->ended_run_indexer->start();
 }
 
 unsigned short ResultsServer::port() const { return parts_->http->port(); }
@@ -146,7 +146,7 @@ bool ResultsServer::stop(std::chrono::milliseconds grace) {
   const bool finished = stopped->get_future().wait_for(grace) == std::future_status::ready;
   // What the worker holds goes back to the queue when its lease ends (or at the next start).
   parts_->alerts->stop();
-  parts_->text_indexer->stop();  // a build cut off here is done again at the next start
+  parts_->ended_run_indexer->stop();  // a build cut off here is done again at the next start
   return finished;
 }
 

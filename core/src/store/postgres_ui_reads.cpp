@@ -49,8 +49,12 @@ std::optional<FilteredItemPage> PostgresStore::filtered_items(const Scope& scope
   // ILIKE under the "C" collation folds ASCII letters only, as SQLite's LIKE does, and is several
   // times faster than under a language's rules (docs/decisions.md). With the index, on the copy
   // (the same text), where the GIN index applies.
-  const char* searched = indexed ? " AND t.document ILIKE $" : " AND i.document ILIKE $";
-  for (std::size_t w = 0; w < filter.words.size(); ++w) sql.append(searched).append(std::to_string(w + 6)).append(" COLLATE \"C\"");
+  // (ILIKE under "C" is LIKE over both texts lowered under "C": the form the GIN index is built on.)
+  for (std::size_t w = 0; w < filter.words.size(); ++w) {
+    const std::string param = "$" + std::to_string(w + 6);
+    if (indexed) sql.append(" AND lower(t.document) LIKE lower(").append(param).append(" COLLATE \"C\")");
+    sql.append(indexed ? " AND t.document ILIKE " : " AND i.document ILIKE ").append(param).append(" COLLATE \"C\"");
+  }
   if (indexed) sql += " ORDER BY t.seq LIMIT $4";
   else sql += filter.evaluator ? " ORDER BY e.seq LIMIT $4" : " ORDER BY i.seq LIMIT $4";
   PgParams params;

@@ -143,13 +143,13 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
   if (is_terminal(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
 
   SqliteStatement current = connection_.prepare(
-      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count "
-      "FROM runs WHERE id = ?1");
+      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count, "
+      "latency_count FROM runs WHERE id = ?1");
   current.bind(1, run_id);
   current.step();
   RunTotals totals{current.integer(0),          current.integer(1),          current.integer(2),       current.integer(3),
                    current.optional_integer(4), current.optional_integer(5), current.optional_real(6), current.optional_real(7),
-                   current.integer(8)};
+                   current.integer(8),          current.integer(9)};
   std::int64_t seq = totals.items;
 
   SqliteStatement insert_item = connection_.prepare(
@@ -178,9 +178,10 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
   }
   SqliteStatement advance = connection_.prepare(
       "UPDATE runs SET item_count = ?2, passed_count = ?3, priced_count = ?4, tokenized_count = ?5, tokens_in = ?6, tokens_out = ?7, "
-      "cost_usd = ?8, latency_ms_sum = ?9, error_count = ?10 WHERE id = ?1");
+      "cost_usd = ?8, latency_ms_sum = ?9, error_count = ?10, latency_count = ?11 WHERE id = ?1");
   advance.bind(1, run_id).bind(2, totals.items).bind(3, totals.passed).bind(4, totals.priced).bind(5, totals.tokenized);
   advance.bind(6, totals.tokens_in).bind(7, totals.tokens_out).bind(8, totals.cost_usd).bind(9, totals.latency_ms).bind(10, totals.errors);
+  advance.bind(11, totals.timed);
   advance.step();
   if (idempotency_key) {
     SqliteStatement record = connection_.prepare(
@@ -214,7 +215,7 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   SqliteStatement query = connection_.prepare(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
       "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, r.tokenized_count, r.error_count, "
-      "r.text_index FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
+      "r.text_index, r.latency_ms_sum, r.latency_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
       visible("r.tenant_id", 2));
   query.bind(1, run_id).bind(2, scope.tenant);
   if (!query.step()) return std::nullopt;
@@ -239,6 +240,8 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   details.tokenized_items = query.integer(17);
   details.error_items = query.integer(18);
   details.text_index = parse_text_index(query.text(19));
+  details.latency_ms = query.optional_real(20);
+  details.timed_items = query.integer(21);
   return details;
 }
 

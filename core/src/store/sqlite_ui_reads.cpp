@@ -52,7 +52,9 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
   const std::string trigram_param = std::to_string(filter.words.size() + 6);
   if (!index.empty()) {
     sql.append(" AND ").append(index).append(" MATCH ?").append(trigram_param);
-    sql.append(" AND ").append(index).append(".rowid > ?2 AND i.seq = ").append(index).append(".rowid ORDER BY ").append(index).append(".rowid LIMIT ?4");
+    sql.append(" AND ").append(index).append(".rowid > ?2 AND i.seq = ").append(index).append(".rowid");
+    if (filter.evaluator) sql.append(" AND e.seq = ").append(index).append(".rowid");  // each looked up by position
+    sql.append(" ORDER BY ").append(index).append(".rowid LIMIT ?4");
   } else {
     sql += filter.evaluator ? " ORDER BY e.seq LIMIT ?4" : " ORDER BY i.seq LIMIT ?4";
   }

@@ -76,7 +76,10 @@ void RunTotals::add(const NewItem& item) {
   if (m.tokens_in || m.tokens_out) ++tokenized;
   if (m.tokens_in) tokens_in = tokens_in.value_or(0) + *m.tokens_in;
   if (m.tokens_out) tokens_out = tokens_out.value_or(0) + *m.tokens_out;
-  if (m.latency_ms) latency_ms = latency_ms.value_or(0.0) + *m.latency_ms;
+  if (m.latency_ms) {
+    ++timed;
+    latency_ms = latency_ms.value_or(0.0) + *m.latency_ms;
+  }
 }
 
 }  // namespace krino::core::store

@@ -54,7 +54,7 @@ class Store {
   // filter.window positions. nullopt when the scope sees no such run.
   virtual std::optional<FilteredItemPage> filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) = 0;
 
-  // Text search indexes (text_index.hpp), built after a run ends by the server's TextIndexer, never
+  // Text search indexes (text_index.hpp), built after a run ends by the server's EndedRunIndexer, never
   // in a request. Unscoped, as the indexer acts for every tenant.
   // Ended runs whose index is not ready (none, or a build cut off by a restart), first ended first.
   virtual std::vector<std::string> runs_awaiting_text_index(std::size_t limit) = 0;

@@ -80,6 +80,7 @@ struct RunTotals {
   std::optional<double> cost_usd = std::nullopt;
   std::optional<double> latency_ms = std::nullopt;
   std::int64_t errors = 0;  // items with an item error
+  std::int64_t timed = 0;   // items with a latency: what latency_ms is the sum of
 
   void add(const NewItem& item);
 };
@@ -105,6 +106,8 @@ struct RunDetails {
   std::optional<std::string> dataset_version = std::nullopt;
   std::optional<std::string> git_branch = std::nullopt;
   TextIndexState text_index = TextIndexState::none;
+  std::optional<double> latency_ms = std::nullopt;  // the sum over the timed items
+  std::int64_t timed_items = 0;                      // items with a latency
 };
 
 // An item as comparisons read it: where it stands in its run, how it is keyed, and its verdicts;

@@ -1,4 +1,6 @@
-#include "krino/core/server/text_indexer.hpp"
+#include "krino/core/server/ended_run_indexer.hpp"
+
+#include "krino/core/store/evaluator_stats.hpp"
 
 #include <krino/json_text.hpp>
 
@@ -15,18 +17,18 @@ void log_index_event(std::string line) {
 
 }  // namespace
 
-TextIndexer::TextIndexer(store::Store& store, TextIndexOptions options) : store_(store), options_(options) {}
+EndedRunIndexer::EndedRunIndexer(store::Store& store, EndedRunIndexOptions options) : store_(store), options_(options) {}
 
-TextIndexer::~TextIndexer() { stop(); }
+EndedRunIndexer::~EndedRunIndexer() { stop(); }
 
-void TextIndexer::start() {
+void EndedRunIndexer::start() {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (thread_.joinable()) return;
   stopping_ = false;
   thread_ = std::thread([this] { run(); });
 }
 
-void TextIndexer::stop() {
+void EndedRunIndexer::stop() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
@@ -35,12 +37,12 @@ void TextIndexer::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool TextIndexer::stopping() const {
+bool EndedRunIndexer::stopping() const {
   const std::lock_guard<std::mutex> lock(mutex_);
   return stopping_;
 }
 
-std::size_t TextIndexer::build_awaiting() {
+std::size_t EndedRunIndexer::build_awaiting() {
   std::size_t ready = 0;
   const auto now = std::chrono::steady_clock::now();
   for (const std::string& run_id : store_.runs_awaiting_text_index(64)) {
@@ -49,6 +51,7 @@ std::size_t TextIndexer::build_awaiting() {
     if (failed != failed_.end() && failed->second > now) continue;
     const auto started = std::chrono::steady_clock::now();
     try {
+      store::evaluator_stats(store_, store::Scope{}, run_id);  // kept once summed: nothing when kept already
       if (!store_.build_text_index(run_id, options_.chunk, [this] { return !stopping(); })) continue;
     } catch (const std::exception& error) {
       ++failures_;
@@ -72,7 +75,7 @@ std::size_t TextIndexer::build_awaiting() {
   return ready;
 }
 
-void TextIndexer::run() {
+void EndedRunIndexer::run() {
   for (;;) {
     try {
       build_awaiting();
@@ -89,7 +92,7 @@ void TextIndexer::run() {
   }
 }
 
-std::string TextIndexer::metrics_text() const {
+std::string EndedRunIndexer::metrics_text() const {
   std::string out;
   out += "# HELP krino_text_indexes_built_total Runs whose text search index was built since start.\n";
   out += "# TYPE krino_text_indexes_built_total counter\n";
