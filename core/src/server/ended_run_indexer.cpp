@@ -4,6 +4,9 @@
 
 #include <krino/json_text.hpp>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cstdio>
 
 namespace krino::core::server {
@@ -76,6 +79,9 @@ std::size_t EndedRunIndexer::build_awaiting() {
 }
 
 void EndedRunIndexer::run() {
+  // Below the request threads: a build takes a core for minutes at a million items, which the
+  // pages being read meanwhile should not have to share evenly (Linux: a thread's own nice value).
+  setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), options_.nice);
   for (;;) {
     try {
       build_awaiting();

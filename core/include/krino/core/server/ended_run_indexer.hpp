@@ -29,6 +29,8 @@ struct EndedRunIndexOptions {
   // Items indexed per transaction: on SQLite, a writer of another run waits at most one chunk
   // (about 0.15 s of CPU at 2,000 items of 450 bytes); readers never wait.
   std::int64_t chunk = 2000;
+  // The worker thread's nice value: requests go first when the cores are busy.
+  int nice = 10;
 };
 
 class EndedRunIndexer {
