@@ -3,9 +3,12 @@
 // headless Chromium the run page's first paint and first items, and each filter change (from the
 // change to the new rows on screen). Uses tests/ui's playwright-core (npm ci in tests/ui first).
 //
-//   node tests/bench/ui_million_bench.mjs --krino build/release/bin/krino [--items 1000000] [--data DIR]
+//   node tests/bench/ui_million_bench.mjs --krino build/release/bin/krino [--items 1000000] [--data DIR] [--wait-index]
 // --data keeps the server's data in DIR: a second invocation with the same DIR measures again
-// without filling (filling a million items takes minutes).
+// without filling (filling a million items takes minutes). --wait-index measures once the run's
+// text search index is ready (the server builds it after the run ends), printing how long that took
+// from the moment it was seen missing; without it, searches are measured with whatever the index's
+// state is (printed).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -68,8 +71,22 @@ try {
     await post(`/runs/${runId}`, { status: 'SUCCESS' }, 'PATCH');
     console.log(`filled ${total} items in ${((Date.now() - fillStarted) / 1000).toFixed(0)} s`);
   }
+  const textIndex = async () => (await (await fetch(`${origin}/api/v1/runs/${runId}?page=0&size=1`)).json()).textIndex;
+  if (args.includes('--wait-index')) {
+    const waitStarted = Date.now();
+    let state = await textIndex();
+    if (state !== 'READY') {
+      while (state !== 'READY') {
+        await new Promise((done) => setTimeout(done, 500));
+        state = await textIndex();
+      }
+      console.log(`text index ready after ${((Date.now() - waitStarted) / 1000).toFixed(1)} s of waiting`);
+    }
+  }
+  console.log(`text index: ${await textIndex()}`);
   // What the page asks for, timed alone (after the run ended, so distributions are kept).
-  for (const path of [`/runs/${runId}?page=0&size=1`, `/runs/${runId}/evaluators`, `/runs/${runId}/items?size=50`]) {
+  for (const path of [`/runs/${runId}?page=0&size=1`, `/runs/${runId}/evaluators`, `/runs/${runId}/items?size=50`,
+    `/runs/${runId}/items?size=50&q=needle`, `/runs/${runId}/items?size=50&q=word7`]) {
     const started = Date.now();
     const response = await fetch(`${origin}/api/v1${path}`);
     await response.text();

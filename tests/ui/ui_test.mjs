@@ -113,6 +113,10 @@ try {
     assert.match(await page.getByTestId('card-cost').innerText(),
       new RegExp(`^TOTAL COST\\s+\\$${run.costUsd.toFixed(4).replace('.', '\\.')}\\s+${run.pricedItemCount}/${run.tokenizedItemCount} items priced$`, 'i'));
     assert.match(await page.getByTestId('card-tokens').innerText(), new RegExp(`${(run.tokensIn + run.tokensOut).toLocaleString('en-US')}[\\s\\S]*${run.tokensIn.toLocaleString('en-US')} in, ${run.tokensOut.toLocaleString('en-US')} out`));
+    // The items' average latency, from the sum and count the run keeps (latencyMsMean).
+    assert.ok(run.latencyMsMean > 0);
+    const meanLatency = run.latencyMsMean < 1000 ? `${run.latencyMsMean.toFixed(run.latencyMsMean < 10 ? 1 : 0)} ms` : `${(run.latencyMsMean / 1000).toFixed(1)} s`;
+    assert.match(await page.getByTestId('card-latency').innerText(), new RegExp(`^AVG LATENCY\\s+${meanLatency.replace('.', '\\.')}\\s`, 'i'));
     await page.getByTestId('items').locator('tbody tr').first().waitFor();
     assert.equal(await page.getByTestId('item-row').count(), Math.min(50, run.totalItems));
     await shoot('run');

@@ -15,6 +15,7 @@
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
 #include "krino/core/server_api/run_view_routes.hpp"
+#include "krino/core/store/postgres_connection.hpp"
 #include "krino/core/store/postgres_store.hpp"
 #include "krino/core/store/sqlite_store.hpp"
 
@@ -49,12 +50,30 @@ inline krino::test::PostgresCluster& cluster() {
   return instance;
 }
 
+// open() makes the fixture's store; reopen() another on the same database (a restarted server);
+// text_index_tables() counts the runs' text search index tables (with their FTS5 shadow tables).
 struct OnSqlite {
   krino::test::ScratchDirectory scratch;
-  std::unique_ptr<store::Store> open() { return std::make_unique<store::SqliteStore>(scratch / "krino.db"); }
+  std::unique_ptr<store::Store> open() { return reopen(); }
+  std::unique_ptr<store::Store> reopen() { return std::make_unique<store::SqliteStore>(scratch / "krino.db"); }
+  std::int64_t text_index_tables() {
+    store::SqliteConnection connection((scratch / "krino.db").string());
+    store::SqliteStatement count = connection.prepare("SELECT count(*) FROM sqlite_schema WHERE name GLOB 'item_text_*'");
+    count.step();
+    return count.integer(0);
+  }
 };
 struct OnPostgres {
-  std::unique_ptr<store::Store> open() { return std::make_unique<store::PostgresStore>(cluster().new_database()); }
+  std::string database;
+  std::unique_ptr<store::Store> open() {
+    database = cluster().new_database();
+    return reopen();
+  }
+  std::unique_ptr<store::Store> reopen() { return std::make_unique<store::PostgresStore>(database); }
+  std::int64_t text_index_tables() {
+    store::PgConnection connection(database);
+    return connection.execute("SELECT count(*) FROM pg_class WHERE relname LIKE 'item\\_text\\_%'").integer(0, 0);
+  }
 };
 using Backends = boost::mpl::list<OnSqlite, OnPostgres>;
 

@@ -4,6 +4,7 @@
 // intervals, durations and costs; and the log of gate verdicts, newest first, per tenant.
 #include "server_api_fixture.hpp"
 
+#include "krino/core/server/ended_run_indexer.hpp"
 #include "krino/core/statistics/intervals.hpp"
 #include "krino/core/store/evaluator_stats.hpp"
 
@@ -190,9 +191,20 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(evaluator_distributions_are_summed_and_kept_onc
   BOOST_REQUIRE_EQUAL(running.size(), 2u);
   BOOST_TEST(!this->store->kept_evaluator_stats(run).has_value());  // summed live while it runs
   BOOST_TEST(this->call("PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})").status() == 200u);
-  BOOST_TEST(this->store->kept_evaluator_stats(run).has_value());  // kept as it ended
+  // The end answers without summing; the server's background worker sums and keeps them.
+  BOOST_TEST(!this->store->kept_evaluator_stats(run).has_value());
+  server::EndedRunIndexer(*this->store).build_awaiting();
+  BOOST_TEST(this->store->kept_evaluator_stats(run).has_value());
   const auto evaluators = read();
   BOOST_TEST(boost::json::serialize(evaluators) == boost::json::serialize(running));
+  // Read before the worker came: the reader sums and keeps the same numbers, the worker adds none.
+  const std::string other = filled_run(*this);
+  BOOST_TEST(this->call("PATCH", "/api/v1/runs/" + other, R"({"status":"SUCCESS"})").status() == 200u);
+  const HttpResult early = this->call("GET", "/api/v1/runs/" + other + "/evaluators");
+  BOOST_TEST(boost::json::serialize(krino::json::parse(early.body()).at("evaluators")) == boost::json::serialize(running));
+  BOOST_TEST(this->store->kept_evaluator_stats(other).has_value());
+  server::EndedRunIndexer(*this->store).build_awaiting();
+  BOOST_TEST(this->store->kept_evaluator_stats(other)->size() == 2u);
 
   const auto& judge = evaluators.at(0).as_object();
   BOOST_TEST(judge.at("name").as_string() == "judge");

@@ -26,6 +26,27 @@ const char* const kBatch = R"({"items":[
 
 BOOST_AUTO_TEST_SUITE(server_api_runs)
 
+// The run page's average latency card: a sum and a count kept as batches arrive, over the items
+// that had a latency only (an item without one is not a zero).
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(the_mean_latency_counts_only_the_items_that_had_one, Backend, Backends, ServerFixture<Backend>) {
+  const std::string run = this->new_run();
+  const auto mean = [&] {
+    const HttpResult read = this->call("GET", "/api/v1/runs/" + run + "?size=1");
+    BOOST_REQUIRE_EQUAL(read.status(), 200u);
+    return krino::json::parse(read.body()).at("latencyMsMean");
+  };
+  BOOST_TEST(mean().is_null());  // no item yet
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + run + "/items", R"({"items":[{"inputs":{},"success":true}]})").status() == 201u);
+  BOOST_TEST(mean().is_null());  // an item without a latency
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + run + "/items",
+                        R"({"items":[{"inputs":{},"success":true,"latencyMs":100},{"inputs":{},"success":false,"metrics":{"latencyMs":250}}]})")
+                 .status() == 201u);
+  BOOST_TEST(mean().as_double() == 175.0);
+  BOOST_TEST(this->call("POST", "/api/v1/runs/" + run + "/items", R"({"items":[{"inputs":{},"success":true,"latencyMs":0.5}]})").status() == 201u);
+  BOOST_TEST(this->call("PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})").status() == 200u);
+  BOOST_TEST(mean().as_double() == 350.5 / 3);
+}
+
 BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_reported_run_reads_back_with_its_totals_and_items_as_sent, Backend, Backends, ServerFixture<Backend>) {
   const std::string run = this->new_run();
   BOOST_TEST(this->call("POST", "/api/v1/runs/" + run + "/items", kBatch, {{"Idempotency-Key", "k-1"}}).status() == 201u);

@@ -17,8 +17,8 @@ const STATUSES = ['ALL', 'PASSED', 'FAILED', 'ERROR'];
 export const itemStatus = (item) => (item.error ? 'ERROR' : item.success ? 'PASSED' : 'FAILED');
 
 // The cards of spec §2.3: total tokens; total cost to 4 decimals, with "N/M items priced" only when
-// some tokenized items have no cost (no card when nothing was priced); the wall time (the server
-// keeps no per-run latency average yet).
+// some tokenized items have no cost (no card when nothing was priced); the items' average latency
+// (the wall time when no item had one).
 function Totals({ run }) {
   const wall = between(run.startedAt, run.completedAt);
   const tokens = run.tokensIn == null && run.tokensOut == null ? null : (run.tokensIn ?? 0) + (run.tokensOut ?? 0);

@@ -4,6 +4,7 @@
 #include "krino/core/mcp/mcp_server.hpp"
 #include "krino/core/server/regression_alert.hpp"
 #include "krino/core/server/server_metrics.hpp"
+#include "krino/core/server/ended_run_indexer.hpp"
 #include "krino/core/server/ui_routes.hpp"
 #include "krino/core/server_api/alert_routes.hpp"
 #include "krino/core/server_api/dataset_routes.hpp"
@@ -67,6 +68,7 @@ struct ResultsServer::Parts {
   std::unique_ptr<AlertDispatcher> alerts;  // after io: stopped and gone before it
   std::unique_ptr<JudgePageWorker> judge;   // after io: its model calls run there
   std::unique_ptr<JobWorker> jobs;          // after the judge: stopped before its handler goes
+  std::unique_ptr<EndedRunIndexer> ended_run_indexer;
 };
 
 ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
@@ -90,11 +92,12 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
       store, parts_->io.context(),
       [&store, &comparisons = parts_->comparisons](const store::AlertCheck& check) { return regression_alert(store, comparisons, check); },
       options.alerts);
+  parts_->ended_run_indexer = std::make_unique<EndedRunIndexer>(store);
   parts_->router.add(verb::get, "/metrics", [parts = parts_.get()](const http_server::Request&) {
     http_server::Response response(http_server::Status::ok, 11);
     response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
     response.body() = parts->metrics.text(parts->http->pending_handlers()) + parts->alerts->metrics_text() + parts->jobs->metrics_text() +
-                      parts->judge->metrics_text();
+                      parts->judge->metrics_text() + parts->ended_run_indexer->metrics_text();
     response.prepare_payload();
     return response;
   });
@@ -145,6 +148,7 @@ void ResultsServer::start() {
   parts_->http->start();
   parts_->alerts->start();
   parts_->jobs->start();
+  parts_->ended_run_indexer->start();
 }
 
 unsigned short ResultsServer::port() const { return parts_->http->port(); }
@@ -158,6 +162,7 @@ bool ResultsServer::stop(std::chrono::milliseconds grace) {
   // What the worker holds goes back to the queue when its lease ends (or at the next start).
   parts_->alerts->stop();
   parts_->jobs->stop();  // a page it was judging goes back to the queue when its lease ends
+  parts_->ended_run_indexer->stop();  // a build cut off here is done again at the next start
   return finished;
 }
 

@@ -106,12 +106,9 @@ Response update_run(store::Store& store, const Request& request, const store::Sc
   if (!status || *status == store::RunStatus::evaluating) return invalid_field("status", "must be one of RUNNING, SUCCESS, FAILED, CANCELLED");
   try {
     store.set_run_status(scope, *run_id, *status);
-    if (store::is_terminal(*status)) {
-      ++counters.runs_ended;
-      // Sums and keeps the ended run's evaluator distributions now, once, so that neither its
-      // page nor the experiment's trends ever wait for them.
-      store::evaluator_stats(store, scope, *run_id);
-    }
+    // The ended run's evaluator distributions are summed and kept by the server's background
+    // worker (EndedRunIndexer), not here: seconds at a million items, which the client would wait.
+    if (store::is_terminal(*status)) ++counters.runs_ended;
   } catch (const store::StoreError& error) {
     return store_failure(error);
   }
@@ -169,6 +166,14 @@ Response get_run(store::Store& store, const Request& request, const store::Scope
   krino::event::append_integer(body, run->priced_items);
   append_key(body, "tokenizedItemCount");
   krino::event::append_integer(body, run->tokenized_items);
+  // krino's extra: the mean latency of the items that had one (null when none had), from the
+  // run's sum and count kept at ingestion.
+  append_key(body, "latencyMsMean");
+  if (run->timed_items > 0 && run->latency_ms) append_finite(body, *run->latency_ms / static_cast<double>(run->timed_items));
+  else body += "null";
+  // krino's extra: where the ended run's text search index stands (NONE, BUILDING, READY).
+  append_key(body, "textIndex");
+  krino::json::append_json_string(body, store::text_index_name(run->text_index));
   // The page in the shape of a Spring Data page, which the Dokimos UI and clients read.
   body += ",\"items\":{\"content\":[";
   for (std::size_t i = 0; i < items.items.size(); ++i) {

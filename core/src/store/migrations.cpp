@@ -619,13 +619,33 @@ CREATE TABLE judge_results (
 );
 )sql";
 
+// 6: text search indexes. Each ended run gets one, built off the request path by the server
+// (store.hpp, EndedRunIndexer): a table of its own per run (SQLite: FTS5 trigrams; PostgreSQL: a copy
+// of the documents under a pg_trgm GIN index), so that ingestion pays nothing and deleting the run
+// drops it whole. The run says where its index stands; the partial index finds the ended runs
+// still without one (after a restart too). A run also counts its items with a latency, beside the
+// latencies' sum it already kept, so its average latency needs no scan (counted for stored runs).
+constexpr std::string_view kTextIndexSqlite = R"sql(
+ALTER TABLE runs ADD COLUMN text_index TEXT NOT NULL DEFAULT 'none';
+ALTER TABLE runs ADD COLUMN latency_count INTEGER NOT NULL DEFAULT 0;
+UPDATE runs SET latency_count = (SELECT COUNT(latency_ms) FROM items WHERE items.run_id = runs.id);
+CREATE INDEX runs_awaiting_text_index ON runs (completed_at, id) WHERE text_index <> 'ready';
+)sql";
+
+constexpr std::string_view kTextIndexPostgres = R"sql(
+ALTER TABLE runs ADD COLUMN text_index text NOT NULL DEFAULT 'none';
+ALTER TABLE runs ADD COLUMN latency_count bigint NOT NULL DEFAULT 0;
+UPDATE runs SET latency_count = (SELECT COUNT(latency_ms) FROM items WHERE items.run_id = runs.id);
+CREATE INDEX runs_awaiting_text_index ON runs (completed_at, id) WHERE text_index <> 'ready';
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
     Migration{3, "regression alerts", kAlertsSqlite, kAlertsPostgres},
     Migration{4, "web ui reads", kUiSqlite, kUiPostgres},
     Migration{5, "server datasets and review", kDatasetsSqlite, kDatasetsPostgres},
-    // 6 is another branch's (the lead renumbers on merge).
+    Migration{6, "text search indexes", kTextIndexSqlite, kTextIndexPostgres},
     Migration{7, "server judge and job queue", kJudgeSqlite, kJudgePostgres},
 };
 

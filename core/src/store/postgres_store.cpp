@@ -130,12 +130,12 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
   }
   if (has_ended(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
   const PgResult current = connection.execute(
-      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count "
-      "FROM runs WHERE id = $1",
+      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count, "
+      "latency_count FROM runs WHERE id = $1",
       PgParams().text(run_id));
   RunTotals totals{current.integer(0, 0),          current.integer(0, 1),          current.integer(0, 2),       current.integer(0, 3),
                    current.optional_integer(0, 4), current.optional_integer(0, 5), current.optional_real(0, 6), current.optional_real(0, 7),
-                   current.integer(0, 8)};
+                   current.integer(0, 8),          current.integer(0, 9)};
   std::int64_t seq = totals.items;
   const std::string now = utc_timestamp_now();
   PgBatchInsert item_rows(connection,
@@ -175,7 +175,7 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
   result_rows.flush();
   connection.execute(
       "UPDATE runs SET item_count = $2, passed_count = $3, priced_count = $4, tokenized_count = $5, tokens_in = $6, tokens_out = $7, "
-      "cost_usd = $8, latency_ms_sum = $9, error_count = $10 WHERE id = $1",
+      "cost_usd = $8, latency_ms_sum = $9, error_count = $10, latency_count = $11 WHERE id = $1",
       PgParams()
           .text(run_id)
           .integer(totals.items)
@@ -186,7 +186,8 @@ IngestOutcome PostgresStore::add_items(const Scope& scope, const std::string& ru
           .optional(totals.tokens_out)
           .optional(totals.cost_usd)
           .optional(totals.latency_ms)
-          .integer(totals.errors));
+          .integer(totals.errors)
+          .integer(totals.timed));
   if (idempotency_key)
     connection.execute("INSERT INTO ingest_batches (run_id, idempotency_key, item_count, created_at) VALUES ($1, $2, $3, now())",
                         PgParams().text(run_id).text(*idempotency_key).integer(static_cast<std::int64_t>(items.size())));
@@ -218,7 +219,7 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, " + iso("r.started_at") + ", " +
           iso("r.completed_at") +
           ", r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, "
-          "r.tokenized_count, r.error_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
+          "r.tokenized_count, r.error_count, r.text_index, r.latency_ms_sum, r.latency_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = $1 AND " +
           visible("r.tenant_id", 2),
       PgParams().text(run_id).optional(scope.tenant));
   if (row.rows() == 0) return std::nullopt;
@@ -242,6 +243,9 @@ std::optional<RunDetails> PostgresStore::run(const Scope& scope, const std::stri
   details.priced_items = row.integer(0, 16);
   details.tokenized_items = row.integer(0, 17);
   details.error_items = row.integer(0, 18);
+  details.text_index = parse_text_index(row.text(0, 19));
+  details.latency_ms = row.optional_real(0, 20);
+  details.timed_items = row.integer(0, 21);
   return details;
 }
 
@@ -467,6 +471,7 @@ std::vector<RunSummary> PostgresStore::runs(const Scope& scope, const std::strin
 
 void PostgresStore::purge_items(PgConnection& connection, std::string_view runs_sql, const std::string& key) {
   const std::string runs(runs_sql);
+  drop_text_indexes(connection, runs, key);
   connection.execute("DELETE FROM eval_results WHERE run_id IN (" + runs + ")", PgParams().text(key));
   connection.execute("DELETE FROM items WHERE run_id IN (" + runs + ")", PgParams().text(key));
 }

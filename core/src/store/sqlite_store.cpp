@@ -143,13 +143,13 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
   if (has_ended(status)) throw StoreError(StoreError::Kind::conflict, "run " + run_id + " has ended; it takes no more items");
 
   SqliteStatement current = connection_.prepare(
-      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count "
-      "FROM runs WHERE id = ?1");
+      "SELECT item_count, passed_count, priced_count, tokenized_count, tokens_in, tokens_out, cost_usd, latency_ms_sum, error_count, "
+      "latency_count FROM runs WHERE id = ?1");
   current.bind(1, run_id);
   current.step();
   RunTotals totals{current.integer(0),          current.integer(1),          current.integer(2),       current.integer(3),
                    current.optional_integer(4), current.optional_integer(5), current.optional_real(6), current.optional_real(7),
-                   current.integer(8)};
+                   current.integer(8),          current.integer(9)};
   std::int64_t seq = totals.items;
 
   SqliteStatement insert_item = connection_.prepare(
@@ -178,9 +178,10 @@ IngestOutcome SqliteStore::add_items(const Scope& scope, const std::string& run_
   }
   SqliteStatement advance = connection_.prepare(
       "UPDATE runs SET item_count = ?2, passed_count = ?3, priced_count = ?4, tokenized_count = ?5, tokens_in = ?6, tokens_out = ?7, "
-      "cost_usd = ?8, latency_ms_sum = ?9, error_count = ?10 WHERE id = ?1");
+      "cost_usd = ?8, latency_ms_sum = ?9, error_count = ?10, latency_count = ?11 WHERE id = ?1");
   advance.bind(1, run_id).bind(2, totals.items).bind(3, totals.passed).bind(4, totals.priced).bind(5, totals.tokenized);
   advance.bind(6, totals.tokens_in).bind(7, totals.tokens_out).bind(8, totals.cost_usd).bind(9, totals.latency_ms).bind(10, totals.errors);
+  advance.bind(11, totals.timed);
   advance.step();
   if (idempotency_key) {
     SqliteStatement record = connection_.prepare(
@@ -213,8 +214,8 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   const std::lock_guard<std::mutex> lock(mutex_);
   SqliteStatement query = connection_.prepare(
       "SELECT r.id, r.experiment_id, e.name, p.name, r.tenant_id, r.status, r.metadata, r.started_at, r.completed_at, "
-      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, r.tokenized_count, r.error_count "
-      "FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
+      "r.item_count, r.passed_count, r.tokens_in, r.tokens_out, r.cost_usd, r.dataset_version, r.git_branch, r.priced_count, r.tokenized_count, r.error_count, "
+      "r.text_index, r.latency_ms_sum, r.latency_count FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id WHERE r.id = ?1 AND " +
       visible("r.tenant_id", 2));
   query.bind(1, run_id).bind(2, scope.tenant);
   if (!query.step()) return std::nullopt;
@@ -238,6 +239,9 @@ std::optional<RunDetails> SqliteStore::run(const Scope& scope, const std::string
   details.priced_items = query.integer(16);
   details.tokenized_items = query.integer(17);
   details.error_items = query.integer(18);
+  details.text_index = parse_text_index(query.text(19));
+  details.latency_ms = query.optional_real(20);
+  details.timed_items = query.integer(21);
   return details;
 }
 
@@ -452,6 +456,7 @@ std::vector<RunSummary> SqliteStore::runs(const Scope& scope, const std::string&
 
 void SqliteStore::purge_items(std::string_view runs_sql, const std::string& key) {
   const std::string runs(runs_sql);
+  drop_text_indexes(runs, key);
   for (const std::string& sql : {"DELETE FROM eval_results WHERE run_id IN (" + runs + ")",
                                  "DELETE FROM items WHERE run_id IN (" + runs + ")"}) {
     SqliteStatement statement = connection_.prepare(sql);
@@ -466,6 +471,7 @@ bool SqliteStore::delete_visible(std::string_view table, const std::string& id, 
   SqliteStatement found = connection_.prepare("SELECT 1 FROM " + std::string(table) + " WHERE id = ?1 AND " + visible("tenant_id", 2));
   found.bind(1, id).bind(2, scope.tenant);
   if (!found.step()) return false;
+  found.reset();  // no statement may still be reading when purge_items drops the runs' text indexes
   purge_items(runs_sql, id);
   SqliteStatement remove = connection_.prepare("DELETE FROM " + std::string(table) + " WHERE id = ?1");
   remove.bind(1, id);

@@ -2,6 +2,7 @@
 // log of gate verdicts.
 #include "krino/core/common/utc_time.hpp"
 #include "krino/core/store/sqlite_store.hpp"
+#include "text_index_sql.hpp"
 #include "ui_read_text.hpp"
 
 #include <limits>
@@ -16,19 +17,27 @@ constexpr double kSqliteUnsummed = std::numeric_limits<double>::quiet_NaN();
 
 std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  SqliteStatement run = connection_.prepare("SELECT item_count FROM runs WHERE id = ?1 AND " + visible("tenant_id", 2));
+  SqliteStatement run = connection_.prepare("SELECT item_count, text_index FROM runs WHERE id = ?1 AND " + visible("tenant_id", 2));
   run.bind(1, run_id).bind(2, scope.tenant);
   if (!run.step()) return std::nullopt;
   const std::int64_t last_seq = run.integer(0) - 1;
-  const std::int64_t window_end = filter.window >= last_seq - filter.after_seq ? last_seq : filter.after_seq + filter.window;
+  // A search the run's ready index can narrow reads only the index's candidates, in order, from
+  // after_seq to the run's end; each is confirmed by the same predicates as without the index.
+  const std::string trigrams = parse_text_index(run.text(1)) == TextIndexState::ready ? text_index::fts_trigram_query(filter.words) : std::string();
+  const std::string index = trigrams.empty() ? std::string() : text_index::table_name(run_id);
+  const std::int64_t window_end = !index.empty() || filter.window >= last_seq - filter.after_seq ? last_seq : filter.after_seq + filter.window;
 
-  // ?1 run, ?2 after, ?3 window end, ?4 limit + 1, ?5 evaluator, then the words from ?6. With an
-  // evaluator the rows come from its verdicts (a failed one's partial index when the filter asks
-  // for failures), joined to their items; else from the items (a partial index for failed and
-  // errored ones).
+  // ?1 run, ?2 after, ?3 window end, ?4 limit + 1, ?5 evaluator, then the words from ?6, then the
+  // index's query. With an evaluator the rows come from its verdicts (a failed one's partial index
+  // when the filter asks for failures), joined to their items; else from the items (a partial index
+  // for failed and errored ones). With the index, its candidates lead (CROSS JOIN keeps them the
+  // outer loop, in position order) and each is looked up by position.
+  const char* join = index.empty() ? " JOIN " : " CROSS JOIN ";
   std::string sql = "SELECT i.id, i.seq, i.success, i.document FROM ";
+  if (!index.empty()) sql.append(index).append(join);
   if (filter.evaluator) {
-    sql += "eval_results e JOIN items i ON i.run_id = e.run_id AND i.seq = e.seq WHERE e.run_id = ?1 AND e.name = ?5 AND e.seq > ?2 AND e.seq <= ?3";
+    sql.append("eval_results e").append(join).append(
+        "items i ON i.run_id = e.run_id AND i.seq = e.seq WHERE e.run_id = ?1 AND e.name = ?5 AND e.seq > ?2 AND e.seq <= ?3");
     if (filter.evaluator_passed) sql += *filter.evaluator_passed ? " AND e.success = 1" : " AND e.success = 0";
   } else {
     sql += "items i WHERE i.run_id = ?1 AND i.seq > ?2 AND i.seq <= ?3 AND ?5 IS NULL";
@@ -40,11 +49,20 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
     case ItemStatusFilter::error: sql += " AND i.has_error = 1"; break;
   }
   for (std::size_t w = 0; w < filter.words.size(); ++w) sql.append(" AND i.document LIKE ?").append(std::to_string(w + 6)).append(" ESCAPE '\\'");
-  sql += filter.evaluator ? " ORDER BY e.seq LIMIT ?4" : " ORDER BY i.seq LIMIT ?4";
+  const std::string trigram_param = std::to_string(filter.words.size() + 6);
+  if (!index.empty()) {
+    sql.append(" AND ").append(index).append(" MATCH ?").append(trigram_param);
+    sql.append(" AND ").append(index).append(".rowid > ?2 AND i.seq = ").append(index).append(".rowid");
+    if (filter.evaluator) sql.append(" AND e.seq = ").append(index).append(".rowid");  // each looked up by position
+    sql.append(" ORDER BY ").append(index).append(".rowid LIMIT ?4");
+  } else {
+    sql += filter.evaluator ? " ORDER BY e.seq LIMIT ?4" : " ORDER BY i.seq LIMIT ?4";
+  }
   SqliteStatement query = connection_.prepare(sql);
   query.bind(1, run_id).bind(2, filter.after_seq).bind(3, window_end).bind(4, static_cast<std::int64_t>(filter.limit) + 1);
   query.bind(5, filter.evaluator);
   for (std::size_t w = 0; w < filter.words.size(); ++w) query.bind(static_cast<int>(w + 6), ui_text::contains_pattern(filter.words[w]));
+  if (!index.empty()) query.bind(static_cast<int>(filter.words.size() + 6), trigrams);
 
   FilteredItemPage page;
   std::size_t rows = 0;

@@ -24,6 +24,21 @@ std::optional<RunStatus> parse_status(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view text_index_name(TextIndexState state) {
+  switch (state) {
+    case TextIndexState::none: return "NONE";
+    case TextIndexState::building: return "BUILDING";
+    case TextIndexState::ready: return "READY";
+  }
+  return "NONE";
+}
+
+TextIndexState parse_text_index(std::string_view kept) {
+  if (kept == "ready") return TextIndexState::ready;
+  if (kept == "building") return TextIndexState::building;
+  return TextIndexState::none;
+}
+
 std::optional<std::string> dataset_lineage(const std::optional<std::string>& dataset_version) {
   if (!dataset_version) return std::nullopt;
   const std::size_t at = dataset_version->rfind('@');
@@ -63,7 +78,10 @@ void RunTotals::add(const NewItem& item) {
   if (m.tokens_in || m.tokens_out) ++tokenized;
   if (m.tokens_in) tokens_in = tokens_in.value_or(0) + *m.tokens_in;
   if (m.tokens_out) tokens_out = tokens_out.value_or(0) + *m.tokens_out;
-  if (m.latency_ms) latency_ms = latency_ms.value_or(0.0) + *m.latency_ms;
+  if (m.latency_ms) {
+    ++timed;
+    latency_ms = latency_ms.value_or(0.0) + *m.latency_ms;
+  }
 }
 
 }  // namespace krino::core::store

@@ -51,6 +51,9 @@ class PostgresStore final : public Store {
   void record_gate(const std::string& experiment_id, const std::string& candidate_run_id, const std::optional<std::string>& baseline_run_id,
                    std::string_view status, std::optional<double> pass_rate_delta) override;
   std::vector<GateRecord> gates(const Scope& scope, const GateQuery& query) override;
+  // Text search indexes (postgres_text_index.cpp).
+  std::vector<std::string> runs_awaiting_text_index(std::size_t limit) override;
+  bool build_text_index(const std::string& run_id, std::int64_t chunk, const std::function<bool()>& keep_going) override;
 
  private:
   void apply_migrations(PgConnection& connection);
@@ -66,6 +69,10 @@ class PostgresStore final : public Store {
   // Deletes the items and verdicts of the runs `runs_sql` selects (parameter $1 `key`): they have no
   // foreign key to cascade from. Inside the caller's transaction.
   void purge_items(PgConnection& connection, std::string_view runs_sql, const std::string& key);
+  // Drops the text indexes of the runs `runs_sql` selects (postgres_text_index.cpp); inside the
+  // caller's transaction, after it has locked the runs' rows (a build then either committed
+  // before, and its table is dropped, or finds the run gone and rolls its table back).
+  void drop_text_indexes(PgConnection& connection, const std::string& runs_sql, const std::string& key);
   // Deletes the row `id` of `table` when the scope sees it, with the items of the runs `runs_sql`
   // selects ($1 = id), in one transaction; whether there was one.
   bool delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql);

@@ -51,6 +51,9 @@ class SqliteStore final : public Store {
   void record_gate(const std::string& experiment_id, const std::string& candidate_run_id, const std::optional<std::string>& baseline_run_id,
                    std::string_view status, std::optional<double> pass_rate_delta) override;
   std::vector<GateRecord> gates(const Scope& scope, const GateQuery& query) override;
+  // Text search indexes (sqlite_text_index.cpp).
+  std::vector<std::string> runs_awaiting_text_index(std::size_t limit) override;
+  bool build_text_index(const std::string& run_id, std::int64_t chunk, const std::function<bool()>& keep_going) override;
 
  private:
   void apply_migrations();
@@ -69,6 +72,9 @@ class SqliteStore final : public Store {
   // Deletes the items and verdicts of the runs `runs_sql` selects (parameter ?1 `key`): they have no
   // foreign key to cascade from. Inside the caller's transaction.
   void purge_items(std::string_view runs_sql, const std::string& key);
+  // Drops the text indexes of the runs `runs_sql` selects (sqlite_text_index.cpp); inside the
+  // caller's transaction.
+  void drop_text_indexes(const std::string& runs_sql, const std::string& key);
   // Deletes the row `id` of `table` when the scope sees it, with the items of the runs `runs_sql`
   // selects (?1 = id), in one transaction; whether there was one.
   bool delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql);

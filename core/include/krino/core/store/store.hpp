@@ -56,6 +56,15 @@ class Store {
   // filter.window positions. nullopt when the scope sees no such run.
   virtual std::optional<FilteredItemPage> filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) = 0;
 
+  // Text search indexes (text_index.hpp), built after a run ends by the server's EndedRunIndexer, never
+  // in a request. Unscoped, as the indexer acts for every tenant.
+  // Ended runs whose index is not ready (none, or a build cut off by a restart), first ended first.
+  virtual std::vector<std::string> runs_awaiting_text_index(std::size_t limit) = 0;
+  // Builds the ended run's index from the start (a build cut off before starts again), `chunk`
+  // items at a time, asking `keep_going` before each; whether the index is ready at the end (false:
+  // stopped, the run was deleted or has not ended). Readers are never blocked for longer than a chunk.
+  virtual bool build_text_index(const std::string& run_id, std::int64_t chunk, const std::function<bool()>& keep_going) = 0;
+
   // An ended run's evaluator distributions as kept (evaluator_stats.hpp sums and keeps them), or
   // nullopt when none are kept. Unscoped: the caller has looked the run up in its scope.
   virtual std::optional<std::vector<EvaluatorStats>> kept_evaluator_stats(const std::string& run_id) = 0;

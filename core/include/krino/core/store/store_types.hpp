@@ -22,6 +22,12 @@ inline bool is_terminal(RunStatus status) { return status != RunStatus::running 
 // Whether the run takes no more items: terminal, or being judged after it ended.
 inline bool has_ended(RunStatus status) { return status != RunStatus::running; }
 
+// Where an ended run's text search index stands (text_index.hpp): none yet, being built, or ready
+// to lead searches. A run that has not ended has none: its items still change.
+enum class TextIndexState { none, building, ready };
+std::string_view text_index_name(TextIndexState state);  // "NONE", "BUILDING", "READY"
+TextIndexState parse_text_index(std::string_view kept);  // as kept in runs.text_index: "none", ...
+
 // Whose rows a call may see and whom the rows it creates belong to. Unscoped (no tenant: open
 // mode, the KRINO_API_KEY key, a key without a tenant) sees every row and creates shared ones. A
 // tenant sees its own rows and the shared ones, and stamps what it creates with its name.
@@ -78,6 +84,7 @@ struct RunTotals {
   std::optional<double> cost_usd = std::nullopt;
   std::optional<double> latency_ms = std::nullopt;
   std::int64_t errors = 0;  // items with an item error
+  std::int64_t timed = 0;   // items with a latency: what latency_ms is the sum of
 
   void add(const NewItem& item);
 };
@@ -102,6 +109,9 @@ struct RunDetails {
   std::int64_t error_items = 0;      // items with an item error
   std::optional<std::string> dataset_version = std::nullopt;
   std::optional<std::string> git_branch = std::nullopt;
+  TextIndexState text_index = TextIndexState::none;
+  std::optional<double> latency_ms = std::nullopt;  // the sum over the timed items
+  std::int64_t timed_items = 0;                      // items with a latency
 };
 
 // An item as comparisons read it: where it stands in its run, how it is keyed, and its verdicts;
@@ -169,6 +179,7 @@ struct ItemFilter {
   std::size_t limit = 50;
   // At most this many positions after `after_seq` are looked at: a filter that matches rarely
   // answers a short (even empty) page with where to continue, instead of reading the whole run.
+  // A search the run's ready text index leads reads only its candidates: no window.
   std::int64_t window = std::int64_t{1} << 62;
 };
 
