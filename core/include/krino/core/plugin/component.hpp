@@ -43,10 +43,15 @@ struct Component {
       vtable;
 
   bool has(uint64_t capability) const { return (capabilities & capability) != 0; }
-  const krino_evaluator_vtable& evaluator() const { return std::get<krino_evaluator_vtable>(vtable); }
-  const krino_dataset_resolver_vtable& resolver() const { return std::get<krino_dataset_resolver_vtable>(vtable); }
-  const krino_trace_extractor_vtable& extractor() const { return std::get<krino_trace_extractor_vtable>(vtable); }
-  const krino_reporter_vtable& reporter() const { return std::get<krino_reporter_vtable>(vtable); }
+  // The vtables open the plugin's library first when discovery only probed it
+  // (LoadedPlugin::require_code): whatever calls into a plugin goes through one of these.
+  const krino_evaluator_vtable& evaluator() const { require_code(); return std::get<krino_evaluator_vtable>(vtable); }
+  const krino_dataset_resolver_vtable& resolver() const { require_code(); return std::get<krino_dataset_resolver_vtable>(vtable); }
+  const krino_trace_extractor_vtable& extractor() const { require_code(); return std::get<krino_trace_extractor_vtable>(vtable); }
+  const krino_reporter_vtable& reporter() const { require_code(); return std::get<krino_reporter_vtable>(vtable); }
+
+ private:
+  void require_code() const;
 };
 
 }  // namespace krino::core
