@@ -4,6 +4,7 @@
 
 #include "krino/core/common/status_code.hpp"
 #include "krino/core/common/string_sink.hpp"
+#include "krino/core/plugin/config_validator.hpp"
 
 #include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
@@ -16,6 +17,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -58,9 +60,10 @@ class Checker {
       : component_(component), out_(out), plugin_stdout_(plugin_stdout) {}
 
   // Announces a call before it is made: if the plugin crashes or hangs in it, this is the last line.
-  void call(const std::string& what) {
+  // `detail` (which item) goes in the call line only, so the same finding on many items is one line.
+  void call(const std::string& what, const std::string& detail = {}) {
     current_ = what;
-    line("call", what);
+    line("call", detail.empty() ? what : what + " " + detail);
     std::fflush(stdout);
     stdout_size_ = stdout_bytes();
   }
@@ -69,35 +72,45 @@ class Checker {
     std::fflush(stdout);
     const long long now = stdout_bytes();
     if (now > stdout_size_)
-      problem(current_ + " wrote " + std::to_string(now - stdout_size_) +
-              " bytes to stdout, which is krino's (write logs with the host's log function or to stderr)");
+      problem("wrote to stdout, which is krino's (log through the host's log function, or write to stderr)",
+              " (" + std::to_string(now - stdout_size_) + " bytes)");
     stdout_size_ = now;
   }
-  void problem(const std::string& text) { line("problem", text); }
-  void note(const std::string& text) { line("note", text); }
+  // A finding about the current call. The same finding on another call (another sample, another
+  // item) is not repeated: `finding` is what is compared, `specifics` only shown the first time.
+  void problem(const std::string& finding, const std::string& specifics = {}) { say("problem", finding, specifics); }
+  void note(const std::string& finding, const std::string& specifics = {}) { say("note", finding, specifics); }
+  // A finding not about one call.
+  void problem_overall(const std::string& text) {
+    if (said_.insert("problem " + text).second) line("problem", text);
+  }
+  void note_overall(const std::string& text) {
+    if (said_.insert("note " + text).second) line("note", text);
+  }
 
   // A non-OK status must come with a readable message.
   void check_failure(krino_status status, const core::StringSink& error) {
     const std::string_view code = core::status_code_name(status);
     if (code == "UNKNOWN" && status != KRINO_UNKNOWN)
-      problem(current_ + " returned status " + std::to_string(static_cast<int>(status)) + ", which is not a krino_status");
-    if (error.text().empty()) problem(current_ + " failed (" + std::string(code) + ") without a message in the error sink");
-    else if (!utf8::is_valid(error.text())) problem(current_ + " wrote ill-formed UTF-8 in its error message");
-    else note(current_ + " refused it: " + std::string(code) + ": " + utf8::excerpt(error.text(), 200));
+      problem("returned status " + std::to_string(static_cast<int>(status)) + ", which is not a krino_status");
+    if (error.text().empty()) problem("failed (" + std::string(code) + ") without a message in the error sink");
+    else if (!utf8::is_valid(error.text())) problem("wrote ill-formed UTF-8 in its error message");
+    else note("refused it: " + std::string(code) + ": " + utf8::excerpt(error.text(), 160));
   }
 
   // A document the plugin wrote: valid UTF-8, one JSON object, valid against the schema `schema`.
   void check_document(const std::string& text, std::string_view schema, const std::string& what) {
-    if (!utf8::is_valid(text)) problem(current_ + " wrote ill-formed UTF-8 in " + what);
+    if (!utf8::is_valid(text)) problem("wrote ill-formed UTF-8 in " + what);
     json::error_code ec;
     const json::value parsed = krino::json::parse(utf8::repaired(text), ec);
     if (ec || !parsed.is_object()) {
-      problem(current_ + " wrote " + what + " that is not a JSON object: " + utf8::excerpt(text, 120));
+      problem("wrote " + what + " that is not a JSON object", ": " + utf8::excerpt(text, 120));
       return;
     }
+    // valijson lists the innermost violation first, then each schema around it: the first says it.
     const std::vector<std::string> violations = payload_violations(schema, parsed);
-    for (size_t i = 0; i < violations.size() && i < 3; ++i)
-      problem(current_ + " wrote " + what + " that breaks krino." + std::string(schema) + "/1: " + violations[i]);
+    if (!violations.empty())
+      problem("wrote " + what + " that breaks krino." + std::string(schema) + "/1: " + violations.front());
   }
 
   void finish() {
@@ -108,6 +121,9 @@ class Checker {
   const core::Component& component() const { return component_; }
 
  private:
+  void say(std::string_view kind, const std::string& finding, const std::string& specifics) {
+    if (said_.insert(std::string(kind) + " " + finding).second) line(kind, current_ + " " + finding + specifics);
+  }
   void line(std::string_view key, std::string_view text) {
     std::string out = "{";
     krino::json::append_json_string(out, key);
@@ -127,23 +143,53 @@ class Checker {
   int plugin_stdout_;
   std::string current_;
   long long stdout_size_ = 0;
+  std::set<std::string> said_;
 };
+
+// Options {} where the schema accepts them; the host never creates an instance with options its
+// schema refuses, so neither does the check.
+bool empty_options_allowed(Checker& check) {
+  const std::vector<std::string> violations = check.component().validator->validate(json::object());
+  if (violations.empty()) return true;
+  check.note_overall("no call made: its schema refuses options {} (" + violations.front() + ")");
+  return false;
+}
+
+// Resident memory of this process in MB (0 when /proc is not there).
+long long resident_mb() {
+  std::ifstream statm("/proc/self/statm");
+  long long pages = 0;
+  long long resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * ::sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
+// Growth of resident memory over the evaluate calls past which the check calls it a leak: far more
+// than any working set of the samples, far less than a leak of a few MB per call.
+constexpr long long kLeakMb = 64;
+
+// Each sample goes in this many times with the next item_index, as in a run: a plugin that fails
+// only on some items, or after some calls, is caught by more than one call per sample.
+constexpr int kEvaluateRounds = 16;
 
 void check_evaluator(Checker& check, const krino_host* host) {
   const krino_evaluator_vtable& v = check.component().evaluator();
+  if (!empty_options_allowed(check)) return;
   void* instance = nullptr;
   core::StringSink error;
   check.call("create with options {}");
   const krino_status created = v.create(host, "{}", 2, &instance, error.sink());
   check.returned();
   if (created != KRINO_OK || instance == nullptr) {
-    if (created == KRINO_OK) check.problem("create returned OK without an instance");
+    if (created == KRINO_OK) check.problem("returned OK without an instance");
     else check.check_failure(created, error);
-    check.note("evaluate not called: the evaluator has no instance with options {}");
+    check.problem_overall("create refused options {}, which its schema accepts; evaluate was not called");
     return;
   }
   uint64_t item = 0;
-  for (const SampleCase& sample : kSampleCases) {
+  const long long resident_before = resident_mb();
+  for (int call = 0; call < kEvaluateRounds * static_cast<int>(std::size(kSampleCases)); ++call) {
+    const SampleCase& sample = kSampleCases[static_cast<size_t>(call) % std::size(kSampleCases)];
     krino_call_context ctx{};
     ctx.struct_size = sizeof(krino_call_context);
     ctx.seed = 42;
@@ -152,13 +198,16 @@ void check_evaluator(Checker& check, const krino_host* host) {
     core::StringSink result;
     core::StringSink failure;
     const std::string document = sample.document;
-    check.call(std::string("evaluate on ") + sample.what);
+    check.call("evaluate on " + std::string(sample.what), "(item " + std::to_string(ctx.item_index) + ")");
     const krino_status status =
         v.evaluate(instance, &ctx, document.data(), document.size(), result.sink(), failure.sink());
     check.returned();
     if (status == KRINO_OK) check.check_document(result.text(), "evalresult", "its eval result");
     else check.check_failure(status, failure);
   }
+  if (const long long grown = resident_mb() - resident_before; grown > kLeakMb)
+    check.problem_overall("its resident memory grew by " + std::to_string(grown) + " MB over " + std::to_string(item) +
+                          " evaluate calls (a leak?)");
   check.call("destroy");
   v.destroy(instance);
   check.returned();
@@ -166,8 +215,8 @@ void check_evaluator(Checker& check, const krino_host* host) {
 
 void check_resolver(Checker& check, const krino_host* host) {
   const krino_dataset_resolver_vtable& v = check.component().resolver();
-  if (v.schemes == nullptr || !utf8::is_valid(v.schemes)) check.problem("its schemes are missing or not UTF-8");
-  if (v.extensions != nullptr && !utf8::is_valid(v.extensions)) check.problem("its extensions are not UTF-8");
+  if (v.schemes == nullptr || !utf8::is_valid(v.schemes)) check.problem_overall("its schemes are missing or not UTF-8");
+  if (v.extensions != nullptr && !utf8::is_valid(v.extensions)) check.problem_overall("its extensions are not UTF-8");
   // An empty file with the resolver's first extension, and a file that does not exist: either may
   // be refused, with a message, or read; neither may crash.
   std::string extension = v.extensions != nullptr ? v.extensions : "";
@@ -175,7 +224,7 @@ void check_resolver(Checker& check, const krino_host* host) {
   char folder_template[] = "/tmp/krino-plugins-check-XXXXXX";
   const char* folder = ::mkdtemp(folder_template);
   if (folder == nullptr) {
-    check.note("no temporary folder: the resolver was not opened");
+    check.note_overall("the resolver was not opened: no temporary folder");
     return;
   }
   const std::string empty_file = std::string(folder) + "/empty" + extension;
@@ -189,7 +238,7 @@ void check_resolver(Checker& check, const krino_host* host) {
     const krino_status opened = v.open(host, uri.c_str(), "{}", 2, &stream, info.sink(), error.sink());
     check.returned();
     if (opened != KRINO_OK || stream == nullptr) {
-      if (opened == KRINO_OK) check.problem("open on " + what + " returned OK without a stream");
+      if (opened == KRINO_OK) check.problem("returned OK without a stream");
       else check.check_failure(opened, error);
       continue;
     }
@@ -224,7 +273,7 @@ void check_extractor(Checker& check) {
     const int32_t confidence = v.detect(raw.data(), raw.size());
     check.returned();
     if (confidence < 0 || confidence > 100)
-      check.problem(std::string("detect on ") + sample.what + " returned " + std::to_string(confidence) + ", outside 0..100");
+      check.problem("returned a confidence outside 0..100", " (" + std::to_string(confidence) + ")");
     core::StringSink trace;
     core::StringSink error;
     check.call(std::string("extract on ") + sample.what);
@@ -237,13 +286,14 @@ void check_extractor(Checker& check) {
 
 void check_reporter(Checker& check, const krino_host* host) {
   const krino_reporter_vtable& v = check.component().reporter();
+  if (!empty_options_allowed(check)) return;
   void* instance = nullptr;
   core::StringSink error;
   check.call("create with options {}");
   const krino_status created = v.create(host, "{}", 2, &instance, error.sink());
   check.returned();
   if (created != KRINO_OK || instance == nullptr) {
-    if (created == KRINO_OK) check.problem("create returned OK without an instance");
+    if (created == KRINO_OK) check.problem("returned OK without an instance");
     else check.check_failure(created, error);
     return;
   }
@@ -257,7 +307,7 @@ void check_reporter(Checker& check, const krino_host* host) {
   check.call("destroy");
   v.destroy(instance);
   check.returned();
-  check.note("events were not sent: a reporter's output needs a real run (krino run with it)");
+  check.note_overall("create, flush and destroy checked; no event was sent (a reporter's output needs a real run)");
 }
 
 }  // namespace

@@ -116,7 +116,7 @@ void PluginRegistry::probe_and_add(const std::vector<std::filesystem::path>& fil
 
   for (ProbeOutcome& outcome : outcomes) {
     if (!outcome.described) {
-      problems_.push_back({outcome.path, outcome.failure + "; skipped (`krino plugins check` on it says more)"});
+      problems_.push_back({outcome.path, outcome.failure + "; skipped"});
       continue;
     }
     try {
