@@ -108,17 +108,16 @@ int plugins_check_command(const PluginsCheckArguments& args) {
   const std::vector<core::ProbeOutcome> probed =
       core::probe_libraries({std::filesystem::path(args.library)}, host_program, std::chrono::milliseconds(args.timeout_ms));
   const core::ProbeOutcome& probe = probed.front();
-  if (!probe.described) {
-    std::printf("%s: problem: %s\n", args.library.c_str(), probe.failure.c_str());
+  // A library that cannot be loaded has that one problem; there is nothing else to check.
+  auto unloadable = [&](const std::string& why) {
+    std::printf("%s: not loaded\nproblem: %s\n1 problem\n", args.library.c_str(), why.c_str());
     return kEvaluationFailed;
-  }
+  };
+  if (!probe.described) return unloadable(probe.failure);
   // The host info is only kept for a later in-process load, which this command never makes.
   const krino_host_info unused_host_info{};
   core::LoadResult described = core::plugin_from_probe(probe.document, args.library, unused_host_info);
-  if (!described.ok()) {
-    std::printf("%s: problem: krino refuses to load it: %s\n", args.library.c_str(), described.error().message.c_str());
-    return kEvaluationFailed;
-  }
+  if (!described.ok()) return unloadable("krino refuses to load it: " + described.error().message);
   const core::LoadedPlugin& plugin = *described.value();
   std::printf("%s: plugin %s %s, %zu component%s\n", args.library.c_str(), plugin.id.c_str(), plugin.version.c_str(),
               plugin.components.size(), plugin.components.size() == 1 ? "" : "s");
