@@ -149,7 +149,7 @@ class Checker {
 // Options {} where the schema accepts them; the host never creates an instance with options its
 // schema refuses, so neither does the check.
 bool empty_options_allowed(Checker& check) {
-  const std::vector<std::string> violations = check.component().validator->validate(json::object());
+  const std::vector<std::string> violations = check.component().validator().validate(json::object());
   if (violations.empty()) return true;
   check.note_overall("no call made: its schema refuses options {} (" + violations.front() + ")");
   return false;

@@ -88,8 +88,6 @@ ComponentFindings check_one(const core::Component& component, const PluginsCheck
     findings.problems.push_back(last_call + ": the worker's report grew past its limit");
   } else if (!done || !result.status.success()) {
     std::string problem = last_call + ": the worker " + result.status.how_it_ended();
-    if (args.memory_mb > 0 && result.status.signalled())
-      problem += " (its address space was limited to " + std::to_string(args.memory_mb) + " MB by --memory-mb)";
     std::string_view tail = result.stderr_tail;
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.remove_suffix(1);
     if (const size_t newline = tail.rfind('\n'); newline != std::string_view::npos) tail.remove_prefix(newline + 1);

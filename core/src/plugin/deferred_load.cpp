@@ -42,8 +42,5 @@ void LoadedPlugin::require_code() const {
   if (!load.error.empty()) throw config_error("plugin " + path.string() + " could not be loaded: " + load.error);
 }
 
-void Component::require_code() const {
-  if (plugin != nullptr) plugin->require_code();
-}
 
 }  // namespace krino::core

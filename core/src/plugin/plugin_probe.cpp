@@ -1,7 +1,5 @@
 #include "krino/core/plugin/plugin_probe.hpp"
 
-#include "krino/core/plugin/config_validator.hpp"
-
 #include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
 
@@ -72,6 +70,10 @@ std::string probe_document(const LoadResult& loaded) {
     component["description"] = c.description;
     component["capabilities"] = c.capabilities;
     component["configSchema"] = c.config_schema;
+    if (c.kind == ComponentKind::dataset_resolver) {
+      component["schemes"] = c.schemes;
+      component["extensions"] = c.extensions;
+    }
     components.push_back(std::move(component));
   }
   described["components"] = std::move(components);
@@ -82,9 +84,15 @@ std::string probe_document(const LoadResult& loaded) {
 LoadResult plugin_from_probe(std::string_view document, const std::filesystem::path& path,
                              const krino_host_info& host_info) {
   json::error_code ec;
-  json::value parsed = krino::json::parse(document, ec);
-  if (ec || !parsed.is_object()) throw std::runtime_error("probe document: not a JSON object");
-  const json::object& root = parsed.get_object();
+  const json::value parsed = json::parse(document, ec);
+  if (ec) throw std::runtime_error("probe document: not JSON");
+  return plugin_from_probe(parsed, path, host_info);
+}
+
+LoadResult plugin_from_probe(const json::value& document, const std::filesystem::path& path,
+                             const krino_host_info& host_info) {
+  if (!document.is_object()) throw std::runtime_error("probe document: not a JSON object");
+  const json::object& root = document.get_object();
   if (probe_text(root, "format") != kPluginProbeFormat) throw std::runtime_error("probe document: another format");
   if (root.contains("refused")) return error_status(KRINO_FAILED_PRECONDITION, probe_text(root, "refused"));
   const json::value* described = root.if_contains("plugin");
@@ -121,7 +129,10 @@ LoadResult plugin_from_probe(std::string_view document, const std::filesystem::p
     component.description = probe_text(c, "description");
     component.capabilities = probe_number(c, "capabilities");
     component.config_schema = probe_text(c, "configSchema");
-    component.validator = std::make_shared<const ConfigValidator>(component.config_schema);
+    if (component.kind == ComponentKind::dataset_resolver) {
+      component.schemes = probe_text(c, "schemes");
+      component.extensions = probe_text(c, "extensions");
+    }
     component.plugin = plugin.get();
     plugin->components.push_back(std::move(component));
   }

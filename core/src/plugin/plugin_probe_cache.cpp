@@ -2,7 +2,6 @@
 
 #include "krino/core/common/atomic_file.hpp"
 
-#include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
 
 #include <boost/json.hpp>
@@ -35,7 +34,8 @@ PluginProbeCache::PluginProbeCache(std::filesystem::path file, std::string gener
   std::ostringstream text;
   text << in.rdbuf();
   json::error_code ec;
-  json::value parsed = krino::json::parse(text.str(), ec);
+  // Plain Boost.JSON: the cache holds no number that needs krino's exact reading.
+  json::value parsed = json::parse(text.str(), ec);
   // Anything unexpected (a torn write from an older krino, another format, another krino) is an
   // empty cache: every library is probed again and the file rewritten.
   changed_ = true;
@@ -84,7 +84,7 @@ std::optional<PluginProbeCache::Entry> PluginProbeCache::lookup(const std::files
   Entry out;
   if (const json::value* probe = entry.if_contains("probe"); probe != nullptr && probe->is_object()) {
     out.described = true;
-    out.document = krino::json::to_compact_json(*probe);
+    out.probe = *probe;
     return out;
   }
   if (const json::value* failure = entry.if_contains("failure"); failure != nullptr && failure->is_string()) {
@@ -100,10 +100,8 @@ void PluginProbeCache::store(const std::filesystem::path& library, const Entry& 
   json::object stored;
   stored["file"] = *identity;
   if (entry.described) {
-    json::error_code ec;
-    json::value probe = krino::json::parse(entry.document, ec);
-    if (ec || !probe.is_object()) return;
-    stored["probe"] = std::move(probe);
+    if (!entry.probe.is_object()) return;
+    stored["probe"] = entry.probe;
   } else {
     stored["failure"] = entry.failure;
   }

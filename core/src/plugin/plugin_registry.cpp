@@ -5,6 +5,8 @@
 #include "krino/core/plugin/plugin_probe.hpp"
 #include "krino/core/plugin/plugin_probe_cache.hpp"
 
+#include <boost/json.hpp>
+
 #include <algorithm>
 #include <set>
 #include <utility>
@@ -89,45 +91,49 @@ void PluginRegistry::probe_and_add(const std::vector<std::filesystem::path>& fil
                                    const krino_host_info& host_info) {
   std::optional<PluginProbeCache> cache;
   if (search.probe_cache) cache.emplace(*search.probe_cache, search.probe_cache_generation);
-  std::vector<ProbeOutcome> outcomes(files.size());
+  // What is known of each file: from the cache, or from a probe now.
+  std::vector<PluginProbeCache::Entry> known(files.size());
   std::vector<std::filesystem::path> unknown;
   std::vector<size_t> unknown_at;
   for (size_t i = 0; i < files.size(); ++i) {
-    outcomes[i].path = files[i];
-    std::optional<PluginProbeCache::Entry> known = cache ? cache->lookup(files[i]) : std::nullopt;
-    if (!known) {
+    std::optional<PluginProbeCache::Entry> cached = cache ? cache->lookup(files[i]) : std::nullopt;
+    if (cached) {
+      known[i] = std::move(*cached);
+    } else {
       unknown.push_back(files[i]);
       unknown_at.push_back(i);
-      continue;
     }
-    outcomes[i].described = known->described;
-    outcomes[i].document = std::move(known->document);
-    outcomes[i].failure = std::move(known->failure);
   }
   std::vector<ProbeOutcome> probed = probe_libraries(unknown, search.probe_program, search.probe_timeout);
   for (size_t i = 0; i < probed.size(); ++i) {
+    PluginProbeCache::Entry& entry = known[unknown_at[i]];
+    entry.failure = std::move(probed[i].failure);
+    if (probed[i].described) {
+      boost::json::error_code ec;
+      entry.probe = boost::json::parse(probed[i].document, ec);
+      entry.described = !ec;
+      if (ec) entry.failure = "its probe printed something that is not JSON";
+    }
     // A time-out may be the machine's load rather than the library: it is probed again next time.
-    if (cache && !probed[i].timed_out)
-      cache->store(probed[i].path, {probed[i].described, probed[i].document, probed[i].failure});
-    outcomes[unknown_at[i]] = std::move(probed[i]);
+    if (cache && !probed[i].timed_out) cache->store(probed[i].path, entry);
   }
   // The cache is a convenience: a read-only or full disk costs the next command a probe, no more.
   if (cache) (void)cache->save();
 
-  for (ProbeOutcome& outcome : outcomes) {
-    if (!outcome.described) {
-      problems_.push_back({outcome.path, outcome.failure + "; skipped"});
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!known[i].described) {
+      problems_.push_back({files[i], known[i].failure + "; skipped"});
       continue;
     }
     try {
-      LoadResult result = plugin_from_probe(outcome.document, outcome.path, host_info);
+      LoadResult result = plugin_from_probe(known[i].probe, files[i], host_info);
       if (!result.ok()) {
-        problems_.push_back({outcome.path, result.error().message});
+        problems_.push_back({files[i], result.error().message});
         continue;
       }
       add(std::move(result).value());
     } catch (const std::exception& e) {
-      problems_.push_back({outcome.path, std::string("unusable probe result: ") + e.what()});
+      problems_.push_back({files[i], std::string("unusable probe result: ") + e.what()});
     }
   }
 }

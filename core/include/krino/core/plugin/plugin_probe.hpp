@@ -9,6 +9,8 @@
 
 #include <krino/plugin.h>
 
+#include <boost/json/value.hpp>
+
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -26,6 +28,8 @@ std::string probe_document(const LoadResult& loaded);
 // What a probe document says: the plugin (metadata only, its library not open, deferred to load in
 // this process with `host_info`), or why the loader refused it. Throws std::runtime_error when the
 // text is not a probe document.
+LoadResult plugin_from_probe(const boost::json::value& document, const std::filesystem::path& path,
+                             const krino_host_info& host_info);
 LoadResult plugin_from_probe(std::string_view document, const std::filesystem::path& path,
                              const krino_host_info& host_info);
 

@@ -10,15 +10,16 @@
 #include <string>
 
 #include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
 
 namespace krino::core {
 
 class PluginProbeCache {
  public:
   struct Entry {
-    bool described = false;  // `document` is a probe document
-    std::string document;
-    std::string failure;     // otherwise how the probe ended
+    bool described = false;        // `probe` is a probe document
+    boost::json::value probe;
+    std::string failure;           // otherwise how the probe ended
   };
 
   PluginProbeCache(std::filesystem::path file, std::string generation);
