@@ -121,4 +121,18 @@ BOOST_AUTO_TEST_CASE(a_library_is_opened_in_process_only_when_a_component_is_use
   BOOST_TEST(!discovery_has(r.err, "krino-agent.so"));
 }
 
+// An install without krino-plugin-host (the SDK alone) loads every library in process, as before
+// the probes: it works, without the protection, and writes no cache.
+BOOST_AUTO_TEST_CASE(without_the_plugin_host_libraries_are_loaded_in_process) {
+  DiscoveryScratch scratch("no-host");
+  ProcessOptions options = scratch.options();
+  options.environment.push_back("KRINO_PLUGIN_HOST=" + scratch.dir + "/no-such-krino-plugin-host");
+  const ProcessResult r = run_process({krino_binary(), "plugins", "list", "--plugin-dir", KRINO_TESTKIT_DIR, "--plugins",
+                                       "testkit"},
+                                      options);
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(discovery_has(r.out, "test.echo_score"), r.out);
+  BOOST_TEST(!fs::exists(scratch.cache_file()));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -67,8 +67,9 @@ bool same_json(const json::value& a, const json::value& b) {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A misbehaving plugin under isolation: process (unless `extra` says otherwise) over `items` items of seq:N.
+// `expected_exit`: 1 when no item can be scored (the run completes, but "no item was evaluated").
 IsolationReport run_misbehaving(const std::string& evaluator, const std::string& extra, int items = 1000,
-                                const std::string& folder = "misbehaving") {
+                                const std::string& folder = "misbehaving", int expected_exit = 0) {
   const std::string dir = temp_path("isolation-" + evaluator);
   fs::create_directories(dir);
   const std::string report = dir + "/report.jsonl";
@@ -77,7 +78,7 @@ IsolationReport run_misbehaving(const std::string& evaluator, const std::string&
                        "evaluators: [{use: " + evaluator + extra + "}]\n" + "reporters: [{json: {path: " + report + "}}]\n");
   const ProcessResult r = run_process({krino_binary(), "run", file, "--plugin-dir", KRINO_TESTKIT_DIR, "--plugin-dir",
                                        std::string(KRINO_BROKEN_PLUGIN_DIR) + "/" + folder});
-  BOOST_TEST_REQUIRE(r.exit_code == 0, evaluator << ": " << r.err);
+  BOOST_TEST_REQUIRE(r.exit_code == expected_exit, evaluator << ": " << r.err);
   IsolationReport read = read_isolation_report(report);
   fs::remove_all(dir);
   BOOST_TEST_REQUIRE(read.items.size() == static_cast<size_t>(items), evaluator);
@@ -207,12 +208,12 @@ BOOST_AUTO_TEST_CASE(ill_formed_utf8_in_a_reason_is_repaired) {
 // error with the plugin's own code and words, the run complete.
 BOOST_AUTO_TEST_CASE(the_abi_tests_broken_evaluators_fail_every_item_with_the_cause) {
   const auto every = [](size_t) { return true; };
-  expect_errors(run_misbehaving("throwing_evaluator", "", 1000, "throwing_evaluator"), every, {"INTERNAL: ", "boom"});
-  expect_errors(run_misbehaving("status_evaluator", "", 1000, "status_evaluator"), every,
+  expect_errors(run_misbehaving("throwing_evaluator", "", 1000, "throwing_evaluator", 1), every, {"INTERNAL: ", "boom"});
+  expect_errors(run_misbehaving("status_evaluator", "", 1000, "status_evaluator", 1), every,
                 {"FAILED_PRECONDITION: ", "status_evaluator needs expectedOutputs.output"});
-  expect_errors(run_misbehaving("malformed_json_evaluator", "", 1000, "malformed_json_evaluator"), every,
+  expect_errors(run_misbehaving("malformed_json_evaluator", "", 1000, "malformed_json_evaluator", 1), every,
                 {"INTERNAL: ", "malformed result"});
-  expect_errors(run_misbehaving("bad_score_high", "", 1000, "bad_score_evaluator"), every, {"INTERNAL: "});
+  expect_errors(run_misbehaving("bad_score_high", "", 1000, "bad_score_evaluator", 1), every, {"INTERNAL: "});
 }
 
 BOOST_AUTO_TEST_CASE(a_worker_that_does_not_start_or_refuses_its_options_is_a_configuration_error) {

@@ -7,6 +7,8 @@
 
 #include <krino/plugin.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -18,11 +20,15 @@ namespace {
 // KRINO_PLUGIN_HOST), caching what it found; without it (an SDK-only or partial install) every
 // library is loaded in this process as before, and a crashing entry point ends the command.
 void use_probes(core::PluginSearch& search) {
+  std::string program;
   try {
-    search.probe_program = core::plugin_host_program();
+    program = core::plugin_host_program();
   } catch (const core::KrinoError&) {
     return;
   }
+  // KRINO_PLUGIN_HOST naming nothing runnable is the same case (isolation: process reports it).
+  if (::access(program.c_str(), X_OK) != 0) return;
+  search.probe_program = program;
   search.probe_cache = core::PluginProbeCache::default_file();
   // A rebuilt or upgraded host (or prober) may read a library differently: its cache starts over.
   search.probe_cache_generation = std::string(core::kVersion) + " abi " + std::to_string(KRINO_ABI_MAJOR) + "." +
