@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(a_crash_names_the_call_and_the_signal) {
 
 BOOST_AUTO_TEST_CASE(a_hang_is_stopped_at_the_time_limit) {
   expect_problem(check_library(broken_library("misbehaving", "misbehaving_loop"), "1000"),
-                 "evaluate on a question and its answer (item 5) did not return within 1000 ms");
+                 "evaluate on a question and its answer (item 5) had not returned when the component's 1000 ms (--timeout-ms) ran out");
 }
 
 BOOST_AUTO_TEST_CASE(a_leak_is_reported) {

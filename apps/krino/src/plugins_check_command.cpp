@@ -82,8 +82,9 @@ ComponentFindings check_one(const core::Component& component, const PluginsCheck
   }
   using Ending = core::ProcessRunResult::Ending;
   if (result.ending == Ending::timed_out) {
-    findings.problems.push_back(last_call + " did not return within " + std::to_string(args.timeout_ms) +
-                                " ms (the worker was stopped; see --timeout-ms)");
+    // The limit is for all of a component's calls: the one still running is most likely the one that hangs.
+    findings.problems.push_back(last_call + " had not returned when the component's " + std::to_string(args.timeout_ms) +
+                                " ms (--timeout-ms) ran out; the worker was stopped");
   } else if (result.ending == Ending::output_too_large) {
     findings.problems.push_back(last_call + ": the worker's report grew past its limit");
   } else if (!done || !result.status.success()) {
