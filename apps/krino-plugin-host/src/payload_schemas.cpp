@@ -1,5 +1,7 @@
 #include "payload_schemas.hpp"
 
+#include <krino/json_parse.hpp>
+
 #include <boost/json.hpp>
 #include <valijson/adapters/boost_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -35,7 +37,7 @@ const json::value* fetch_payload_schema(const std::string& uri) {
     return nullptr;
   const std::string_view name = id.substr(kSchemaIdPrefix.size(), id.size() - kSchemaIdPrefix.size() - kSchemaIdSuffix.size());
   try {
-    return new json::value(json::parse(schema_text(name)));
+    return new json::value(krino::json::parse(schema_text(name)));
   } catch (const std::exception&) {
     return nullptr;
   }
@@ -48,7 +50,7 @@ const valijson::Schema& payload_schema(std::string_view name) {
   static std::map<std::string, std::unique_ptr<valijson::Schema>, std::less<>> parsed;
   auto it = parsed.find(name);
   if (it != parsed.end()) return *it->second;
-  const json::value document = json::parse(schema_text(name));
+  const json::value document = krino::json::parse(schema_text(name));
   auto schema = std::make_unique<valijson::Schema>();
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
   valijson::adapters::BoostJsonAdapter adapter(document);

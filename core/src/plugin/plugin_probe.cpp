@@ -84,7 +84,7 @@ std::string probe_document(const LoadResult& loaded) {
 LoadResult plugin_from_probe(std::string_view document, const std::filesystem::path& path,
                              const krino_host_info& host_info) {
   json::error_code ec;
-  const json::value parsed = json::parse(document, ec);
+  const json::value parsed = krino::json::parse(document, ec);
   if (ec) throw std::runtime_error("probe document: not JSON");
   return plugin_from_probe(parsed, path, host_info);
 }

@@ -2,6 +2,7 @@
 
 #include "krino/core/common/atomic_file.hpp"
 
+#include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
 
 #include <boost/json.hpp>
@@ -34,8 +35,7 @@ PluginProbeCache::PluginProbeCache(std::filesystem::path file, std::string gener
   std::ostringstream text;
   text << in.rdbuf();
   json::error_code ec;
-  // Plain Boost.JSON: the cache holds no number that needs krino's exact reading.
-  json::value parsed = json::parse(text.str(), ec);
+  json::value parsed = krino::json::parse(text.str(), ec);
   // Anything unexpected (a torn write from an older krino, another format, another krino) is an
   // empty cache: every library is probed again and the file rewritten.
   changed_ = true;

@@ -5,6 +5,8 @@
 #include "krino/core/plugin/plugin_probe.hpp"
 #include "krino/core/plugin/plugin_probe_cache.hpp"
 
+#include <krino/json_parse.hpp>
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -110,7 +112,7 @@ void PluginRegistry::probe_and_add(const std::vector<std::filesystem::path>& fil
     entry.failure = std::move(probed[i].failure);
     if (probed[i].described) {
       boost::json::error_code ec;
-      entry.probe = boost::json::parse(probed[i].document, ec);
+      entry.probe = krino::json::parse(probed[i].document, ec);
       entry.described = !ec;
       if (ec) entry.failure = "its probe printed something that is not JSON";
     }
