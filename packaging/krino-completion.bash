@@ -21,6 +21,7 @@ _krino_options_dataset_pull="-o --output --force --server --api-key"
 _krino_options_dataset_diff="--json --server --api-key"
 _krino_options_plugins_list="--names --plugin-names --kind $_krino_plugin_options"
 _krino_options_plugins_info="--json $_krino_plugin_options"
+_krino_options_plugins_check="--timeout-ms --memory-mb"
 
 # _krino_names <list-options>...: names printed by `krino plugins list <list-options>`, for the
 # krino on the command line (a build tree's bin/krino as well as the installed one).
@@ -102,7 +103,7 @@ _krino() {
             --permutation-iterations | --bootstrap-iterations | --max-items | --listen | --max-body-bytes | \
             --server | --project | --experiment | --api-key | --name | --description | --alert-poll-ms | --alert-retry-ms | --alert-max-delay-ms | \
             --alert-attempts | --alert-timeout-ms | --alert-lease-ms | --job-poll-ms | --job-lease-ms | --job-retry-ms | --job-slots | \
-            --judge-page-size | --judge-max-attempts | --mcp-allowed-origin)
+            --judge-page-size | --judge-max-attempts | --mcp-allowed-origin | --timeout-ms | --memory-mb)
             return ;;  # free-form values
     esac
 
@@ -123,6 +124,7 @@ _krino() {
             'dataset diff') options=$_krino_options_dataset_diff ;;
             'plugins list') options=$_krino_options_plugins_list ;;
             'plugins info') options=$_krino_options_plugins_info ;;
+            'plugins check') options=$_krino_options_plugins_check ;;
             '') options='--help --version' ;;
             *) options='' ;;
         esac
@@ -134,9 +136,12 @@ _krino() {
         '') mapfile -t COMPREPLY < <(compgen -W 'run eval extract gate compare merge serve upload dataset mcp plugins' -- "$cur") ;;
         dataset) mapfile -t COMPREPLY < <(compgen -W 'push pull diff' -- "$cur") ;;
         'dataset pull' | 'dataset diff') ;;  # name@version: nothing to complete locally
-        plugins) mapfile -t COMPREPLY < <(compgen -W 'list info' -- "$cur") ;;
+        plugins) mapfile -t COMPREPLY < <(compgen -W 'list info check' -- "$cur") ;;
         'plugins info') mapfile -t COMPREPLY < <(compgen -W "$(_krino_names --names)" -- "$cur") ;;
         'plugins list') ;;
+        'plugins check')  # a plugin library: .so files, and folders to reach them
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.so' -- "$cur"; compgen -d -- "$cur") ;;
         *) _krino_files "$cur" ;;  # experiment files, JSON Lines inputs, traces, runs, shards
     esac
 }

@@ -21,6 +21,8 @@ namespace {
 struct IsolationReport {
   std::vector<json::object> items;
   json::object summary;
+  size_t lines = 0;
+  std::map<std::string, size_t> events;  // how many lines of each event
 };
 
 // Every line must parse: Boost.JSON refuses ill-formed UTF-8, so this also checks the report is valid UTF-8.
@@ -29,7 +31,9 @@ IsolationReport read_isolation_report(const std::string& path) {
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
+    ++report.lines;
     json::object event = json::parse(line).as_object();
+    ++report.events[std::string(event.at("event").as_string())];
     if (event.at("event") == "item_finished") report.items.push_back(std::move(event));
     else if (event.at("event") == "run_finished") report.summary = event.at("summary").as_object();
   }
@@ -63,7 +67,9 @@ bool same_json(const json::value& a, const json::value& b) {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A misbehaving plugin under isolation: process (unless `extra` says otherwise) over `items` items of seq:N.
-IsolationReport run_misbehaving(const std::string& evaluator, const std::string& extra, int items = 1000) {
+// `expected_exit`: 1 when no item can be scored (the run completes, but "no item was evaluated").
+IsolationReport run_misbehaving(const std::string& evaluator, const std::string& extra, int items = 1000,
+                                const std::string& folder = "misbehaving", int expected_exit = 0) {
   const std::string dir = temp_path("isolation-" + evaluator);
   fs::create_directories(dir);
   const std::string report = dir + "/report.jsonl";
@@ -71,11 +77,16 @@ IsolationReport run_misbehaving(const std::string& evaluator, const std::string&
   write_file(file, "dataset: seq:" + std::to_string(items) + "\nparallelism: 4\nmin_pass_rate: 0\nisolation: process\n" +
                        "evaluators: [{use: " + evaluator + extra + "}]\n" + "reporters: [{json: {path: " + report + "}}]\n");
   const ProcessResult r = run_process({krino_binary(), "run", file, "--plugin-dir", KRINO_TESTKIT_DIR, "--plugin-dir",
-                                       std::string(KRINO_BROKEN_PLUGIN_DIR) + "/misbehaving"});
-  BOOST_TEST_REQUIRE(r.exit_code == 0, evaluator << ": " << r.err);
+                                       std::string(KRINO_BROKEN_PLUGIN_DIR) + "/" + folder});
+  BOOST_TEST_REQUIRE(r.exit_code == expected_exit, evaluator << ": " << r.err);
   IsolationReport read = read_isolation_report(report);
   fs::remove_all(dir);
   BOOST_TEST_REQUIRE(read.items.size() == static_cast<size_t>(items), evaluator);
+  // Complete: one line per item between the run's first and last, and nothing else.
+  BOOST_TEST(read.events["run_started"] == 1u, evaluator);
+  BOOST_TEST(read.events["run_finished"] == 1u, evaluator);
+  BOOST_TEST(read.lines == static_cast<size_t>(items) + 2 + read.events["experiment_finished"], evaluator);
+  BOOST_TEST(read.summary.at("totalCount").as_int64() == items, evaluator);
   for (size_t i = 0; i < read.items.size(); ++i)
     BOOST_TEST_REQUIRE(read.items[i].at("index").as_int64() == static_cast<int64_t>(i));
   return read;
@@ -191,6 +202,18 @@ BOOST_AUTO_TEST_CASE(ill_formed_utf8_in_a_reason_is_repaired) {
   expect_errors(report, [](size_t) { return false; }, {});
   const std::string reason(report.items[0].at("results").at(0).at("reason").as_string());
   BOOST_TEST(has(reason, "\xEF\xBF\xBD"), reason);  // U+FFFD where the bytes were
+}
+
+// The ABI tests' broken evaluators fail every item in a worker as they do in process: each item an
+// error with the plugin's own code and words, the run complete.
+BOOST_AUTO_TEST_CASE(the_abi_tests_broken_evaluators_fail_every_item_with_the_cause) {
+  const auto every = [](size_t) { return true; };
+  expect_errors(run_misbehaving("throwing_evaluator", "", 1000, "throwing_evaluator", 1), every, {"INTERNAL: ", "boom"});
+  expect_errors(run_misbehaving("status_evaluator", "", 1000, "status_evaluator", 1), every,
+                {"FAILED_PRECONDITION: ", "status_evaluator needs expectedOutputs.output"});
+  expect_errors(run_misbehaving("malformed_json_evaluator", "", 1000, "malformed_json_evaluator", 1), every,
+                {"INTERNAL: ", "malformed result"});
+  expect_errors(run_misbehaving("bad_score_high", "", 1000, "bad_score_evaluator", 1), every, {"INTERNAL: "});
 }
 
 BOOST_AUTO_TEST_CASE(a_worker_that_does_not_start_or_refuses_its_options_is_a_configuration_error) {

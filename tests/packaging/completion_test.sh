@@ -71,7 +71,7 @@ expect "krino mcp --plugin" --plugin-dir --plugins
 expect "krino mcp --d" --data-dir --database
 expect "krino upload --s" --server
 expect "krino serve --d" --data-dir --database
-expect "krino plugins " list info
+expect "krino plugins " list info check
 expect "krino dataset " push pull diff
 expect "krino dataset pull --f" --force
 expect "krino dataset push --n" --name

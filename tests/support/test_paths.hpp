@@ -14,6 +14,7 @@ const char* testkit_dir();       // the test-only testkit plugin
 const char* trace_testkit_dir(); // the test-only trace extractor plugin
 const char* example_plugin_dir();  // the SDK examples built in-tree
 const char* broken_plugin_dir();   // the deliberately broken plugins of tests/abi
+const char* crashing_plugin_dir(); // tests/abi's plugins whose entry point crashes or hangs
 const char* fake_llm_binary();     // krino-fake-llm
 }  // namespace krino::test::paths
 
@@ -25,4 +26,5 @@ const char* fake_llm_binary();     // krino-fake-llm
 #define KRINO_TRACE_TESTKIT_DIR (::krino::test::paths::trace_testkit_dir())
 #define KRINO_EXAMPLE_PLUGIN_DIR (::krino::test::paths::example_plugin_dir())
 #define KRINO_BROKEN_PLUGIN_DIR (::krino::test::paths::broken_plugin_dir())
+#define KRINO_CRASHING_PLUGIN_DIR (::krino::test::paths::crashing_plugin_dir())
 #define KRINO_FAKE_LLM_BINARY (::krino::test::paths::fake_llm_binary())

@@ -45,6 +45,13 @@ struct PluginsArguments {
   PluginOptions plugins;
 };
 
+// `krino plugins check LIB.so`: the library's components called on sample inputs in workers.
+struct PluginsCheckArguments {
+  std::string library;
+  int timeout_ms = 10000;  // per component
+  int memory_mb = 2048;    // per component's worker; 0: no limit
+};
+
 struct ExtractArguments {
   std::string input = "-";
   std::string extractor = "auto";  // a short name or id, or auto (detection)
@@ -153,5 +160,6 @@ int extract_command(const ExtractArguments& args);
 int eval_command(const EvalArguments& args);
 int plugins_list_command(const PluginsArguments& args);
 int plugins_info_command(const PluginsArguments& args);
+int plugins_check_command(const PluginsCheckArguments& args);
 
 }  // namespace krino::cli

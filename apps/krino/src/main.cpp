@@ -167,6 +167,16 @@ int main(int argc, char** argv) {
   info_cmd->add_option("name", info.name, "Component id or short name")->required();
   info_cmd->add_flag("--json", info.json, "Print the options' JSON Schema instead");
   info.plugins.add_to(*info_cmd);
+  PluginsCheckArguments check;
+  auto* check_cmd = plugins_cmd->add_subcommand(
+      "check", "Call every component of a plugin library on sample inputs, in worker processes, and report what to fix");
+  check_cmd->add_option("library", check.library, "The plugin library (.so)")->required()->type_name("LIB");
+  check_cmd->add_option("--timeout-ms", check.timeout_ms, "Time each component's checks may take (default 10000)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("MS");
+  check_cmd->add_option("--memory-mb", check.memory_mb, "Address space of each worker, 0 for no limit (default 2048)")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("MB");
 
   try {
     app.parse(argc, argv);
@@ -188,6 +198,7 @@ int main(int argc, char** argv) {
     if (*compare_cmd) return compare_command(compare);
     if (*list_cmd) return plugins_list_command(list);
     if (*info_cmd) return plugins_info_command(info);
+    if (*check_cmd) return plugins_check_command(check);
   } catch (const krino::core::KrinoError& e) {
     std::fprintf(stderr, "krino: error: %s\n", e.what());
     return e.kind() == krino::core::ErrorKind::runtime ? kRuntimeError : kUsageError;

@@ -53,6 +53,8 @@ Status read_vtable(const krino_component& raw, Component& component) {
       if (problem = need(v.open != nullptr && v.next != nullptr && v.close != nullptr, "open/next/close functions");
           !problem.ok())
         return problem;
+      component.schemes = text(v.schemes);
+      component.extensions = text(v.extensions);
       component.vtable = v;
       return Status::ok_status();
     }
@@ -115,7 +117,7 @@ Status read_components(const krino_plugin_descriptor& d, LoadedPlugin& plugin) {
     if (Status problem = read_vtable(raw, c); !problem.ok()) return refused("invalid descriptor: " + where + " " + problem.message);
     c.config_schema = raw.config_schema != nullptr ? raw.config_schema : R"({"type":"object"})";
     try {
-      c.validator = std::make_shared<const ConfigValidator>(c.config_schema);
+      c.set_validator(std::make_shared<const ConfigValidator>(c.config_schema));
     } catch (const std::exception& e) {
       return refused("invalid descriptor: " + where + ": " + e.what());
     }

@@ -2,6 +2,12 @@
 
 #include "krino/core/common/error.hpp"
 #include "krino/core/plugin/plugin_loader.hpp"
+#include "krino/core/plugin/plugin_probe.hpp"
+#include "krino/core/plugin/plugin_probe_cache.hpp"
+
+#include <krino/json_parse.hpp>
+
+#include <boost/json.hpp>
 
 #include <algorithm>
 #include <set>
@@ -55,6 +61,7 @@ void PluginRegistry::load(const PluginSearch& search, const krino_host_info& hos
 
   std::set<std::string> wanted(search.allow_list.begin(), search.allow_list.end());
   std::set<std::string> matched;
+  std::vector<std::filesystem::path> selected;
   for (const auto& file : files) {
     std::string selection = plugin_selection_name(file);
     if (!wanted.empty()) {
@@ -62,7 +69,12 @@ void PluginRegistry::load(const PluginSearch& search, const krino_host_info& hos
       // The first directory that has a plugin of that name wins, as with PATH.
       if (!matched.insert(selection).second) continue;
     }
-    load_file(file, host_info);
+    selected.push_back(file);
+  }
+  if (search.probe_program.empty()) {
+    for (const auto& file : selected) load_file(file, host_info);
+  } else {
+    probe_and_add(selected, search, host_info);
   }
   std::vector<std::string> missing;
   for (const auto& name : wanted) {
@@ -77,13 +89,68 @@ void PluginRegistry::load(const PluginSearch& search, const krino_host_info& hos
   }
 }
 
+void PluginRegistry::probe_and_add(const std::vector<std::filesystem::path>& files, const PluginSearch& search,
+                                   const krino_host_info& host_info) {
+  std::optional<PluginProbeCache> cache;
+  if (search.probe_cache) cache.emplace(*search.probe_cache, search.probe_cache_generation);
+  // What is known of each file: from the cache, or from a probe now.
+  std::vector<PluginProbeCache::Entry> known(files.size());
+  std::vector<std::filesystem::path> unknown;
+  std::vector<size_t> unknown_at;
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::optional<PluginProbeCache::Entry> cached = cache ? cache->lookup(files[i]) : std::nullopt;
+    if (cached) {
+      known[i] = std::move(*cached);
+    } else {
+      unknown.push_back(files[i]);
+      unknown_at.push_back(i);
+    }
+  }
+  std::vector<ProbeOutcome> probed = probe_libraries(unknown, search.probe_program, search.probe_timeout);
+  for (size_t i = 0; i < probed.size(); ++i) {
+    PluginProbeCache::Entry& entry = known[unknown_at[i]];
+    entry.failure = std::move(probed[i].failure);
+    if (probed[i].described) {
+      boost::json::error_code ec;
+      entry.probe = krino::json::parse(probed[i].document, ec);
+      entry.described = !ec;
+      if (ec) entry.failure = "its probe printed something that is not JSON";
+    }
+    // A time-out may be the machine's load rather than the library: it is probed again next time.
+    if (cache && !probed[i].timed_out) cache->store(probed[i].path, entry);
+  }
+  // The cache is a convenience: a read-only or full disk costs the next command a probe, no more.
+  if (cache) (void)cache->save();
+
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!known[i].described) {
+      problems_.push_back({files[i], known[i].failure + "; skipped"});
+      continue;
+    }
+    try {
+      LoadResult result = plugin_from_probe(known[i].probe, files[i], host_info);
+      if (!result.ok()) {
+        problems_.push_back({files[i], result.error().message});
+        continue;
+      }
+      add(std::move(result).value());
+    } catch (const std::exception& e) {
+      problems_.push_back({files[i], std::string("unusable probe result: ") + e.what()});
+    }
+  }
+}
+
 bool PluginRegistry::load_file(const std::filesystem::path& path, const krino_host_info& host_info) {
   LoadResult result = load_plugin(path, host_info);
   if (!result.ok()) {
     problems_.push_back({path, result.error().message});
     return false;
   }
-  auto plugin = std::move(result).value();
+  return add(std::move(result).value());
+}
+
+bool PluginRegistry::add(std::unique_ptr<LoadedPlugin> plugin) {
+  const std::filesystem::path path = plugin->path;
   for (const auto& existing : plugins_) {
     if (existing->id != plugin->id) continue;
     // The same plugin found again further down the search path is shadowed, like PATH. Within

@@ -16,7 +16,7 @@ extern char** environ;
 namespace krino::core {
 
 void validate_options(const Component& component, const boost::json::object& options, const std::string& what) {
-  std::vector<std::string> problems = component.validator->validate(boost::json::value(options));
+  std::vector<std::string> problems = component.validator().validate(boost::json::value(options));
   if (problems.empty()) return;
   std::string message = what + " '" + component.name + "' has invalid options:";
   for (const auto& p : problems) message += "\n  " + p;
@@ -63,7 +63,7 @@ std::unique_ptr<EvaluatorHandle> make_subprocess_evaluator(const EvaluatorRunOpt
     component->capabilities = handshake.capabilities;
     component->config_schema = handshake.config_schema;
     try {
-      component->validator = std::make_shared<ConfigValidator>(handshake.config_schema);
+      component->set_validator(std::make_shared<ConfigValidator>(handshake.config_schema));
     } catch (const std::exception& e) {
       throw config_error("its handshake's configSchema is not a usable JSON Schema: " + std::string(e.what()));
     }

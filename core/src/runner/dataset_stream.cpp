@@ -60,13 +60,13 @@ const Component& choose_resolver(const PluginRegistry& registry, const std::stri
   const Component* by_scheme = nullptr;
   size_t scheme_matches = 0;
   for (const Component* c : registry.components(ComponentKind::dataset_resolver)) {
-    if (!list_contains(c->resolver().schemes, scheme)) continue;
-    if (!extension.empty() && list_contains(c->resolver().extensions, extension)) return *c;
+    if (!list_contains(c->schemes.c_str(), scheme)) continue;
+    if (!extension.empty() && list_contains(c->extensions.c_str(), extension)) return *c;
     by_scheme = c;
     ++scheme_matches;
   }
   // A resolver that owns a scheme without caring about extensions (e.g. dataset://) is fine alone.
-  if (scheme_matches == 1 && (by_scheme->resolver().extensions == nullptr || *by_scheme->resolver().extensions == '\0'))
+  if (scheme_matches == 1 && by_scheme->extensions.empty())
     return *by_scheme;
   std::string message = "no dataset resolver handles '" + uri + "' (scheme '" + scheme + "'";
   if (!extension.empty()) message += ", extension '" + extension + "'";
@@ -74,8 +74,7 @@ const Component& choose_resolver(const PluginRegistry& registry, const std::stri
   auto resolvers = registry.components(ComponentKind::dataset_resolver);
   if (resolvers.empty()) message += "; no dataset resolver plugin is loaded";
   for (const Component* c : resolvers) {
-    message += "\n  " + c->name + ": schemes " + (c->resolver().schemes ? c->resolver().schemes : "") +
-               ", extensions " + (c->resolver().extensions ? c->resolver().extensions : "");
+    message += "\n  " + c->name + ": schemes " + c->schemes + ", extensions " + c->extensions;
   }
   throw config_error(message);
 }

@@ -26,9 +26,11 @@ class PluginRegistry {
   PluginRegistry(const PluginRegistry&) = delete;
   PluginRegistry& operator=(const PluginRegistry&) = delete;
 
-  // Scans the search directories and loads every plugin (or only the allow-listed ones). A plugin
-  // that fails is recorded in problems() and skipped; it never stops the others. Throws a
-  // configuration error when an allow-listed name matches no file.
+  // Scans the search directories and loads every plugin (or only the allow-listed ones), or, with
+  // search.probe_program, probes them and registers what the probes describe, to be opened on first
+  // use. A plugin that fails (or whose probe crashed or timed out) is recorded in problems() and
+  // skipped; it never stops the others. Throws a configuration error when an allow-listed name
+  // matches no file.
   void load(const PluginSearch& search, const krino_host_info& host_info);
 
   // Loads one library file (tests, and `--plugin` style use). Returns false and records a problem
@@ -49,6 +51,11 @@ class PluginRegistry {
 
  private:
   const Component* find_by_id(std::string_view id) const;
+  // Keeps `plugin` unless its id or a component id is taken (a problem, or a shadowed copy further
+  // down the search path). Returns whether it was kept.
+  bool add(std::unique_ptr<LoadedPlugin> plugin);
+  void probe_and_add(const std::vector<std::filesystem::path>& files, const PluginSearch& search,
+                     const krino_host_info& host_info);
 
   std::vector<std::unique_ptr<LoadedPlugin>> plugins_;
   std::vector<PluginProblem> problems_;
