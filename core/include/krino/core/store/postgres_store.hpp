@@ -128,6 +128,11 @@ class PostgresStore final : public Store {
   bool delete_annotation(const Scope& scope, const std::string& run_id, const std::string& item_id, const std::string& principal) override;
   ReviewPage review_queue(const Scope& scope, const ReviewFilter& filter, std::size_t offset, std::size_t limit) override;
   std::optional<ItemForPromotion> item_for_promotion(const Scope& scope, const std::string& item_id) override;
+  // Production traces (postgres_traces.cpp).
+  SpanIngestOutcome add_spans(const Scope& scope, std::span<const SpanRecord> spans, std::int64_t received_at_ms) override;
+  TracePage traces(const Scope& scope, const TraceFilter& filter) override;
+  std::optional<StoredTrace> trace(const Scope& scope, const std::string& trace_id) override;
+  std::size_t delete_traces_received_before(std::int64_t cutoff_ms, std::size_t limit) override;
 };
 
 }  // namespace krino::core::store
