@@ -108,7 +108,7 @@ std::string events_text(const pb_trace::Span& span) {
   for (const pb_trace::Span::Event& event : span.events()) {
     boost::json::object out;
     out["name"] = valid_text(event.name());
-    out["timeUnixNano"] = static_cast<std::int64_t>(event.time_unix_nano());
+    out["timeUnixNano"] = std::to_string(event.time_unix_nano());  // a string, as OTLP/JSON writes it: exact in JavaScript too
     out["attributes"] = attribute_object(event.attributes());
     events.push_back(std::move(out));
   }

@@ -63,6 +63,7 @@ struct ResultsServer::Parts {
   IoService io;
   std::unique_ptr<http_server::HttpServer> http;
   std::unique_ptr<AlertDispatcher> alerts;  // after io: stopped and gone before it
+  std::unique_ptr<TraceSweeper> trace_sweeper;
 };
 
 ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
@@ -102,6 +103,10 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   server_api::add_dataset_routes(parts_->router, store, parts_->auth);
   server_api::add_review_routes(parts_->router, store, parts_->auth);
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
+  server_api::TraceRouteOptions traces = options.traces;
+  traces.max_inflated_bytes = static_cast<std::size_t>(options.http.max_body_bytes);
+  server_api::add_trace_routes(parts_->router, store, parts_->auth, std::move(traces));
+  parts_->trace_sweeper = std::make_unique<TraceSweeper>(store, options.trace_retention);
   if (options.make_mcp_server) {
     parts_->mcp_server = options.make_mcp_server(store);
     McpHttpOptions mcp = options.mcp;
@@ -129,6 +134,7 @@ ResultsServer::~ResultsServer() {
 void ResultsServer::start() {
   parts_->http->start();
   parts_->alerts->start();
+  parts_->trace_sweeper->start();
 }
 
 unsigned short ResultsServer::port() const { return parts_->http->port(); }
@@ -141,6 +147,7 @@ bool ResultsServer::stop(std::chrono::milliseconds grace) {
   const bool finished = stopped->get_future().wait_for(grace) == std::future_status::ready;
   // What the worker holds goes back to the queue when its lease ends (or at the next start).
   parts_->alerts->stop();
+  parts_->trace_sweeper->stop();
   return finished;
 }
 

@@ -25,7 +25,7 @@ struct SpanRecord {
   int status_code = 0;         // 0 unset, 1 ok, 2 error
   std::string status_message;
   std::string attributes = "{}";  // JSON object
-  std::string events = "[]";      // JSON list of {"name", "timeUnixNano", "attributes"}
+  std::string events = "[]";      // JSON list of {"name", "timeUnixNano" (decimal text), "attributes"}
   std::string resource = "{}";    // JSON object: the resource's attributes
   std::string scope_name;         // the instrumentation scope
   std::string scope_version;
