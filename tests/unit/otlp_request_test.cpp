@@ -199,7 +199,9 @@ BOOST_AUTO_TEST_CASE(a_bad_span_is_rejected_alone_with_its_reason) {
   BOOST_TEST(decoded.rejection_message.find("6 spans rejected") == 0u);
   BOOST_TEST(decoded.rejection_message.find("resourceSpans[0].scopeSpans[0].spans[4]: span attribute n.intValue is not a signed 64-bit integer") !=
              std::string::npos);
-  BOOST_TEST(decoded.rejection_message.find("no traceId") != std::string::npos);
+  // Places are the body's, whichever step rejected the span.
+  BOOST_TEST(decoded.rejection_message.find("spans[1]: no traceId") != std::string::npos);
+  BOOST_TEST(decoded.rejection_message.find("spans[3]: no name") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_body_that_is_no_export_is_refused_whole) {

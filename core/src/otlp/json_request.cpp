@@ -279,6 +279,7 @@ DecodedSpans decode_json_request(std::string_view body) {
   if (!document.is_object()) throw OtlpFormatError("the body is not an ExportTraceServiceRequest object");
   pb_collector::ExportTraceServiceRequest request;
   Rejections rejections;
+  SpanOrigins origins;
   const boost::json::array* resources = list_member(document.get_object(), "resourceSpans", "request");
   int r = -1;
   for (const boost::json::value& resource_json : resources != nullptr ? *resources : boost::json::array()) {
@@ -286,6 +287,7 @@ DecodedSpans decode_json_request(std::string_view body) {
     const std::string resource_where = "resourceSpans[" + std::to_string(r) + "]";
     if (!resource_json.is_object()) throw OtlpFormatError(resource_where + " is not an object");
     pb_trace::ResourceSpans* resource = request.add_resource_spans();
+    origins.emplace_back();
     if (const boost::json::object* header = object_member(resource_json.get_object(), "resource", resource_where))
       read_header_attributes(*header, *resource->mutable_resource()->mutable_attributes(), resource_where + ".resource");
     // instrumentationLibrarySpans: the name before OTLP 0.15, which old exporters still send.
@@ -297,6 +299,7 @@ DecodedSpans decode_json_request(std::string_view body) {
       const std::string scope_where = resource_where + ".scopeSpans[" + std::to_string(s) + "]";
       if (!scope_json.is_object()) throw OtlpFormatError(scope_where + " is not an object");
       pb_trace::ScopeSpans* scope = resource->add_scope_spans();
+      origins.back().emplace_back();
       const boost::json::object* scope_header = object_member(scope_json.get_object(), "scope", scope_where);
       if (scope_header == nullptr) scope_header = object_member(scope_json.get_object(), "instrumentationLibrary", scope_where);
       if (scope_header != nullptr) {
@@ -318,10 +321,11 @@ DecodedSpans decode_json_request(std::string_view body) {
           continue;
         }
         *scope->add_spans() = std::move(span);
+        origins.back().back().push_back(i);
       }
     }
   }
-  return request_spans(request, rejections);
+  return request_spans(request, rejections, &origins);
 }
 
 }  // namespace krino::core::otlp

@@ -140,7 +140,8 @@ std::string span_place(int resource, int scope, int span) {
   return place;
 }
 
-DecodedSpans request_spans(const opentelemetry::proto::collector::trace::v1::ExportTraceServiceRequest& request, Rejections& rejections) {
+DecodedSpans request_spans(const opentelemetry::proto::collector::trace::v1::ExportTraceServiceRequest& request, Rejections& rejections,
+                           const SpanOrigins* origins) {
   DecodedSpans out;
   for (int r = 0; r < request.resource_spans_size(); ++r) {
     const pb_trace::ResourceSpans& resource_spans = request.resource_spans(r);
@@ -152,7 +153,8 @@ DecodedSpans request_spans(const opentelemetry::proto::collector::trace::v1::Exp
       for (int i = 0; i < scope_spans.spans_size(); ++i) {
         const pb_trace::Span& span = scope_spans.spans(i);
         if (const std::string_view reason = fault(span); !reason.empty()) {
-          rejections.add(span_place(r, s, i), reason);
+          rejections.add(span_place(r, s, origins != nullptr ? (*origins)[static_cast<std::size_t>(r)][static_cast<std::size_t>(s)][static_cast<std::size_t>(i)] : i),
+                         reason);
           continue;
         }
         store::SpanRecord record;

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace krino::core::otlp {
 
@@ -25,7 +26,14 @@ class Rejections {
 // "resourceSpans[r].scopeSpans[s].spans[i]".
 std::string span_place(int resource, int scope, int span);
 
-// Every valid span of `request` as the store keeps it; the others counted in `rejections`.
-DecodedSpans request_spans(const opentelemetry::proto::collector::trace::v1::ExportTraceServiceRequest& request, Rejections& rejections);
+// Where each span of the message was in the body it came from: origins[r][s][i] is the place of the
+// message's span i of scope s of resource r (the JSON decoder leaves out spans it already rejected,
+// so the places differ from the message's).
+using SpanOrigins = std::vector<std::vector<std::vector<int>>>;
+
+// Every valid span of `request` as the store keeps it; the others counted in `rejections`, named by
+// their place in the body (`origins`, or the message's own places when null).
+DecodedSpans request_spans(const opentelemetry::proto::collector::trace::v1::ExportTraceServiceRequest& request, Rejections& rejections,
+                           const SpanOrigins* origins = nullptr);
 
 }  // namespace krino::core::otlp
