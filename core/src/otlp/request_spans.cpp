@@ -2,11 +2,10 @@
 
 #include "krino/core/otlp/span_fields.hpp"
 
-#include <krino/utf8.hpp>
+#include <krino/event/values.hpp>
+#include <krino/json_text.hpp>
 
 #include <boost/beast/core/detail/base64.hpp>
-#include <krino/json_text.hpp>
-#include <boost/json/value.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -20,8 +19,6 @@ namespace pb_trace = opentelemetry::proto::trace::v1;
 namespace {
 
 constexpr std::size_t kReasonsKept = 5;
-
-std::string valid_text(const std::string& bytes) { return utf8::is_valid(bytes) ? bytes : utf8::repaired(bytes); }
 
 std::string hex_of(const std::string& bytes) {
   static constexpr char digits[] = "0123456789abcdef";
@@ -40,45 +37,110 @@ bool all_zero(const std::string& bytes) {
   return true;
 }
 
-std::string base64_of(const std::string& bytes) {
-  std::string out(boost::beast::detail::base64::encoded_size(bytes.size()), '\0');
-  out.resize(boost::beast::detail::base64::encode(out.data(), bytes.data(), bytes.size()));
+void append_base64(std::string& out, const std::string& bytes) {
+  const std::size_t at = out.size();
+  out.resize(at + boost::beast::detail::base64::encoded_size(bytes.size()));
+  out.resize(at + boost::beast::detail::base64::encode(out.data() + at, bytes.data(), bytes.size()));
+}
+
+void append_attributes(std::string& out, const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& list);
+
+// An AnyValue as plain JSON text, written straight from the message (no JSON tree: this runs for
+// every attribute of every span ingested). Strings are UTF-8 already: protobuf's parser refuses a
+// message whose string fields are not. JSON has no NaN or infinity: those doubles are written as
+// the names the OTLP JSON mapping gives them.
+void append_value(std::string& out, const pb_common::AnyValue& value) {
+  switch (value.value_case()) {
+    case pb_common::AnyValue::kStringValue: return krino::json::append_json_string(out, value.string_value());
+    case pb_common::AnyValue::kBoolValue: out += value.bool_value() ? "true" : "false"; return;
+    case pb_common::AnyValue::kIntValue: return krino::event::append_integer(out, static_cast<std::int64_t>(value.int_value()));
+    case pb_common::AnyValue::kDoubleValue: {
+      const double d = value.double_value();
+      if (std::isnan(d)) out += "\"NaN\"";
+      else if (std::isinf(d)) out += d > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+      else krino::json::append_double(out, d);
+      return;
+    }
+    case pb_common::AnyValue::kArrayValue: {
+      out += '[';
+      bool first = true;
+      for (const pb_common::AnyValue& element : value.array_value().values()) {
+        if (!first) out += ',';
+        first = false;
+        append_value(out, element);
+      }
+      out += ']';
+      return;
+    }
+    case pb_common::AnyValue::kKvlistValue: return append_attributes(out, value.kvlist_value().values());
+    case pb_common::AnyValue::kBytesValue: {
+      out += '"';
+      append_base64(out, value.bytes_value());
+      out += '"';
+      return;
+    }
+    case pb_common::AnyValue::VALUE_NOT_SET: break;
+  }
+  out += "null";
+}
+
+// Whether entry `i` of the list is the last one with its key: a key given twice keeps its last
+// value, as a map built from the list in order would. Lists are short; the usual one has no repeat.
+bool last_of_its_key(const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& list, int i) {
+  for (int later = i + 1; later < list.size(); ++later)
+    if (list[later].key() == list[i].key()) return false;
+  return true;
+}
+
+void append_attributes(std::string& out, const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& list) {
+  out += '{';
+  bool first = true;
+  for (int i = 0; i < list.size(); ++i) {
+    if (!last_of_its_key(list, i)) continue;
+    if (!first) out += ',';
+    first = false;
+    krino::json::append_json_string(out, list[i].key());
+    out += ':';
+    append_value(out, list[i].value());
+  }
+  out += '}';
+}
+
+std::string attributes_text(const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& list) {
+  std::string out;
+  append_attributes(out, list);
   return out;
 }
 
-boost::json::object attribute_object(const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& list);
-
-// JSON has no NaN or infinity: those doubles are kept as the names the OTLP JSON mapping gives them.
-boost::json::value plain_value(const pb_common::AnyValue& value) {
-  switch (value.value_case()) {
-    case pb_common::AnyValue::kStringValue: return boost::json::value(valid_text(value.string_value()));
-    case pb_common::AnyValue::kBoolValue: return boost::json::value(value.bool_value());
-    case pb_common::AnyValue::kIntValue: return boost::json::value(static_cast<std::int64_t>(value.int_value()));
-    case pb_common::AnyValue::kDoubleValue: {
-      const double d = value.double_value();
-      if (std::isnan(d)) return boost::json::value("NaN");
-      if (std::isinf(d)) return boost::json::value(d > 0 ? "Infinity" : "-Infinity");
-      return boost::json::value(d);
-    }
-    case pb_common::AnyValue::kArrayValue: {
-      boost::json::array out;
-      out.reserve(static_cast<std::size_t>(value.array_value().values_size()));
-      for (const pb_common::AnyValue& element : value.array_value().values()) out.push_back(plain_value(element));
-      return out;
-    }
-    case pb_common::AnyValue::kKvlistValue: return attribute_object(value.kvlist_value().values());
-    case pb_common::AnyValue::kBytesValue: return boost::json::value(base64_of(value.bytes_value()));
-    case pb_common::AnyValue::VALUE_NOT_SET: break;
-  }
+// The value of the last entry named `key`, or null.
+const pb_common::AnyValue* find_value(const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& list, std::string_view key) {
+  for (int i = list.size() - 1; i >= 0; --i)
+    if (list[i].key() == key) return &list[i].value();
   return nullptr;
 }
 
-// A key given twice keeps its last value, as a map built from the list in order would.
-boost::json::object attribute_object(const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& list) {
-  boost::json::object out;
-  out.reserve(static_cast<std::size_t>(list.size()));
-  for (const pb_common::KeyValue& entry : list) out[valid_text(entry.key())] = plain_value(entry.value());
-  return out;
+// The first key of `keys` present with a value (span_fields.hpp): a string as it is, another value
+// as its JSON text.
+std::optional<std::string> first_attribute(const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& list,
+                                         std::span<const std::string_view> keys) {
+  for (std::string_view key : keys) {
+    const pb_common::AnyValue* value = find_value(list, key);
+    if (value == nullptr || value->value_case() == pb_common::AnyValue::VALUE_NOT_SET) continue;
+    if (value->value_case() == pb_common::AnyValue::kStringValue) return value->string_value();
+    std::string text;
+    append_value(text, *value);
+    return text;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> project_from(const google::protobuf::RepeatedPtrField<pb_common::KeyValue>& resource) {
+  for (std::string_view key : project_keys()) {
+    const pb_common::AnyValue* value = find_value(resource, key);
+    if (value != nullptr && value->value_case() == pb_common::AnyValue::kStringValue && !value->string_value().empty())
+      return value->string_value();
+  }
+  return std::nullopt;
 }
 
 std::optional<std::int64_t> nanos(std::uint64_t value) {
@@ -103,16 +165,21 @@ std::string_view fault(const pb_trace::Span& span) {
 }
 
 std::string events_text(const pb_trace::Span& span) {
-  boost::json::array events;
-  events.reserve(static_cast<std::size_t>(span.events_size()));
-  for (const pb_trace::Span::Event& event : span.events()) {
-    boost::json::object out;
-    out["name"] = valid_text(event.name());
-    out["timeUnixNano"] = std::to_string(event.time_unix_nano());  // a string, as OTLP/JSON writes it: exact in JavaScript too
-    out["attributes"] = attribute_object(event.attributes());
-    events.push_back(std::move(out));
+  std::string out = "[";
+  for (int i = 0; i < span.events_size(); ++i) {
+    const pb_trace::Span::Event& event = span.events(i);
+    if (i > 0) out += ',';
+    out += "{\"name\":";
+    krino::json::append_json_string(out, event.name());
+    // A string, as OTLP/JSON writes it: exact in JavaScript too.
+    out += ",\"timeUnixNano\":\"";
+    out += std::to_string(event.time_unix_nano());
+    out += "\",\"attributes\":";
+    append_attributes(out, event.attributes());
+    out += '}';
   }
-  return krino::json::to_compact_json(events);
+  out += ']';
+  return out;
 }
 
 }  // namespace
@@ -145,9 +212,8 @@ DecodedSpans request_spans(const opentelemetry::proto::collector::trace::v1::Exp
   DecodedSpans out;
   for (int r = 0; r < request.resource_spans_size(); ++r) {
     const pb_trace::ResourceSpans& resource_spans = request.resource_spans(r);
-    const boost::json::object resource = attribute_object(resource_spans.resource().attributes());
-    const std::string resource_text = krino::json::to_compact_json(resource);
-    const std::optional<std::string> project = project_of(resource);
+    const std::string resource_text = attributes_text(resource_spans.resource().attributes());
+    const std::optional<std::string> project = project_from(resource_spans.resource().attributes());
     for (int s = 0; s < resource_spans.scope_spans_size(); ++s) {
       const pb_trace::ScopeSpans& scope_spans = resource_spans.scope_spans(s);
       for (int i = 0; i < scope_spans.spans_size(); ++i) {
@@ -161,21 +227,20 @@ DecodedSpans request_spans(const opentelemetry::proto::collector::trace::v1::Exp
         record.trace_id = hex_of(span.trace_id());
         record.span_id = hex_of(span.span_id());
         record.parent_span_id = hex_of(span.parent_span_id());
-        record.name = valid_text(span.name());
+        record.name = span.name();
         record.kind = static_cast<int>(span.kind());
         record.start_ns = static_cast<std::int64_t>(span.start_time_unix_nano());
         record.end_ns = static_cast<std::int64_t>(span.end_time_unix_nano());
         record.status_code = static_cast<int>(span.status().code());
-        record.status_message = valid_text(span.status().message());
-        const boost::json::object attributes = attribute_object(span.attributes());
-        record.attributes = krino::json::to_compact_json(attributes);
+        record.status_message = span.status().message();
+        record.attributes = attributes_text(span.attributes());
         record.events = events_text(span);
         record.resource = resource_text;
-        record.scope_name = valid_text(scope_spans.scope().name());
-        record.scope_version = valid_text(scope_spans.scope().version());
+        record.scope_name = scope_spans.scope().name();
+        record.scope_version = scope_spans.scope().version();
         record.project = project;
-        record.input = input_of(attributes);
-        record.output = output_of(attributes);
+        record.input = first_attribute(span.attributes(), input_keys());
+        record.output = first_attribute(span.attributes(), output_keys());
         out.spans.push_back(std::move(record));
       }
     }

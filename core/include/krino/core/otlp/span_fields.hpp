@@ -12,10 +12,18 @@
 #include <boost/json/object.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace krino::core::otlp {
 
+// The keys, in priority order (the decoders read them straight from the message).
+std::span<const std::string_view> project_keys();
+std::span<const std::string_view> input_keys();
+std::span<const std::string_view> output_keys();
+
+// The same read from attributes already in JSON.
 std::optional<std::string> project_of(const boost::json::object& resource_attributes);
 std::optional<std::string> input_of(const boost::json::object& span_attributes);
 std::optional<std::string> output_of(const boost::json::object& span_attributes);
