@@ -13,6 +13,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -179,6 +180,32 @@ BOOST_AUTO_TEST_CASE(numbers_are_kept_exactly) {
   BOOST_TEST(decoded.spans[0].attributes ==
              R"({"max":9223372036854775807,"min":-9223372036854775808,"tenth":0.1,"big":3e+34,"nan":"NaN",)"
              R"("list":[1,true,null],"map":{"k":"v"},"raw":"AQID"})");
+}
+
+BOOST_AUTO_TEST_CASE(protobuf_values_are_written_exactly_and_a_repeated_key_keeps_its_last_value) {
+  pb_collector::ExportTraceServiceRequest request = proto_example_message();
+  pb_trace::Span* span = request.mutable_resource_spans(0)->mutable_scope_spans(0)->mutable_spans(0);
+  const auto add = [span](const char* key) {
+    auto* attribute = span->add_attributes();
+    attribute->set_key(key);
+    return attribute->mutable_value();
+  };
+  add("d")->set_double_value(0.1);
+  add("big")->set_double_value(3e34);
+  add("inf")->set_double_value(-std::numeric_limits<double>::infinity());
+  add("i")->set_int_value(std::numeric_limits<std::int64_t>::min());
+  add("b")->set_bytes_value(std::string("\x01\x02\x03", 3));
+  add("quote\"key")->set_string_value("line\nbreak");
+  add("my.span.attr")->set_string_value("later value");
+  add("empty");
+  add("input.value")->mutable_array_value()->add_values()->set_bool_value(false);
+  const otlp::DecodedSpans decoded = otlp::decode_protobuf_request(request.SerializeAsString());
+  BOOST_REQUIRE_EQUAL(decoded.spans.size(), 1u);
+  BOOST_TEST(decoded.spans[0].attributes ==
+             R"({"d":0.1,"big":3e+34,"inf":"-Infinity","i":-9223372036854775808,"b":"AQID","quote\"key":"line\nbreak",)"
+             R"("my.span.attr":"later value","empty":null,"input.value":[false]})");
+  BOOST_TEST(krino::json::parse(decoded.spans[0].attributes).is_object());
+  BOOST_TEST(decoded.spans[0].input.value_or("") == "[false]");
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_span_is_rejected_alone_with_its_reason) {
