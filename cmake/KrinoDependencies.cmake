@@ -10,6 +10,8 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 find_package(SQLite3 REQUIRED)  # the results server's default store (krino serve)
 pkg_check_modules(LIBPQ REQUIRED IMPORTED_TARGET libpq)  # the results server's PostgreSQL store
+# OTLP/HTTP protobuf trace ingestion: protoc compiles third_party/opentelemetry-proto, the lite runtime reads it.
+find_package(Protobuf REQUIRED)
 # Unicode lower-casing and white space as Python's str.lower()/str.split() (the OpenJudge graders).
 find_package(ICU REQUIRED COMPONENTS uc)
 find_path(VALIJSON_INCLUDE_DIR valijson/validator.hpp REQUIRED)

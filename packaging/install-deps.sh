@@ -30,6 +30,8 @@ packages=(
   libssl-dev          # TLS for remote judges
   libpq-dev           # libpq: the results server's PostgreSQL backend (krino serve --database postgresql://...)
   libsqlite3-dev      # SQLite: the results server's default, embedded database
+  libprotobuf-dev     # protobuf (lite runtime): OTLP/HTTP protobuf trace ingestion (krino serve, POST /v1/traces)
+  protobuf-compiler   # protoc: compiles the OTLP .proto files (third_party/opentelemetry-proto) at build time
   # Test frameworks the build compiles against, like libboost-test-dev above: configuring with tests
   # (every preset) needs them.
   libgtest-dev        # GoogleTest: the evaluations-as-unit-tests example (sdk/examples/gtest_eval) and its tests

@@ -16,6 +16,7 @@
 #include "krino/core/server_api/run_routes.hpp"
 #include "krino/core/server_api/run_view_routes.hpp"
 #include "krino/core/store/postgres_connection.hpp"
+#include "krino/core/server_api/trace_routes.hpp"
 #include "krino/core/store/postgres_store.hpp"
 #include "krino/core/store/sqlite_store.hpp"
 
@@ -100,6 +101,7 @@ struct ServerFixture {
     server_api::add_judge_routes(router, *store, *auth, judge_options);
     comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
     server_api::add_comparison_routes(router, *store, *comparisons, *auth);
+    server_api::add_trace_routes(router, *store, *auth, {});
     http_server::HttpServerOptions options;
     options.port = 0;
     server = std::make_unique<http_server::HttpServer>(io.context(), options, router);

@@ -113,6 +113,8 @@ struct ServeArguments {
   // localhost's.
   PluginOptions plugins;
   std::vector<std::string> mcp_allowed_origins;
+  // Production traces are deleted this many days after their last span arrived; 0: kept forever.
+  unsigned trace_retention_days = 0;
 };
 
 // krino upload: a json report or the server reporter's spool sent to a results server (docs/server.md).

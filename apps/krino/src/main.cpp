@@ -144,6 +144,10 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--mcp-allowed-origin", serve.mcp_allowed_origins,
                         "A browser Origin allowed to use /mcp besides localhost's, e.g. https://agent.example.com (repeatable)")
       ->type_name("ORIGIN");
+  serve_cmd->add_option("--trace-retention-days", serve.trace_retention_days,
+                        "Delete production traces this many days after their last span arrived (default 0: keep them)")
+      ->type_name("DAYS")
+      ->check(CLI::Range(0u, 36500u));
   serve.plugins.add_to(*serve_cmd);
 
   McpArguments mcp;

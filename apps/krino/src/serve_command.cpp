@@ -10,6 +10,7 @@
 #include "krino/core/mcp/krino_mcp_server.hpp"
 #include "krino/core/mcp/tool_services.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
+#include "krino/core/server/otel_canonical_trace.hpp"
 #include "krino/core/server/results_server.hpp"
 #include "krino/core/store/data_location.hpp"
 #include "krino/core/store/open_store.hpp"
@@ -130,6 +131,8 @@ int serve_command(const ServeArguments& args) {
   core::mcp::ToolServices services(plugins, options.database, args.data_dir, log_level);
   options.mcp.allowed_origins = args.mcp_allowed_origins;
   options.make_mcp_server = [&services](core::store::Store&) { return core::mcp::make_krino_mcp_server(services); };
+  options.traces.canonical_trace = core::server::otel_canonical_trace(plugins);
+  if (args.trace_retention_days > 0) options.trace_retention.retention = std::chrono::hours(24) * args.trace_retention_days;
   core::server::ResultsServer server(options);
   server.start();
   // A URI may hold a password: only its scheme is shown.

@@ -69,6 +69,7 @@ struct ResultsServer::Parts {
   std::unique_ptr<JudgePageWorker> judge;   // after io: its model calls run there
   std::unique_ptr<JobWorker> jobs;          // after the judge: stopped before its handler goes
   std::unique_ptr<EndedRunIndexer> ended_run_indexer;
+  std::unique_ptr<TraceSweeper> trace_sweeper;
 };
 
 ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_unique<Parts>(options)) {
@@ -120,6 +121,10 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   judge_routes.enqueued = [jobs = parts_->jobs.get()] { jobs->wake(); };
   server_api::add_judge_routes(parts_->router, store, parts_->auth, std::move(judge_routes));
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
+  server_api::TraceRouteOptions traces = options.traces;
+  traces.max_inflated_bytes = static_cast<std::size_t>(options.http.max_body_bytes);
+  server_api::add_trace_routes(parts_->router, store, parts_->auth, std::move(traces));
+  parts_->trace_sweeper = std::make_unique<TraceSweeper>(store, options.trace_retention);
   if (options.make_mcp_server) {
     parts_->mcp_server = options.make_mcp_server(store);
     McpHttpOptions mcp = options.mcp;
@@ -149,6 +154,7 @@ void ResultsServer::start() {
   parts_->alerts->start();
   parts_->jobs->start();
   parts_->ended_run_indexer->start();
+  parts_->trace_sweeper->start();
 }
 
 unsigned short ResultsServer::port() const { return parts_->http->port(); }
@@ -163,6 +169,7 @@ bool ResultsServer::stop(std::chrono::milliseconds grace) {
   parts_->alerts->stop();
   parts_->jobs->stop();  // a page it was judging goes back to the queue when its lease ends
   parts_->ended_run_indexer->stop();  // a build cut off here is done again at the next start
+  parts_->trace_sweeper->stop();
   return finished;
 }
 

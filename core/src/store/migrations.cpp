@@ -639,6 +639,97 @@ UPDATE runs SET latency_count = (SELECT COUNT(latency_ms) FROM items WHERE items
 CREATE INDEX runs_awaiting_text_index ON runs (completed_at, id) WHERE text_index <> 'ready';
 )sql";
 
+// 8: production traces (OTLP spans), in tables of their own, apart from runs: high-volume ingestion
+// never shares an index with experiment data. A trace is keyed by its tenant ('' for shared rows:
+// a primary key cannot hold NULL) and its OTLP id; its spans by the same and their span id, so an
+// exporter sending a span again stores it once. Times are Unix nanoseconds as 64-bit integers,
+// exact. The list walks (start_ns DESC, trace_id DESC); retention walks received_at_ms. Spans carry
+// no foreign key (a check per ingested row costs more than the insert): the store, their only
+// writer, deletes them with their trace.
+constexpr std::string_view kTracesSqlite = R"sql(
+CREATE TABLE traces (
+  tenant TEXT NOT NULL,
+  trace_id TEXT NOT NULL,
+  project TEXT,
+  root_span_id TEXT,
+  root_name TEXT,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  span_count INTEGER NOT NULL,
+  error_count INTEGER NOT NULL,
+  input TEXT,
+  output TEXT,
+  received_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (tenant, trace_id)
+) WITHOUT ROWID;
+CREATE INDEX traces_by_start ON traces (start_ns DESC, trace_id DESC);
+CREATE INDEX traces_by_project ON traces (project, start_ns DESC, trace_id DESC);
+CREATE INDEX traces_by_received ON traces (received_at_ms);
+CREATE TABLE spans (
+  tenant TEXT NOT NULL,
+  trace_id TEXT NOT NULL,
+  span_id TEXT NOT NULL,
+  parent_span_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  status_code INTEGER NOT NULL,
+  status_message TEXT NOT NULL,
+  attributes TEXT NOT NULL,
+  events TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  scope_name TEXT NOT NULL,
+  scope_version TEXT NOT NULL,
+  project TEXT,
+  input TEXT,
+  output TEXT,
+  PRIMARY KEY (tenant, trace_id, span_id)
+) WITHOUT ROWID;
+)sql";
+
+constexpr std::string_view kTracesPostgres = R"sql(
+CREATE TABLE traces (
+  tenant text NOT NULL,
+  trace_id text NOT NULL,
+  project text,
+  root_span_id text,
+  root_name text,
+  start_ns bigint NOT NULL,
+  end_ns bigint NOT NULL,
+  span_count bigint NOT NULL,
+  error_count bigint NOT NULL,
+  input text,
+  output text,
+  received_at_ms bigint NOT NULL,
+  PRIMARY KEY (tenant, trace_id)
+);
+CREATE INDEX traces_by_start ON traces (start_ns DESC, trace_id DESC);
+CREATE INDEX traces_by_project ON traces (project, start_ns DESC, trace_id DESC);
+CREATE INDEX traces_by_received ON traces (received_at_ms);
+CREATE TABLE spans (
+  tenant text NOT NULL,
+  trace_id text NOT NULL,
+  span_id text NOT NULL,
+  parent_span_id text NOT NULL,
+  name text NOT NULL,
+  kind integer NOT NULL,
+  start_ns bigint NOT NULL,
+  end_ns bigint NOT NULL,
+  status_code integer NOT NULL,
+  status_message text NOT NULL,
+  attributes text NOT NULL,
+  events text NOT NULL,
+  resource text NOT NULL,
+  scope_name text NOT NULL,
+  scope_version text NOT NULL,
+  project text,
+  input text,
+  output text,
+  PRIMARY KEY (tenant, trace_id, span_id)
+);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
@@ -647,6 +738,7 @@ constexpr std::array kMigrations = {
     Migration{5, "server datasets and review", kDatasetsSqlite, kDatasetsPostgres},
     Migration{6, "text search indexes", kTextIndexSqlite, kTextIndexPostgres},
     Migration{7, "server judge and job queue", kJudgeSqlite, kJudgePostgres},
+    Migration{8, "production traces", kTracesSqlite, kTracesPostgres},
 };
 
 }  // namespace

@@ -7,12 +7,15 @@
 //   GET /readyz    200 when the database answers and its schema is current, else 503 (readiness)
 //   GET /metrics   Prometheus text: requests by method and code, request durations
 //   /mcp           MCP over Streamable HTTP, when the command gives an MCP server (mcp_http_transport.hpp)
+//   /v1/traces     OTLP/HTTP trace ingestion, and /api/v1/traces (trace_routes.hpp), swept by retention
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server/alert_dispatcher.hpp"
 #include "krino/core/server/job_worker.hpp"
 #include "krino/core/server/judge_page_worker.hpp"
 #include "krino/core/server/mcp_http_transport.hpp"
+#include "krino/core/server/trace_sweeper.hpp"
 #include "krino/core/server_api/auth.hpp"
+#include "krino/core/server_api/trace_routes.hpp"
 #include "krino/core/store/store.hpp"
 
 #include <chrono>
@@ -38,6 +41,10 @@ struct ResultsServerOptions {
   // where the API shows it); empty: no /mcp.
   std::function<std::unique_ptr<mcp::McpServer>(store::Store&)> make_mcp_server;
   McpHttpOptions mcp;
+  // Production traces: OTLP ingestion and reads (trace_routes.hpp; the gzip bound is the body
+  // limit), and their retention.
+  server_api::TraceRouteOptions traces;
+  TraceRetentionOptions trace_retention;
 };
 
 class ResultsServer {

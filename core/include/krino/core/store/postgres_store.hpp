@@ -160,6 +160,11 @@ class PostgresStore final : public Store {
   std::optional<std::vector<JudgeVerdict>> judge_job_results(const Scope& scope, const std::string& run_id, const std::string& judge_job_id,
                                                              std::int64_t after_seq, std::size_t limit) override;
   std::optional<AgreementInput> agreement_input(const Scope& scope, const std::string& run_id) override;
+  // Production traces (postgres_traces.cpp).
+  SpanIngestOutcome add_spans(const Scope& scope, std::span<const SpanRecord> spans, std::int64_t received_at_ms) override;
+  TracePage traces(const Scope& scope, const TraceFilter& filter) override;
+  std::optional<StoredTrace> trace(const Scope& scope, const std::string& trace_id) override;
+  std::size_t delete_traces_received_before(std::int64_t cutoff_ms, std::size_t limit) override;
 };
 
 }  // namespace krino::core::store

@@ -8,6 +8,7 @@
 #include "krino/core/store/judge_types.hpp"
 #include "krino/core/store/review_types.hpp"
 #include "krino/core/store/store_types.hpp"
+#include "krino/core/store/trace_types.hpp"
 
 #include <functional>
 #include <optional>
@@ -239,6 +240,19 @@ class Store {
   // What agreement is computed from: the verdicts of the run's annotated items and every
   // annotation; nullopt when the scope sees no such run.
   virtual std::optional<AgreementInput> agreement_input(const Scope& scope, const std::string& run_id) = 0;
+
+  // Production traces (trace_types.hpp), stamped with the caller's tenant ('' in the tables for an
+  // unscoped caller); a tenant sees its own and shared traces, an unscoped caller every trace.
+  // Stores the spans in one transaction, each trace's row summed up with them; a span already
+  // stored (same tenant, trace and span id) is left as it is and counted as a duplicate.
+  // `received_at_ms` stamps the traces touched (retention).
+  virtual SpanIngestOutcome add_spans(const Scope& scope, std::span<const SpanRecord> spans, std::int64_t received_at_ms) = 0;
+  virtual TracePage traces(const Scope& scope, const TraceFilter& filter) = 0;
+  // The trace with all its spans; nullopt when the scope sees none (its own before a shared one).
+  virtual std::optional<StoredTrace> trace(const Scope& scope, const std::string& trace_id) = 0;
+  // Retention (unscoped: the sweeper acts for every tenant): deletes up to `limit` traces last
+  // received before `cutoff_ms`, with their spans, oldest first, in one transaction; how many.
+  virtual std::size_t delete_traces_received_before(std::int64_t cutoff_ms, std::size_t limit) = 0;
 };
 
 }  // namespace krino::core::store
