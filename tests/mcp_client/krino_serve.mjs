@@ -1,13 +1,13 @@
-// `krino serve` as a child process for the HTTP tests: on a free loopback port (the system's
-// choice, read back from the line the server logs), with a fresh data directory.
+// `krino serve` as a child process for the Node tests over HTTP (MCP, OTLP): on a free loopback
+// port (the system's choice, read back from the line the server logs), with a fresh data directory.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export async function startKrinoServe(krino, extraArgs = []) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'krino-mcp-http-'));
-  const child = spawn(krino, ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, '--plugins', 'text,files', ...extraArgs],
+export async function startKrinoServe(krino, extraArgs = [], { plugins = 'text,files' } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'krino-serve-'));
+  const child = spawn(krino, ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, '--plugins', plugins, ...extraArgs],
     { stdio: ['ignore', 'inherit', 'pipe'] });
   let log = '';
   const port = await new Promise((resolve, reject) => {
@@ -24,6 +24,7 @@ export async function startKrinoServe(krino, extraArgs = []) {
   });
   child.stderr.resume();  // the access log, unread from now on
   return {
+    base: `http://127.0.0.1:${port}`,
     url: new URL(`http://127.0.0.1:${port}/mcp`),
     async stop() {
       const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));

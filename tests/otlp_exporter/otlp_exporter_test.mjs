@@ -5,10 +5,9 @@
 // derived input, output and project, and the canonical trace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startKrinoServe } from '../mcp_client/krino_serve.mjs';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 
@@ -22,33 +21,9 @@ const fixtures = [
   'tests/fixtures/traces/otlp-genai/derived_fields.otlp.json',
 ].map((path) => join(sourceDir, path));
 
-async function startServer() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'krino-otlp-'));
-  const child = spawn(krino, ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, '--plugins', 'otel'],
-    { stdio: ['ignore', 'inherit', 'pipe'] });
-  let log = '';
-  const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`krino serve did not start in 20 s:\n${log}`)), 20000);
-    child.stderr.on('data', (chunk) => {
-      log += chunk;
-      const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
-      if (listening) {
-        clearTimeout(timer);
-        resolve(Number(listening[1]));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`krino serve exited with ${code}:\n${log}`)));
-  });
-  child.stderr.resume();
-  return {
-    base: `http://127.0.0.1:${port}`,
-    async stop() {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+// A server with the otel extractor, for the canonical trace.
+function startServer() {
+  return startKrinoServe(krino, [], { plugins: 'otel' });
 }
 
 // OTLP/JSON's spellings read back into what an instrumented program holds.
