@@ -185,6 +185,7 @@ try {
     // bob's annotation (UNSURE keeps the item in the queue) is beside mine, his note as text.
     const others = page.getByTestId('other-annotations');
     await others.waitFor();
+    await others.getByText(`\u2026${bob.id.slice(-6)}`).waitFor();  // key names arrive after the ids
     assert.ok((await others.innerText()).includes(HOSTILE_NOTE));
     assert.match(await others.innerText(), new RegExp(`bob \u2026${bob.id.slice(-6)}`));
     await page.keyboard.press('n');
@@ -246,6 +247,8 @@ try {
     await row.getByRole('button').click();
     const table = page.getByTestId('annotations');
     await table.waitFor();
+    // Reviewers show as key ids until the key names arrive (a request of their own): wait for them.
+    await table.getByText(`\u2026${bob.id.slice(-6)}`).waitFor();
     const text = await table.innerText();
     assert.ok(text.includes(`bob \u2026${bob.id.slice(-6)}`) && text.includes(HOSTILE_NOTE) && text.includes('the gold answer is outdated'), text);
     assert.equal(await table.locator('tbody tr').count(), 2);
