@@ -104,6 +104,34 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(the_queue_holds_items_never_judged_or_last_judg
   BOOST_TEST(this->call("GET", base + items[1] + "/annotations").status() == 404u);
 }
 
+// A reviewer judges the first page, then asks for the next: with a page number the items that moved
+// up into page 0 would be skipped; the cursor (the last item seen) finds each of them.
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(the_queue_pages_by_cursor_so_judging_skips_nothing, Backend, Backends, ServerFixture<Backend>) {
+  const auto [run, items] = reviewed_run(*this);
+  const auto first = review_json(this->call("GET", "/api/v1/review-queue?runId=" + run + "&size=1"));
+  BOOST_REQUIRE_EQUAL(first.at("content").as_array().size(), 1u);
+  BOOST_TEST(first.at("last").as_bool() == false);
+  const std::string cursor(first.at("nextCursor").as_string());
+  BOOST_TEST(cursor == items[0]);
+  BOOST_REQUIRE_EQUAL(this->call("PUT", "/api/v1/runs/" + run + "/items/" + items[0] + "/annotation", R"({"verdict":"CORRECT"})").status(), 200u);
+  // By number, page 1 now holds d2: d1 moved up into page 0 and would never be shown.
+  const auto by_number = review_json(this->call("GET", "/api/v1/review-queue?runId=" + run + "&size=1&page=1"));
+  BOOST_TEST(by_number.at("content").as_array()[0].at("datasetItemId").as_string() == "d2");
+  const auto second = review_json(this->call("GET", "/api/v1/review-queue?runId=" + run + "&size=1&after=" + cursor));
+  BOOST_TEST(second.at("content").as_array()[0].at("datasetItemId").as_string() == "d1");
+  BOOST_TEST(second.at("totalElements").as_int64() == 2);  // the total is the whole queue's, not what is after the cursor
+  const auto third = review_json(this->call("GET", "/api/v1/review-queue?runId=" + run + "&size=1&after=" + items[1]));
+  BOOST_TEST(third.at("content").as_array()[0].at("datasetItemId").as_string() == "d2");
+  const auto end = review_json(this->call("GET", "/api/v1/review-queue?runId=" + run + "&size=1&after=" + items[2]));
+  BOOST_TEST(end.at("content").as_array().empty());
+  BOOST_TEST(end.at("last").as_bool() == true);
+  BOOST_TEST(end.at("nextCursor").is_null());
+  const auto short_page = review_json(this->call("GET", "/api/v1/review-queue?runId=" + run + "&size=5&after=" + cursor));
+  BOOST_TEST(short_page.at("content").as_array().size() == 2u);
+  BOOST_TEST(short_page.at("nextCursor").is_null());
+  BOOST_TEST(this->call("GET", "/api/v1/review-queue?after=not-an-id").status() == 400u);
+}
+
 BOOST_FIXTURE_TEST_CASE_TEMPLATE(several_reviewers_each_keep_their_own_and_the_latest_decides, Backend, Backends, ServerFixture<Backend>) {
   const ReviewResult root = this->call("POST", "/api/v1/api-keys", R"({"name":"root","role":"ADMIN"})");
   BOOST_REQUIRE_EQUAL(root.status(), 201u);

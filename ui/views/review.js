@@ -158,17 +158,17 @@ function Filters({ projectName, experimentId, runId }) {
   return html`
     <form class="filters" aria-label="Filter the queue" onSubmit=${(event) => event.preventDefault()}>
       <div class="field"><label for="review-project">Project</label>
-        <select id="review-project" value=${shownProject} onChange=${(event) => setQuery({ projectName: event.target.value, experimentId: null, runId: null, page: null })}>
+        <select id="review-project" value=${shownProject} onChange=${(event) => setQuery({ projectName: event.target.value, experimentId: null, runId: null, after: null })}>
           <option value="">any</option>
           ${list(projects).map((project) => html`<option value=${project.name}>${project.name}</option>`)}
         </select></div>
       <div class="field"><label for="review-experiment">Experiment</label>
-        <select id="review-experiment" value=${shownExperiment} disabled=${!shownProject} onChange=${(event) => setQuery({ projectName: shownProject, experimentId: event.target.value, runId: null, page: null })}>
+        <select id="review-experiment" value=${shownExperiment} disabled=${!shownProject} onChange=${(event) => setQuery({ projectName: shownProject, experimentId: event.target.value, runId: null, after: null })}>
           <option value="">any</option>
           ${list(experiments).map((experiment) => html`<option value=${experiment.id}>${experiment.name}</option>`)}
         </select></div>
       <div class="field"><label for="review-run">Run</label>
-        <select id="review-run" value=${runId} onChange=${(event) => setQuery({ projectName: shownProject, experimentId: shownExperiment, runId: event.target.value, page: null })}>
+        <select id="review-run" value=${runId} onChange=${(event) => setQuery({ projectName: shownProject, experimentId: shownExperiment, runId: event.target.value, after: null })}>
           <option value="">any</option>
           ${runId && !runChoices.some((run) => run.id === runId) && html`<option value=${runId}>${runId}</option>`}
           ${runChoices.map((run) => html`<option value=${run.id}>${when(run.startedAt)} \u00b7 ${run.status ?? ''} \u00b7 ${percent(run.passRate)}</option>`)}
@@ -180,9 +180,11 @@ export function ReviewView({ query }) {
   const projectName = query.get('projectName') ?? '';
   const experimentId = query.get('experimentId') ?? '';
   const runId = query.get('runId') ?? '';
-  const page = Number(query.get('page') ?? 0) || 0;
+  // Pages go by cursor (the last item seen), not by number: judged items leave the queue, and a page
+  // number would then skip the ones that moved up. Going back is the browser's back button.
+  const after = query.get('after') ?? '';
   const [version, setVersion] = useState(0);
-  const queue = useApi(`/review-queue${queryString({ projectName, experimentId, runId, page, size: PAGE_SIZE })}`, version);
+  const queue = useApi(`/review-queue${queryString({ projectName, experimentId, runId, after, size: PAGE_SIZE })}`, version);
   const entries = queue.data?.content ?? [];
   const [cursor, setCursor] = useState(0);
   const [mineById, setMineById] = useState({});     // itemResultId -> my annotation (null: none)
@@ -296,7 +298,7 @@ export function ReviewView({ query }) {
     <${Filters} projectName=${projectName} experimentId=${experimentId} runId=${runId} />
     <${ErrorNote} error=${queue.error} what="Queue" />
     ${queue.loading && !queue.data && html`<${Loading} what="Loading the queue" />`}
-    <p class="muted" aria-live="polite" data-testid="queue-count">${queue.data ? `${integer(total)} items to review${total > 0 ? ` \u00b7 page ${page + 1} of ${integer(Math.max(1, Math.ceil(total / PAGE_SIZE)))}` : ''}` : ''}</p>
+    <p class="muted" aria-live="polite" data-testid="queue-count">${queue.data ? `${integer(total)} items to review${total > 0 && after ? ' \u00b7 later items' : ''}` : ''}</p>
     ${queue.data && entries.length === 0 && html`<${Empty}>Nothing to review here.</${Empty}>`}
     ${entries.length > 0 && html`
       <div class="review-layout">
@@ -323,8 +325,8 @@ export function ReviewView({ query }) {
             </table>
           </div>
           <div class="pager">
-            <button type="button" disabled=${page === 0} onClick=${() => setQuery({ page: page - 1 || null })}>Previous page</button>
-            <button type="button" disabled=${queue.data?.last !== false} onClick=${() => setQuery({ page: page + 1 })}>Next page</button>
+            <button type="button" disabled=${!after} onClick=${() => setQuery({ after: null })}>First page</button>
+            <button type="button" disabled=${!queue.data?.nextCursor} onClick=${() => setQuery({ after: queue.data.nextCursor })}>Next page</button>
             <button type="button" class="ghost" onClick=${() => { setVersion(version + 1); setSelected([]); }}>Reload (judged items leave)</button>
           </div>
           <${Promote} selected=${selected} clear=${() => setSelected([])} />

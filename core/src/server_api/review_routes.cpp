@@ -129,7 +129,8 @@ Response review_queue(store::Store& store, const Request& request, const store::
   if (!size) return *refusal;
   store::ReviewFilter filter;
   if (auto name = request.query_value("projectName"); name && !name->empty()) filter.project_name = std::string(*name);
-  for (auto [key, target] : {std::pair{"experimentId", &filter.experiment_id}, std::pair{"runId", &filter.run_id}}) {
+  for (auto [key, target] :
+       {std::pair{"experimentId", &filter.experiment_id}, std::pair{"runId", &filter.run_id}, std::pair{"after", &filter.after_item_id}}) {
     const auto text = request.query_value(key);
     if (!text || text->empty()) continue;
     const auto id = store::parse_uuid(*text);
@@ -164,7 +165,16 @@ Response review_queue(store::Store& store, const Request& request, const store::
     out += "]}";
   }
   out += ']';
-  append_page_fields(out, *page, *size, found.total, found.entries.size(), static_cast<std::int64_t>((*page + 1) * *size) >= found.total);
+  // A full page may have more after it; `nextCursor` is what to pass as `after` for the next one.
+  const bool full = found.entries.size() == *size;
+  const bool last = filter.after_item_id ? !full : static_cast<std::int64_t>((*page + 1) * *size) >= found.total;
+  append_page_fields(out, *page, *size, found.total, found.entries.size(), last);
+  append_key(out, "nextCursor");
+  if (full) {
+    krino::json::append_json_string(out, found.entries.back().item_id);
+  } else {
+    out += "null";
+  }
   out += '}';
   return http_server::json_response(Status::ok, std::move(out));
 }

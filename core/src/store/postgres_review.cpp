@@ -92,7 +92,7 @@ ReviewPage PostgresStore::review_queue(const Scope& scope, const ReviewFilter& f
   const std::string from =
       " FROM items i JOIN runs r ON r.id = i.run_id JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id "
       "WHERE " + visible("r.tenant_id", 1) + " AND ($2::text IS NULL OR p.name = $2::text) AND ($3::uuid IS NULL OR e.id = $3::uuid) "
-      "AND ($4::uuid IS NULL OR r.id = $4::uuid) AND " + std::string(kPgInQueue);
+      "AND ($4::uuid IS NULL OR r.id = $4::uuid) AND ($7::uuid IS NULL OR i.id > $7::uuid) AND " + std::string(kPgInQueue);
   const auto filter_params = [&] {
     return PgParams().optional(scope.tenant).optional(filter.project_name).optional(filter.experiment_id).optional(filter.run_id);
   };
@@ -110,7 +110,7 @@ ReviewPage PostgresStore::review_queue(const Scope& scope, const ReviewFilter& f
                             filter_params())
                    .integer(0, 0);
   const PgResult rows = connection.execute("SELECT r.id, e.id, p.name, i.id, i.seq, i.document" + from + " ORDER BY i.id LIMIT $5 OFFSET $6",
-                                           filter_params().integer(static_cast<std::int64_t>(limit)).integer(static_cast<std::int64_t>(offset)));
+                                           filter_params().integer(static_cast<std::int64_t>(limit)).integer(static_cast<std::int64_t>(offset)).optional(filter.after_item_id));
   for (int row = 0; row < rows.rows(); ++row) {
     page.entries.push_back(ReviewEntry{std::string(rows.text(row, 0)), std::string(rows.text(row, 1)), std::string(rows.text(row, 2)),
                                        std::string(rows.text(row, 3)), rows.integer(row, 4), std::string(rows.text(row, 5)), {}});

@@ -92,7 +92,7 @@ ReviewPage SqliteStore::review_queue(const Scope& scope, const ReviewFilter& fil
   const std::lock_guard<std::mutex> lock(mutex_);
   const std::string from =
       " FROM items i JOIN runs r ON r.id = i.run_id JOIN experiments e ON e.id = r.experiment_id JOIN projects p ON p.id = e.project_id "
-      "WHERE " + visible("r.tenant_id", 1) + " AND (?2 IS NULL OR p.name = ?2) AND (?3 IS NULL OR e.id = ?3) AND (?4 IS NULL OR r.id = ?4) AND " +
+      "WHERE " + visible("r.tenant_id", 1) + " AND (?2 IS NULL OR p.name = ?2) AND (?3 IS NULL OR e.id = ?3) AND (?4 IS NULL OR r.id = ?4) AND (?7 IS NULL OR i.id > ?7) AND " +
       std::string(kSqliteInQueue);
   const auto bind_filter = [&](SqliteStatement& statement) {
     statement.bind(1, scope.tenant).bind(2, filter.project_name).bind(3, filter.experiment_id).bind(4, filter.run_id);
@@ -111,7 +111,7 @@ ReviewPage SqliteStore::review_queue(const Scope& scope, const ReviewFilter& fil
   page.total = count.integer(0);
   SqliteStatement rows = connection_.prepare("SELECT r.id, e.id, p.name, i.id, i.seq, i.document" + from + " ORDER BY i.id LIMIT ?5 OFFSET ?6");
   bind_filter(rows);
-  rows.bind(5, static_cast<std::int64_t>(limit)).bind(6, static_cast<std::int64_t>(offset));
+  rows.bind(5, static_cast<std::int64_t>(limit)).bind(6, static_cast<std::int64_t>(offset)).bind(7, filter.after_item_id);
   while (rows.step()) {
     page.entries.push_back(ReviewEntry{std::string(rows.text(0)), std::string(rows.text(1)), std::string(rows.text(2)), std::string(rows.text(3)),
                                        rows.integer(4), std::string(rows.text(5)), {}});

@@ -36,6 +36,9 @@ struct ReviewFilter {
   std::optional<std::string> project_name = std::nullopt;
   std::optional<std::string> experiment_id = std::nullopt;
   std::optional<std::string> run_id = std::nullopt;
+  // Keyset paging: only items whose id sorts after this one. A reviewer's verdicts take items out of
+  // the queue as they go, so a page number would skip the items that moved up into the next page.
+  std::optional<std::string> after_item_id = std::nullopt;
 };
 
 // A run item in the queue: where it is, its document (inputs, outputs, eval results) and its
