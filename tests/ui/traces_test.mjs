@@ -267,6 +267,7 @@ try {
     const [made] = await connections();
     assert.deepEqual([made.credential, made.credentialRef, made.maxConcurrency, made.model], ['ENVIRONMENT', 'OPENAI_API_KEY', 4, 'gpt-4o-mini']);
     assert.equal(await page.getByTestId('connection-row').locator('[data-testid=connection-credential]').innerText(), 'environment variable OPENAI_API_KEY');
+    assert.equal(await page.getByTestId('connection-limits').innerText(), `4 in flight, ${made.timeoutMs.toLocaleString('en-US')} ms timeout, ${made.maxRetries} retries`);
   });
 
   await check('LLM connections: an inline key is shown as "inline key set", never as the key; edit keeps it; delete', async () => {

@@ -20,7 +20,7 @@ function Confusion({ caption, rows, columns, cells, testId }) {
       <caption class="sr-only">${caption}</caption>
       <thead><tr><td></td>${columns.map((label) => html`<th scope="col" class="num">${label}</th>`)}</tr></thead>
       <tbody>${rows.map((label, r) => html`<tr><th scope="row">${label}</th>${cells[r].map((count, c) => html`
-        <td class=${`num ${r === c ? 'agree' : 'disagree'}`}>${integer(count)}</td>`)}</tr>`)}</tbody>
+        <td class=${`num ${count > 0 ? (r === c ? 'agree' : 'disagree') : ''}`}>${integer(count)}</td>`)}</tr>`)}</tbody>
     </table>`;
 }
 

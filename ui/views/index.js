@@ -1,5 +1,5 @@
-// The views of the shell, by URL. A later view (datasets, review queue, traces, LLM connections)
-// plugs in with one line here; `nav` puts it in the top navigation.
+// The views of the shell, by URL. A new view plugs in with one line here; `nav` puts it in the top
+// navigation.
 import { Dashboard } from './dashboard.js';
 import { DatasetDiffView, DatasetVersionView, DatasetView, DatasetsView } from './datasets.js';
 import { DiffView } from './diff.js';

@@ -8,21 +8,28 @@ import { Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
 import { useApi } from '../components/use_api.js';
 
 const PROVIDERS = [
-  ['openai', 'OpenAI Chat Completions (and compatible servers)'],
+  ['openai', 'OpenAI Chat Completions'],
   ['openai_responses', 'OpenAI Responses'],
   ['anthropic', 'Anthropic Messages'],
 ];
 const LIMITS = [
-  ['maxConcurrency', 'Calls in flight', 'default 8'],
-  ['timeoutMs', 'Timeout per attempt (ms)', 'default 60000'],
-  ['maxRetries', 'Retries', 'default 2'],
-  ['requestsPerMinute', 'Requests per minute', 'no limit'],
+  ['maxConcurrency', 'Calls in flight', '8 when empty'],
+  ['timeoutMs', 'Timeout per attempt (ms)', '60000 when empty'],
+  ['maxRetries', 'Retries', '2 when empty'],
+  ['requestsPerMinute', 'Requests per minute', 'none when empty'],
 ];
 
 export function credentialText(connection) {
   if (connection.credential === 'ENVIRONMENT' || connection.credentialRef) return `environment variable ${connection.credentialRef}`;
   if (connection.credential === 'INLINE' || connection.hasApiKey) return 'inline key set';
   return 'none';
+}
+
+// "4 in flight, 60,000 ms timeout, 2 retries, 30 a minute": one cell, so the table fits a window.
+function limitsText(connection) {
+  const parts = [`${integer(connection.maxConcurrency)} in flight`, `${integer(connection.timeoutMs)} ms timeout`, `${integer(connection.maxRetries)} retries`];
+  if (connection.requestsPerMinute != null) parts.push(`${integer(connection.requestsPerMinute)} a minute`);
+  return parts.join(', ');
 }
 
 const blank = { name: '', baseUrl: '', model: '', provider: 'openai', credentialKind: 'ENVIRONMENT', credentialRef: '', apiKey: '',
@@ -70,7 +77,7 @@ function ConnectionForm({ editing, saved, cancel }) {
         <div class="field"><label for="conn-name">Name</label><input id="conn-name" ref=${first} required value=${form.name} onInput=${set('name')} /></div>
         <div class="field"><label for="conn-provider">Provider</label>
           <select id="conn-provider" value=${form.provider} onChange=${set('provider')}>${PROVIDERS.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select></div>
-        <div class="field wide"><label for="conn-base-url">Base URL</label><input id="conn-base-url" required value=${form.baseUrl} onInput=${set('baseUrl')} placeholder="https://api.openai.com/v1" /></div>
+        <div class="field wide"><label for="conn-base-url">Base URL <span class="hint">such as https://api.openai.com/v1</span></label><input id="conn-base-url" required value=${form.baseUrl} onInput=${set('baseUrl')} /></div>
         <div class="field"><label for="conn-model">Model</label><input id="conn-model" required value=${form.model} onInput=${set('model')} /></div>
       </div>
       <fieldset class="credential">
@@ -78,13 +85,13 @@ function ConnectionForm({ editing, saved, cancel }) {
         <label class="check"><input type="radio" name="credentialKind" value="ENVIRONMENT" checked=${form.credentialKind === 'ENVIRONMENT'} onChange=${set('credentialKind')} /> The server's environment variable</label>
         <label class="check"><input type="radio" name="credentialKind" value="INLINE" checked=${form.credentialKind === 'INLINE'} onChange=${set('credentialKind')} /> An inline key, stored encrypted</label>
         ${form.credentialKind === 'ENVIRONMENT'
-          ? html`<div class="field"><label for="conn-credential-ref">Variable name</label><input id="conn-credential-ref" value=${form.credentialRef} onInput=${set('credentialRef')} placeholder="OPENAI_API_KEY" /></div>`
+          ? html`<div class="field"><label for="conn-credential-ref">Variable name <span class="hint">such as OPENAI_API_KEY</span></label><input id="conn-credential-ref" value=${form.credentialRef} onInput=${set('credentialRef')} /></div>`
           : html`<div class="field"><label for="conn-api-key">API key${keptKey ? ' (empty keeps the stored one)' : ''}</label>
               <input id="conn-api-key" type="password" autocomplete="off" value=${form.apiKey} onInput=${set('apiKey')} /></div>`}
       </fieldset>
       <div class="form-grid">
-        ${LIMITS.map(([key, label, hint]) => html`<div class="field"><label for=${`conn-${key}`}>${label}</label>
-          <input id=${`conn-${key}`} inputmode="numeric" value=${form[key]} onInput=${set(key)} placeholder=${hint} /></div>`)}
+        ${LIMITS.map(([key, label, hint]) => html`<div class="field"><label for=${`conn-${key}`}>${label} <span class="hint">${hint}</span></label>
+          <input id=${`conn-${key}`} inputmode="numeric" value=${form[key]} onInput=${set(key)} /></div>`)}
       </div>
       <${ErrorNote} error=${problem} what=${editing ? 'Not saved' : 'Not created'} />
       <div class="dialog-actions">
@@ -124,25 +131,21 @@ export function LlmConnectionsView() {
         <table class="data" data-testid="connections">
           <caption class="sr-only">LLM connections, by name</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Base URL</th><th scope="col">Credential</th>
-            <th scope="col" class="num">In flight</th><th scope="col" class="num">Timeout</th><th scope="col" class="num">Retries</th><th scope="col" class="num">Per minute</th>
-            <th scope="col">Updated</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+            <th scope="col">Limits</th><th scope="col">Updated</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>
             ${connections.map((connection) => html`
               <tr data-testid="connection-row">
                 <td>${connection.name}</td>
                 <td>${connection.provider}</td>
-                <td><code>${connection.model}</code></td>
+                <td class="nowrap"><code>${connection.model}</code></td>
                 <td class="url-cell">${connection.baseUrl}</td>
                 <td data-testid="connection-credential">${credentialText(connection)}</td>
-                <td class="num">${integer(connection.maxConcurrency)}</td>
-                <td class="num">${connection.timeoutMs == null ? '\u2014' : `${integer(connection.timeoutMs)} ms`}</td>
-                <td class="num">${integer(connection.maxRetries)}</td>
-                <td class="num">${integer(connection.requestsPerMinute)}</td>
-                <td class="nowrap">${when(connection.updatedAt ?? connection.createdAt)}</td>
-                <td class="actions">
+                <td class="limits" data-testid="connection-limits">${limitsText(connection)}</td>
+                <td class="when">${when(connection.updatedAt ?? connection.createdAt)}</td>
+                <td><div class="row-actions">
                   <button type="button" onClick=${() => { setNotice(null); setEditing(connection); }} aria-label=${`Edit ${connection.name}`}>Edit</button>
                   <button type="button" class="danger" onClick=${() => remove(connection)} aria-label=${`Delete ${connection.name}`}>Delete</button>
-                </td>
+                </div></td>
               </tr>`)}
           </tbody>
         </table>

@@ -6,7 +6,7 @@ import { html, useEffect, useRef, useState } from '../lib/preact.js';
 import { setQuery } from '../lib/router.js';
 import { DASH, decimal, integer, jsonText, milliseconds, preview } from '../lib/format.js';
 import { localToNanos, nanosBetween, nanosWhen, toBigInt } from '../lib/nanos.js';
-import { queryString } from '../lib/api.js';
+import { parseExact, queryString } from '../lib/api.js';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
 import { useApi } from '../components/use_api.js';
 import { Section } from './run.js';
@@ -72,13 +72,13 @@ export function TracesView({ query }) {
             ${traces.map((trace) => html`
               <tr data-testid="trace-row">
                 <td><a href=${traceHref(trace.traceId)}>${trace.rootName || trace.traceId}</a></td>
-                <td>${trace.project ?? ''}</td>
+                <td class="nowrap">${trace.project ?? ''}</td>
                 <td class="nowrap">${nanosWhen(trace.startTimeUnixNano)}</td>
                 <td class="num">${milliseconds(nanosBetween(trace.startTimeUnixNano, trace.endTimeUnixNano))}</td>
                 <td class="num">${integer(trace.spanCount)}</td>
                 <td class="num">${trace.errorCount > 0 ? html`<span class="fail">${integer(trace.errorCount)}</span>` : integer(trace.errorCount)}</td>
-                <td class="input-preview">${preview(trace.input, 60)}</td>
-                <td class="input-preview">${preview(trace.output, 60)}</td>
+                <td class="input-preview narrow">${preview(trace.input, 60)}</td>
+                <td class="input-preview narrow">${preview(trace.output, 60)}</td>
               </tr>`)}
           </tbody>
         </table>
@@ -88,6 +88,19 @@ export function TracesView({ query }) {
       <button type="button" disabled=${trail.length === 0} onClick=${() => { setQuery({ cursor: trail[trail.length - 1] || null }); setTrail(trail.slice(0, -1)); }}>Previous</button>
       <button type="button" disabled=${!data?.nextCursor} onClick=${() => { setTrail([...trail, cursor]); setQuery({ cursor: data.nextCursor }); }}>Next</button>
     </div>`;
+}
+
+// OpenTelemetry GenAI instrumentations put messages into attributes as JSON text; shown indented,
+// which is easier to read than one long line. Anything else is shown as it was sent.
+function valueText(value) {
+  if (typeof value !== 'string') return jsonText(value);
+  const trimmed = value.trim();
+  if (!/^[[{]/.test(trimmed)) return value;
+  try {
+    return jsonText(parseExact(trimmed));
+  } catch {
+    return value;
+  }
 }
 
 // A span's attributes (or an event's, or the resource's): one row a key, the value as text (a
@@ -101,7 +114,7 @@ function KeyValues({ caption, values, testId }) {
       <thead><tr><th scope="col">Key</th><th scope="col">Value</th></tr></thead>
       <tbody>${entries.map(([key, value]) => html`
         <tr><th scope="row" class="kv-key">${key}</th>
-          <td><pre class="kv-pre">${typeof value === 'string' ? value : jsonText(value)}</pre></td></tr>`)}</tbody>
+          <td><pre class="kv-pre">${valueText(value)}</pre></td></tr>`)}</tbody>
     </table>`;
 }
 
@@ -200,8 +213,8 @@ function SpanDetail({ span }) {
         ${span.scope?.name && html`<dt>Scope</dt><dd>${span.scope.name}${span.scope.version ? ` ${span.scope.version}` : ''}</dd>`}
       </dl>
       <div class="detail-grid">
-        <${Section} title="Input" value=${span.input} />
-        <${Section} title="Output" value=${span.output} />
+        <${Section} title="Input" value=${span.input == null ? null : valueText(span.input)} />
+        <${Section} title="Output" value=${span.output == null ? null : valueText(span.output)} />
       </div>
       <${KeyValues} caption="Attributes" values=${span.attributes} testId="span-attributes" />
       ${(span.events ?? []).length === 0 ? html`<p class="muted">Events: none.</p>` : html`
@@ -236,7 +249,7 @@ function CanonicalTrace({ trace }) {
       <h4>Turns (${integer(turns.length)})</h4>
       ${turns.length === 0 ? html`<p class="muted">None.</p>` : html`
         <ol class="turns" data-testid="canonical-turns">
-          ${turns.map((turn) => html`<li class=${`turn turn-${turn.role}`}><span class="turn-role">${turn.role}${turn.name ? ` ${turn.name}` : ''}</span>
+          ${turns.map((turn) => html`<li class=${`turn turn-${turn.role}`}><span class="turn-role">${turn.role}</span>${turn.name ? html` <code>${turn.name}</code>` : ''}
             ${turn.content != null && html`<pre class="kv-pre">${typeof turn.content === 'string' ? turn.content : jsonText(turn.content)}</pre>`}
             ${(turn.toolCalls ?? []).length > 0 && html`<div class="muted">calls ${turn.toolCalls.map((call) => call.name).join(', ')}</div>`}</li>`)}
         </ol>`}
