@@ -347,8 +347,12 @@ try {
     assert.deepEqual([pair.items, pair.agreements], [5, 4]);
     assert.deepEqual(await reviewer.getByTestId('confusion').locator('tbody td').allInnerTexts(),
       [pair.confusion.bothCorrect, pair.confusion.firstCorrectSecondIncorrect, pair.confusion.firstIncorrectSecondCorrect, pair.confusion.bothIncorrect].map(String));
-    await section.scrollIntoViewIfNeeded();
-    await section.screenshot({ path: shots ? join(shots, 'run-agreement.png') : join(dir, 'run-agreement.png') });
+    if (shots) {
+      // The section with a margin of page around it, as it sits on the run page.
+      const box = await section.boundingBox();
+      await page.screenshot({ path: join(shots, 'run-agreement.png'), fullPage: true,
+        clip: { x: Math.max(box.x - 24, 0), y: Math.max(box.y - 16, 0), width: Math.min(box.width + 48, 1280), height: box.height + 32 } });
+    }
   });
 
   step = 'the whole session';

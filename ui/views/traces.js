@@ -71,7 +71,7 @@ export function TracesView({ query }) {
           <tbody>
             ${traces.map((trace) => html`
               <tr data-testid="trace-row">
-                <td><a href=${traceHref(trace.traceId)}>${trace.rootName || trace.traceId}</a></td>
+                <td class="root-name"><a href=${traceHref(trace.traceId)}>${trace.rootName || trace.traceId}</a></td>
                 <td class="nowrap">${trace.project ?? ''}</td>
                 <td class="nowrap">${nanosWhen(trace.startTimeUnixNano)}</td>
                 <td class="num">${milliseconds(nanosBetween(trace.startTimeUnixNano, trace.endTimeUnixNano))}</td>
