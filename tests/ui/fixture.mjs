@@ -81,9 +81,11 @@ function collect(child) {
 }
 
 // `krino serve` on a port the system picks; resolves once it printed where it listens.
-export function startServe(krino, dataDir, extra = []) {
+// `env`: variables added to the server's environment (KRINO_ENCRYPTION_KEY for inline LLM keys).
+export function startServe(krino, dataDir, extra = [], env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(krino, ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(krino, ['serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...extra],
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
     let text = '';
     const timer = setTimeout(() => reject(new Error(`krino serve did not start:\n${text}`)), 20000);
     child.stderr.on('data', (chunk) => {

@@ -19,7 +19,14 @@ function loadKeyNames() {
   return keyNames;
 }
 
-function Reviewer({ principal, names }) {
+// The key names this tab may see, by key id (empty until they arrive, or for good without an ADMIN key).
+export function useKeyNames() {
+  const [names, setNames] = useState(new Map());
+  useEffect(() => { loadKeyNames().then(setNames); }, []);
+  return names;
+}
+
+export function Reviewer({ principal, names }) {
   const name = names.get(principal);
   if (!name) return html`<code>${principal}</code>`;
   // Key ids are UUIDv7: keys made the same minute share their first digits, so the last ones tell them apart.
@@ -28,8 +35,7 @@ function Reviewer({ principal, names }) {
 
 // `principal` is the id of the key that wrote an annotation ("anonymous" without keys).
 export function AnnotationTable({ annotations, caption, mine, testId = 'annotations' }) {
-  const [names, setNames] = useState(new Map());
-  useEffect(() => { loadKeyNames().then(setNames); }, []);
+  const names = useKeyNames();
   if (annotations.length === 0) return null;
   return html`
     <table class="data compact" data-testid=${testId}>

@@ -16,7 +16,7 @@ export function PageHeader({ crumbs = [], title, children }) {
 const STATUS_CLASSES = {
   PASSED: 'good', PASS: 'good', ENABLED: 'good', ACTIVE: 'good', DISABLED: 'muted', SUCCESS: 'good', DELIVERED: 'good', IMPROVED: 'good',
   FAILED: 'bad', FAIL: 'bad', ERROR: 'bad', DEAD: 'bad', REGRESSED: 'bad', CANCELLED: 'warn',
-  CORRECT: 'good', INCORRECT: 'bad', UNSURE: 'warn',
+  CORRECT: 'good', INCORRECT: 'bad', UNSURE: 'warn', OK: 'good', UNSET: 'muted', QUEUED: 'info', SUCCEEDED: 'good', EVALUATING: 'info',
   RUNNING: 'info', PENDING: 'info', INCONCLUSIVE: 'warn', NO_BASELINE: 'muted', UNCHANGED: 'muted',
 };
 

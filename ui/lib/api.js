@@ -41,6 +41,9 @@ function keepExactNumbers(key, value, context) {
   return value;
 }
 
+// JSON text -> its value, big integers kept as ExactNumber (as the API's answers are read).
+export const parseExact = (text) => JSON.parse(text, keepExactNumbers);
+
 // Turns {a: 1, b: null, c: ''} into "?a=1" (empty values are left out).
 export function queryString(params) {
   const query = new URLSearchParams();

@@ -1,13 +1,15 @@
-// The views of the shell, by URL. A later view (datasets, review queue, traces, LLM connections)
-// plugs in with one line here; `nav` puts it in the top navigation.
+// The views of the shell, by URL. A new view plugs in with one line here; `nav` puts it in the top
+// navigation.
 import { Dashboard } from './dashboard.js';
 import { DatasetDiffView, DatasetVersionView, DatasetView, DatasetsView } from './datasets.js';
 import { DiffView } from './diff.js';
 import { ExperimentView } from './experiment.js';
 import { KeysView } from './keys.js';
+import { LlmConnectionsView } from './llm_connections.js';
 import { ProjectView } from './project.js';
 import { ReviewView } from './review.js';
 import { RunView } from './run.js';
+import { TraceView, TracesView } from './traces.js';
 
 export const views = [
   { path: '/', view: Dashboard, title: 'Dashboard', nav: 'Dashboard' },
@@ -20,5 +22,8 @@ export const views = [
   { path: '/datasets/:name/versions/:version', view: DatasetVersionView, title: 'Dataset version' },
   { path: '/datasets/:name/diff', view: DatasetDiffView, title: 'Dataset diff' },
   { path: '/review', view: ReviewView, title: 'Review queue', nav: 'Review' },
+  { path: '/traces', view: TracesView, title: 'Traces', nav: 'Traces' },
+  { path: '/traces/:traceId', view: TraceView, title: 'Trace' },
+  { path: '/llm-connections', view: LlmConnectionsView, title: 'LLM connections', nav: 'LLM connections' },
   { path: '/keys', view: KeysView, title: 'API keys', nav: 'API keys' },
 ];

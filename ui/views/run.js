@@ -9,6 +9,7 @@ import { ExactNumber, api, queryString } from '../lib/api.js';
 import { Badge, Card, Empty, ErrorNote, Loading, PageHeader } from '../components/common.js';
 import { Histogram } from '../components/histogram.js';
 import { ItemAnnotations } from '../components/annotations.js';
+import { RunAgreement, RunJudgeJobs } from '../components/agreement.js';
 import { RefreshContext, useApi } from '../components/use_api.js';
 
 const PAGE_SIZE = 50;
@@ -295,6 +296,8 @@ export function RunView({ params, query }) {
         <h2 id="evaluators-heading">Evaluators</h2>
         <${Evaluators} state=${evaluators} />
       </section>
+      <${RunAgreement} runId=${runId} />
+      <${RunJudgeJobs} runId=${runId} />
       <section aria-labelledby="items-heading">
         <h2 id="items-heading">Items</h2>
         <${Items} runId=${runId} run=${run} query=${query} evaluators=${evaluatorNames} />
