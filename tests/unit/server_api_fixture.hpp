@@ -31,6 +31,7 @@
 #include <krino/json_parse.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <map>
 #include <memory>
@@ -52,7 +53,8 @@ inline krino::test::PostgresCluster& cluster() {
 }
 
 // open() makes the fixture's store; reopen() another on the same database (a restarted server);
-// text_index_tables() counts the runs' text search index tables (with their FTS5 shadow tables).
+// text_index_tables() counts what the runs' text search indexes take: on SQLite the index files
+// (text-index/) and any index table in the main file; on PostgreSQL the tables and their indexes.
 struct OnSqlite {
   krino::test::ScratchDirectory scratch;
   std::unique_ptr<store::Store> open() { return reopen(); }
@@ -61,7 +63,10 @@ struct OnSqlite {
     store::SqliteConnection connection((scratch / "krino.db").string());
     store::SqliteStatement count = connection.prepare("SELECT count(*) FROM sqlite_schema WHERE name GLOB 'item_text_*'");
     count.step();
-    return count.integer(0);
+    std::int64_t files = 0;
+    std::error_code absent;
+    for (std::filesystem::directory_iterator file(scratch / "text-index", absent), end; !absent && file != end; ++file) ++files;
+    return count.integer(0) + files;
   }
 };
 struct OnPostgres {

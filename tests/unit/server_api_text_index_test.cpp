@@ -2,7 +2,8 @@
 // same items with and without it (hostile text included: multi-byte UTF-8, LIKE's and FTS5's
 // syntax characters, quotes, backslashes, a very long word, case only ASCII letters fold); with
 // it, a search reads no window; a build cut off (a restart) is done again by the next indexer;
-// deleting a run, or its project, drops its index.
+// deleting a run, or its project, drops its index; pages and the store's writes answer while a
+// build is paused with its transaction open.
 #include "server_api_fixture.hpp"
 
 #include "krino/core/server/ended_run_indexer.hpp"
@@ -13,6 +14,8 @@
 #include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 
 using namespace krino::core;
@@ -209,6 +212,96 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(deleting_a_run_or_its_project_drops_its_index, 
     return true;
   }));
   BOOST_TEST(this->backend.text_index_tables() == 0);
+}
+
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(pages_and_writes_answer_while_a_build_holds_its_transaction_open, Backend, Backends, ServerFixture<Backend>) {
+  const std::string indexed = this->new_run();
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/runs/" + indexed + "/items", hostile_items()).status(), 201u);
+  end_run(*this, indexed);
+  const std::string running = this->new_run();
+  // Paused in its second chunk, its transaction open (keep_going is asked before each commit):
+  // the pages of both runs answer, and so does a write of the store's own (another run's batch),
+  // which on SQLite once waited for the builder's write lock inside the store's lock, every page
+  // behind it.
+  int chunks = 0;
+  bool answered = false;
+  BOOST_TEST(this->store->build_text_index(indexed, 10, [&] {
+    if (chunks++ != 1) return true;
+    BOOST_TEST(text_index_of(*this, indexed) == "BUILDING");
+    const HttpResult failed = this->call("GET", "/api/v1/runs/" + indexed + "/items?status=FAILED&size=50");
+    BOOST_TEST(failed.status() == 200u);
+    BOOST_TEST(krino::json::parse(failed.body()).at("content").as_array().size() == 27u);
+    BOOST_TEST(all_matches(*this, indexed, "q=needle", 50) == (std::vector<std::int64_t>{19, 34, 37, 52}), boost::test_tools::per_element());
+    BOOST_TEST(this->call("POST", "/api/v1/runs/" + running + "/items", hostile_items()).status() == 201u);
+    BOOST_TEST(all_matches(*this, running, "q=needle", 50) == (std::vector<std::int64_t>{19, 34, 37, 52}), boost::test_tools::per_element());
+    answered = true;
+    return true;
+  }));
+  BOOST_TEST(answered);
+  BOOST_TEST(text_index_of(*this, indexed) == "READY");
+  BOOST_TEST(all_matches(*this, indexed, "q=needle", 2) == (std::vector<std::int64_t>{19, 34, 37, 52}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// SQLite keeps each run's index in a file of its own, <data dir>/text-index/<run id>.db.
+BOOST_AUTO_TEST_SUITE(sqlite_text_index_files)
+
+BOOST_FIXTURE_TEST_CASE(each_index_is_a_file_of_its_own_that_a_restart_puts_in_order, ServerFixture<OnSqlite>) {
+  const std::string run = this->new_run();
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/runs/" + run + "/items", hostile_items()).status(), 201u);
+  end_run(*this, run);
+  server::EndedRunIndexer indexer(*this->store);
+  BOOST_TEST(indexer.build_awaiting() == 1u);
+  const std::filesystem::path file = this->backend.scratch / "text-index" / (run + ".db");
+  BOOST_TEST(std::filesystem::exists(file));
+  {
+    store::SqliteConnection main((this->backend.scratch / "krino.db").string());
+    store::SqliteStatement tables = main.prepare("SELECT count(*) FROM sqlite_schema WHERE name GLOB 'item_text*'");
+    tables.step();
+    BOOST_TEST(tables.integer(0) == 0);  // nothing of the index in the main file
+  }
+
+  // A build cut off by a crash leaves its unfinished file, and the index of a run deleted while
+  // the server was down may be left: a restart removes both, and keeps the ready index.
+  const std::filesystem::path unfinished = this->backend.scratch / "text-index" / "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.db.building";
+  const std::filesystem::path orphan = this->backend.scratch / "text-index" / "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c.db";
+  std::filesystem::copy_file(file, unfinished);
+  std::filesystem::copy_file(file, orphan);
+  this->backend.reopen();
+  BOOST_TEST(!std::filesystem::exists(unfinished));
+  BOOST_TEST(!std::filesystem::exists(orphan));
+  BOOST_TEST(std::filesystem::exists(file));
+  BOOST_TEST(text_index_of(*this, run) == "READY");
+
+  // The file removed by hand: searches read windows at once, and the next start builds it again.
+  std::filesystem::remove(file);
+  BOOST_TEST(all_matches(*this, run, "q=needle", 50) == (std::vector<std::int64_t>{19, 34, 37, 52}), boost::test_tools::per_element());
+  const std::unique_ptr<store::Store> restarted = this->backend.reopen();
+  BOOST_TEST(text_index_of(*this, run) == "NONE");
+  server::EndedRunIndexer again(*restarted);
+  BOOST_TEST(again.build_awaiting() == 1u);
+  BOOST_TEST(std::filesystem::exists(file));
+  BOOST_TEST(all_matches(*this, run, "q=needle", 2) == (std::vector<std::int64_t>{19, 34, 37, 52}), boost::test_tools::per_element());
+}
+
+BOOST_FIXTURE_TEST_CASE(an_index_an_older_krino_kept_in_the_main_file_is_dropped_and_built_again, ServerFixture<OnSqlite>) {
+  const std::string run = this->new_run();
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/runs/" + run + "/items", hostile_items()).status(), 201u);
+  end_run(*this, run);
+  std::string table = "item_text_" + run;
+  table.erase(std::remove(table.begin(), table.end(), '-'), table.end());
+  {
+    store::SqliteConnection main((this->backend.scratch / "krino.db").string());
+    main.execute("CREATE VIRTUAL TABLE " + table + " USING fts5(document, content='', columnsize=0, detail=none, tokenize='trigram')");
+    main.execute("UPDATE runs SET text_index = 'ready'");
+  }
+  const std::unique_ptr<store::Store> restarted = this->backend.reopen();
+  BOOST_TEST(this->backend.text_index_tables() == 0);
+  BOOST_TEST(text_index_of(*this, run) == "NONE");
+  BOOST_TEST(server::EndedRunIndexer(*restarted).build_awaiting() == 1u);
+  BOOST_TEST(this->backend.text_index_tables() == 1);
+  BOOST_TEST(all_matches(*this, run, "q=needle", 2) == (std::vector<std::int64_t>{19, 34, 37, 52}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,7 +7,9 @@
 namespace krino::core::store {
 
 SqliteConnection::SqliteConnection(const std::string& path) : path_(path) {
-  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  // URI: so that an ATTACH may ask for a file read only ("file:...?mode=ro", a run's text index);
+  // a path not starting with "file:" is read as a plain path, as without it.
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close_v2(db_);

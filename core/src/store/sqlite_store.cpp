@@ -33,7 +33,7 @@ std::string SqliteStore::visible(std::string_view column, int param) {
   return "(" + p + " IS NULL OR " + c + " IS NULL OR " + c + " = " + p + ")";
 }
 
-SqliteStore::SqliteStore(const std::filesystem::path& path) : connection_(path.string()) {
+SqliteStore::SqliteStore(const std::filesystem::path& path) : connection_(path.string()), text_index_dir_(path.parent_path() / "text-index") {
   // A wait instead of SQLITE_BUSY when another process (a second `krino serve` by mistake, a
   // backup) holds the lock for a moment.
   sqlite3_busy_timeout(connection_.handle(), 5000);
@@ -41,6 +41,7 @@ SqliteStore::SqliteStore(const std::filesystem::path& path) : connection_(path.s
   // comparison's scans then read pages from memory instead of the file.
   connection_.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-16384;");
   apply_migrations();
+  reconcile_text_indexes();
 }
 
 int SqliteStore::schema_version() {
@@ -456,7 +457,6 @@ std::vector<RunSummary> SqliteStore::runs(const Scope& scope, const std::string&
 
 void SqliteStore::purge_items(std::string_view runs_sql, const std::string& key) {
   const std::string runs(runs_sql);
-  drop_text_indexes(runs, key);
   for (const std::string& sql : {"DELETE FROM eval_results WHERE run_id IN (" + runs + ")",
                                  "DELETE FROM items WHERE run_id IN (" + runs + ")"}) {
     SqliteStatement statement = connection_.prepare(sql);
@@ -471,12 +471,15 @@ bool SqliteStore::delete_visible(std::string_view table, const std::string& id, 
   SqliteStatement found = connection_.prepare("SELECT 1 FROM " + std::string(table) + " WHERE id = ?1 AND " + visible("tenant_id", 2));
   found.bind(1, id).bind(2, scope.tenant);
   if (!found.step()) return false;
-  found.reset();  // no statement may still be reading when purge_items drops the runs' text indexes
+  found.reset();
+  const std::vector<std::filesystem::path> index_files = text_index_files(std::string(runs_sql), id);
   purge_items(runs_sql, id);
   SqliteStatement remove = connection_.prepare("DELETE FROM " + std::string(table) + " WHERE id = ?1");
   remove.bind(1, id);
   remove.step();
   transaction.commit();
+  // Still under the lock: no search of these runs is between its look at the run and its ATTACH.
+  remove_text_index_files(index_files);
   return true;
 }
 

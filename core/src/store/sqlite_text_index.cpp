@@ -1,13 +1,62 @@
-// An ended run's text search index in a SQLite store: an FTS5 table of its own with the trigram
-// tokenizer, keyed by the item's position (rowid = seq). Contentless (the documents stay only in
-// `items`), no column sizes, and detail=none (rowids only, no positions): a third the size of a
-// detail=full index at a million items, and a search asks for the AND of its words' trigrams,
-// which the LIKE predicate then confirms (sqlite_ui_reads.cpp). Built a chunk of items per
-// transaction on a connection of its own, so requests never wait for it.
+// An ended run's text search index in a SQLite store: an FTS5 table with the trigram tokenizer,
+// keyed by the item's position (rowid = seq), in a database file of its own,
+// <data dir>/text-index/<run id>.db. Contentless (the documents stay only in `items`), no column
+// sizes, and detail=none (rowids only, no positions): a third the size of a detail=full index at a
+// million items, and a search asks for the AND of its words' trigrams, which the LIKE predicate
+// then confirms (sqlite_ui_reads.cpp, which ATTACHes the file for that one query).
+//
+// Why a file of its own: built in the main file, the index's writes held the main file's write
+// lock for most of the build (a chunk after another, hundreds of MB through its write-ahead log).
+// The server's own writers (the job and alert workers' claims every second, ingestion, the
+// distributions kept at a run's first read) then waited for it inside the store's lock, and every
+// page read waited behind them: seconds per page at a million items (benchmarks.md). In its own
+// file the build takes no lock the requests ask for; it writes to the main file twice (the run's
+// state) and reads the items a chunk at a time in short read transactions.
 #include "krino/core/store/sqlite_store.hpp"
 #include "text_index_sql.hpp"
 
+#include <system_error>
+
 namespace krino::core::store {
+
+namespace {
+
+constexpr std::string_view kIndexFileSuffix = ".db";
+constexpr std::string_view kBuildingSuffix = ".building";  // a build under way, or cut off
+
+// The file a build writes, removed unless it was renamed into place (a stop, a deleted run, an
+// error: nothing half built is left).
+class UnfinishedIndexFile {
+ public:
+  explicit UnfinishedIndexFile(std::filesystem::path path) : path_(std::move(path)) {}
+  ~UnfinishedIndexFile() {
+    if (!path_.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove(path_, ignored);
+    }
+  }
+  UnfinishedIndexFile(const UnfinishedIndexFile&) = delete;
+  UnfinishedIndexFile& operator=(const UnfinishedIndexFile&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  void kept() { path_.clear(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct IndexedDocument {
+  std::int64_t seq;
+  std::string document;
+};
+
+}  // namespace
+
+std::filesystem::path SqliteStore::text_index_file(const std::string& run_id) const {
+  text_index::table_name(run_id);  // refuses what is not a UUID: the id becomes a file name
+  std::filesystem::path file = text_index_dir_ / run_id;
+  file += kIndexFileSuffix;
+  return file;
+}
 
 std::vector<std::string> SqliteStore::runs_awaiting_text_index(std::size_t limit) {
   const std::lock_guard<std::mutex> lock(mutex_);
@@ -20,57 +69,129 @@ std::vector<std::string> SqliteStore::runs_awaiting_text_index(std::size_t limit
 }
 
 bool SqliteStore::build_text_index(const std::string& run_id, std::int64_t chunk, const std::function<bool()>& keep_going) {
-  const std::string table = text_index::table_name(run_id);
-  // A connection of its own, without the store's lock: in WAL mode, requests read on while a chunk
-  // is written, and a writer (a batch of another run) waits at most one chunk (busy timeout).
-  SqliteConnection builder(connection_.path());
-  sqlite3_busy_timeout(builder.handle(), 30000);
-  builder.execute("PRAGMA synchronous=NORMAL");
+  const std::filesystem::path target = text_index_file(run_id);
+  // Connections of the builder's own, without the store's lock. On the main file it only reads
+  // (short read transactions, which wait for no one in WAL mode) and writes the run's state twice.
+  SqliteConnection source(connection_.path());
+  sqlite3_busy_timeout(source.handle(), 30000);
   std::int64_t count = 0;
   {
-    SqliteTransaction transaction(builder);
-    {
-      SqliteStatement run = builder.prepare("SELECT item_count FROM runs WHERE id = ?1 AND status <> 'RUNNING'");
-      run.bind(1, run_id);
-      if (!run.step()) return false;
-      count = run.integer(0);
-    }  // finished before the table changes: SQLite drops no table a statement is still reading
-    builder.execute("DROP TABLE IF EXISTS " + table);  // what a build cut off by a restart left
-    builder.execute("CREATE VIRTUAL TABLE " + table + " USING fts5(document, content='', columnsize=0, detail=none, tokenize='trigram')");
-    SqliteStatement building = builder.prepare("UPDATE runs SET text_index = 'building' WHERE id = ?1");
+    SqliteStatement run = source.prepare("SELECT item_count FROM runs WHERE id = ?1 AND status <> 'RUNNING'");
+    run.bind(1, run_id);
+    if (!run.step()) return false;
+    count = run.integer(0);
+  }
+  {
+    SqliteStatement building = source.prepare("UPDATE runs SET text_index = 'building' WHERE id = ?1 AND text_index <> 'ready'");
     building.bind(1, run_id);
     building.step();
-    transaction.commit();
   }
-  for (std::int64_t first = 0; first < count; first += chunk) {
-    if (!keep_going()) return false;
-    SqliteTransaction transaction(builder);
-    {
-      // The run may have been deleted between chunks, its index with it.
-      SqliteStatement exists = builder.prepare("SELECT 1 FROM runs WHERE id = ?1");
-      exists.bind(1, run_id);
-      if (!exists.step()) return false;
+
+  std::filesystem::create_directories(text_index_dir_);
+  std::filesystem::path building_path = target;
+  building_path += kBuildingSuffix;
+  std::filesystem::remove(building_path);  // what a build cut off by a restart left
+  UnfinishedIndexFile building(building_path);
+  {
+    SqliteConnection index(building.path().string());
+    // Nobody reads this file before it is renamed into place, and a build cut off is started
+    // again from nothing: no journal on disk, no sync. (MEMORY rather than OFF: a chunk stopped
+    // by keep_going is still rolled back properly.)
+    index.execute("PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF");
+    index.execute("CREATE VIRTUAL TABLE item_text USING fts5(document, content='', columnsize=0, detail=none, tokenize='trigram')");
+    SqliteStatement insert = index.prepare("INSERT INTO item_text (rowid, document) VALUES (?1, ?2)");
+    std::vector<IndexedDocument> documents;
+    for (std::int64_t first = 0; first < count; first += chunk) {
+      documents.clear();
+      {
+        // One short read transaction per chunk: the run may have been deleted since the last one.
+        SqliteStatement exists = source.prepare("SELECT 1 FROM runs WHERE id = ?1");
+        exists.bind(1, run_id);
+        if (!exists.step()) return false;
+        SqliteStatement read = source.prepare("SELECT seq, document FROM items WHERE run_id = ?1 AND seq >= ?2 AND seq < ?3");
+        read.bind(1, run_id).bind(2, first).bind(3, first + chunk);
+        while (read.step()) documents.push_back(IndexedDocument{read.integer(0), std::string(read.text(1))});
+      }
+      SqliteTransaction transaction(index);
+      for (const IndexedDocument& document : documents) {
+        insert.bind(1, document.seq).bind(2, document.document);
+        insert.step();
+        insert.reset();
+      }
+      if (!keep_going()) return false;  // the chunk rolled back, the file removed
+      transaction.commit();
     }
-    SqliteStatement insert = builder.prepare("INSERT INTO " + table +
-                                             " (rowid, document) SELECT seq, document FROM items WHERE run_id = ?1 AND seq >= ?2 AND seq < ?3");
-    insert.bind(1, run_id).bind(2, first).bind(3, first + chunk);
-    insert.step();
-    transaction.commit();
-  }
-  SqliteStatement ready = builder.prepare("UPDATE runs SET text_index = 'ready' WHERE id = ?1");
+  }  // closed before it is renamed
+  std::filesystem::rename(building.path(), target);
+  building.kept();
+  SqliteStatement ready = source.prepare("UPDATE runs SET text_index = 'ready' WHERE id = ?1");
   ready.bind(1, run_id);
   ready.step();
-  return sqlite3_changes(builder.handle()) > 0;
+  if (sqlite3_changes(source.handle()) > 0) return true;
+  // Deleted meanwhile, after its delete looked for this file.
+  std::error_code ignored;
+  std::filesystem::remove(target, ignored);
+  return false;
 }
 
-void SqliteStore::drop_text_indexes(const std::string& runs_sql, const std::string& key) {
-  std::vector<std::string> tables;
-  {
-    SqliteStatement runs = connection_.prepare("SELECT id FROM runs WHERE id IN (" + runs_sql + ")");
-    runs.bind(1, key);
-    while (runs.step()) tables.push_back(text_index::table_name(runs.text(0)));
+std::vector<std::filesystem::path> SqliteStore::text_index_files(const std::string& runs_sql, const std::string& key) {
+  std::vector<std::filesystem::path> files;
+  SqliteStatement runs = connection_.prepare("SELECT id FROM runs WHERE id IN (" + runs_sql + ")");
+  runs.bind(1, key);
+  while (runs.step()) files.push_back(text_index_file(std::string(runs.text(0))));
+  return files;
+}
+
+void SqliteStore::remove_text_index_files(const std::vector<std::filesystem::path>& files) {
+  for (const std::filesystem::path& file : files) {
+    std::error_code ignored;  // a run never indexed has none
+    std::filesystem::remove(file, ignored);
   }
-  for (const std::string& table : tables) connection_.execute("DROP TABLE IF EXISTS " + table);
+}
+
+void SqliteStore::reconcile_text_indexes() {
+  std::vector<std::string> legacy_tables;
+  {
+    SqliteStatement tables = connection_.prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'item_text_*' AND sql LIKE 'CREATE VIRTUAL TABLE%'");
+    while (tables.step()) legacy_tables.emplace_back(tables.text(0));
+  }
+  std::vector<std::string> ready;
+  {
+    SqliteStatement runs = connection_.prepare("SELECT id FROM runs WHERE text_index = 'ready'");
+    while (runs.step()) ready.emplace_back(runs.text(0));
+  }
+  std::vector<std::string> missing;
+  for (const std::string& run_id : ready)
+    if (!std::filesystem::exists(text_index_file(run_id))) missing.push_back(run_id);
+  if (!legacy_tables.empty() || !missing.empty()) {
+    SqliteTransaction transaction(connection_);
+    for (const std::string& table : legacy_tables) connection_.execute("DROP TABLE IF EXISTS " + table);
+    SqliteStatement none = connection_.prepare("UPDATE runs SET text_index = 'none' WHERE id = ?1");
+    for (const std::string& run_id : missing) {
+      none.bind(1, run_id);
+      none.step();
+      none.reset();
+    }
+    transaction.commit();
+  }
+
+  std::error_code error;
+  std::filesystem::directory_iterator files(text_index_dir_, error);
+  if (error) return;  // no index built yet
+  SqliteStatement exists = connection_.prepare("SELECT 1 FROM runs WHERE id = ?1");
+  std::vector<std::filesystem::path> stale;
+  for (const std::filesystem::directory_entry& entry : files) {
+    const std::filesystem::path& file = entry.path();
+    if (file.extension() == kIndexFileSuffix) {
+      exists.bind(1, file.stem().string());
+      const bool of_a_run = exists.step();
+      exists.reset();
+      if (of_a_run) continue;
+    }
+    stale.push_back(file);  // an unfinished build, or the index of a run deleted before it was removed
+  }
+  remove_text_index_files(stale);
 }
 
 }  // namespace krino::core::store

@@ -13,6 +13,36 @@ namespace krino::core::store {
 namespace {
 // A sum that overflowed is kept as NULL (SQLite keeps no NaN) and read back as not a number.
 constexpr double kSqliteUnsummed = std::numeric_limits<double>::quiet_NaN();
+
+// A run's text index file (sqlite_text_index.cpp) attached to the store's connection as
+// `text_index` for one query, and detached after it (its statements finished first: declared
+// after this). Read only: a missing file is an error, never an empty database made in its place.
+class AttachedRunTextIndex {
+ public:
+  AttachedRunTextIndex(SqliteConnection& connection, const std::filesystem::path& file) : connection_(connection) {
+    std::string uri = "file:";
+    for (const char c : file.string()) {  // the characters a URI's path may not hold as they are
+      if (c == '%' || c == '?' || c == '#') {
+        static const char* const hex = "0123456789ABCDEF";
+        uri += '%';
+        uri += hex[static_cast<unsigned char>(c) >> 4];
+        uri += hex[static_cast<unsigned char>(c) & 15];
+      } else {
+        uri += c;
+      }
+    }
+    uri += "?mode=ro";
+    SqliteStatement attach = connection_.prepare("ATTACH DATABASE ?1 AS text_index");
+    attach.bind(1, uri);
+    attach.step();
+  }
+  ~AttachedRunTextIndex() { sqlite3_exec(connection_.handle(), "DETACH DATABASE text_index", nullptr, nullptr, nullptr); }
+  AttachedRunTextIndex(const AttachedRunTextIndex&) = delete;
+  AttachedRunTextIndex& operator=(const AttachedRunTextIndex&) = delete;
+
+ private:
+  SqliteConnection& connection_;
+};
 }  // namespace
 
 std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, const std::string& run_id, const ItemFilter& filter) {
@@ -23,8 +53,17 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
   const std::int64_t last_seq = run.integer(0) - 1;
   // A search the run's ready index can narrow reads only the index's candidates, in order, from
   // after_seq to the run's end; each is confirmed by the same predicates as without the index.
-  const std::string trigrams = parse_text_index(run.text(1)) == TextIndexState::ready ? text_index::fts_trigram_query(filter.words) : std::string();
-  const std::string index = trigrams.empty() ? std::string() : text_index::table_name(run_id);
+  std::string trigrams = parse_text_index(run.text(1)) == TextIndexState::ready ? text_index::fts_trigram_query(filter.words) : std::string();
+  run.reset();  // no statement may be reading while a database is attached
+  std::optional<AttachedRunTextIndex> attached;
+  if (!trigrams.empty()) {
+    const std::filesystem::path file = text_index_file(run_id);
+    // Gone (removed by hand): searched by windows, and built again at the next start.
+    if (std::filesystem::exists(file)) attached.emplace(connection_, file);
+    else trigrams.clear();
+  }
+  // The index table, under the alias its MATCH and rowid are named by.
+  const std::string index = trigrams.empty() ? std::string() : "run_text";
   const std::int64_t window_end = !index.empty() || filter.window >= last_seq - filter.after_seq ? last_seq : filter.after_seq + filter.window;
 
   // ?1 run, ?2 after, ?3 window end, ?4 limit + 1, ?5 evaluator, then the words from ?6, then the
@@ -34,7 +73,7 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
   // outer loop, in position order) and each is looked up by position.
   const char* join = index.empty() ? " JOIN " : " CROSS JOIN ";
   std::string sql = "SELECT i.id, i.seq, i.success, i.document FROM ";
-  if (!index.empty()) sql.append(index).append(join);
+  if (!index.empty()) sql.append("text_index.item_text AS ").append(index).append(join);
   if (filter.evaluator) {
     sql.append("eval_results e").append(join).append(
         "items i ON i.run_id = e.run_id AND i.seq = e.seq WHERE e.run_id = ?1 AND e.name = ?5 AND e.seq > ?2 AND e.seq <= ?3");
@@ -51,7 +90,7 @@ std::optional<FilteredItemPage> SqliteStore::filtered_items(const Scope& scope, 
   for (std::size_t w = 0; w < filter.words.size(); ++w) sql.append(" AND i.document LIKE ?").append(std::to_string(w + 6)).append(" ESCAPE '\\'");
   const std::string trigram_param = std::to_string(filter.words.size() + 6);
   if (!index.empty()) {
-    sql.append(" AND ").append(index).append(" MATCH ?").append(trigram_param);
+    sql.append(" AND ").append(index).append(".item_text MATCH ?").append(trigram_param);
     sql.append(" AND ").append(index).append(".rowid > ?2 AND i.seq = ").append(index).append(".rowid");
     if (filter.evaluator) sql.append(" AND e.seq = ").append(index).append(".rowid");  // each looked up by position
     sql.append(" ORDER BY ").append(index).append(".rowid LIMIT ?4");

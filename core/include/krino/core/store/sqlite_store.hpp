@@ -72,9 +72,16 @@ class SqliteStore final : public Store {
   // Deletes the items and verdicts of the runs `runs_sql` selects (parameter ?1 `key`): they have no
   // foreign key to cascade from. Inside the caller's transaction.
   void purge_items(std::string_view runs_sql, const std::string& key);
-  // Drops the text indexes of the runs `runs_sql` selects (sqlite_text_index.cpp); inside the
-  // caller's transaction.
-  void drop_text_indexes(const std::string& runs_sql, const std::string& key);
+  // The text index files of the runs `runs_sql` selects (sqlite_text_index.cpp), read inside the
+  // caller's transaction and removed (remove_text_index_files) once it has committed.
+  std::vector<std::filesystem::path> text_index_files(const std::string& runs_sql, const std::string& key);
+  static void remove_text_index_files(const std::vector<std::filesystem::path>& files);
+  // The file an ended run's text index is kept in: <data dir>/text-index/<run id>.db.
+  std::filesystem::path text_index_file(const std::string& run_id) const;
+  // At the start: drops the index tables an older krino kept in the main file, marks a run whose
+  // index file is gone as unindexed (so it is built again), and removes the files of unfinished
+  // builds and of runs that no longer exist.
+  void reconcile_text_indexes();
   // Deletes the row `id` of `table` when the scope sees it, with the items of the runs `runs_sql`
   // selects (?1 = id), in one transaction; whether there was one.
   bool delete_visible(std::string_view table, const std::string& id, const Scope& scope, std::string_view runs_sql);
@@ -85,6 +92,7 @@ class SqliteStore final : public Store {
 
   std::mutex mutex_;  // one connection, one user at a time
   SqliteConnection connection_;
+  std::filesystem::path text_index_dir_;  // the runs' text index files (sqlite_text_index.cpp)
   UuidV7Generator ids_;
 
  public:

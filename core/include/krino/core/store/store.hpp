@@ -62,8 +62,10 @@ class Store {
   // Ended runs whose index is not ready (none, or a build cut off by a restart), first ended first.
   virtual std::vector<std::string> runs_awaiting_text_index(std::size_t limit) = 0;
   // Builds the ended run's index from the start (a build cut off before starts again), `chunk`
-  // items at a time, asking `keep_going` before each; whether the index is ready at the end (false:
-  // stopped, the run was deleted or has not ended). Readers are never blocked for longer than a chunk.
+  // items at a time, asking `keep_going` once per chunk while the build's transaction is open;
+  // whether the index is ready at the end (false: stopped, the run was deleted or has not ended).
+  // No request waits for a build: readers never, and the store's writers for no more than a write
+  // of the run's state (SQLite builds in a file of its own, PostgreSQL's readers do not wait).
   virtual bool build_text_index(const std::string& run_id, std::int64_t chunk, const std::function<bool()>& keep_going) = 0;
 
   // An ended run's evaluator distributions as kept (evaluator_stats.hpp sums and keeps them), or
