@@ -107,8 +107,10 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 // One evaluator at the fault path `fault`: the items the server faults on (index % 10 == 3) are
 // errors naming `causes`, every other item is scored.
 void expect_fault(const std::string& fault, const std::string& extra, const std::vector<std::string>& causes) {
-  const std::string evaluators = "[{use: http_evaluator, url: '" + server().url + "/" + fault +
-                                 "', batch: 1, retry_base_ms: 1, " + kToolErrorOptions + extra + "}]";
+  // One test case a request unless `extra` says otherwise: a fault then concerns its item only.
+  const std::string batch = has(extra, "batch:") ? "" : "batch: 1, ";
+  const std::string evaluators = "[{use: http_evaluator, url: '" + server().url + "/" + fault + "', " + batch +
+                                 "retry_base_ms: 1, " + kToolErrorOptions + extra + "}]";
   const Run run = run_on_tau_bench(evaluators, fault);
   BOOST_TEST_REQUIRE(run.process.exit_code == 0, fault << ": " << run.process.err);
   BOOST_TEST_REQUIRE(run.items.size() == 200u, fault);
