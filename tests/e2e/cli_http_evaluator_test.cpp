@@ -191,7 +191,7 @@ BOOST_AUTO_TEST_CASE(a_duplicate_answer_is_an_item_error_naming_the_id) {
 }
 
 BOOST_AUTO_TEST_CASE(a_result_failing_the_eval_result_check_is_an_item_error) {
-  expect_fault("badresult", ", batch: 32", {"score"});
+  expect_fault("badresult", ", batch: 32", {"INTERNAL: ", "malformed result: \"score\" 7", "outside 0..1"});
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_handshake_stops_the_run_naming_the_evaluator_and_url) {
