@@ -28,6 +28,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <sstream>
 #include <thread>
 #include <filesystem>
 #include <fstream>
@@ -151,6 +153,21 @@ class HttpServerChild {
   HttpServerChild(const HttpServerChild&) = delete;
   HttpServerChild& operator=(const HttpServerChild&) = delete;
 
+  // User and system CPU seconds the server has used so far (it is not krino's child, so krino's
+  // rusage leaves it out).
+  double cpu_seconds() const {
+    std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t end_of_name = stat.rfind(')');
+    if (end_of_name == std::string::npos) return 0;
+    std::istringstream fields(stat.substr(end_of_name + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i)
+      if (i == 14 || i == 15) ticks += std::strtod(field.c_str(), nullptr);  // utime, stime
+    return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  }
+
   std::string url;  // empty when the server did not start
 
  private:
@@ -228,6 +245,8 @@ int main(int argc, char** argv) {
     std::ofstream(experiment) << "name: evaluator-worker-bench\ndataset: " << data.string()
                               << "\ntask: replay\nevaluators: [" << mode.evaluator
                               << "]\nreporters: []\nmin_pass_rate: 0\nparallelism: " << parallelism << "\n";
+    const bool http = std::string(mode.name).find("http") != std::string::npos;
+    const double server_cpu_before = http ? http_server.cpu_seconds() : 0;
     auto r = krino::bench::run_measured({krino, "run", experiment.string()});
     if (r.exit_code != 0) {
       std::fprintf(stderr, "krino run (%s) failed with exit code %d; run it by hand: %s run %s\n", mode.name,
@@ -238,6 +257,7 @@ int main(int argc, char** argv) {
     std::printf("%-16s %10.2f %12.0f %8.2f %8.2f %7.1f MB %11.2fx\n", mode.name, r.seconds,
                 static_cast<double>(items) / r.seconds, r.user_seconds, r.system_seconds, r.peak_rss_mb,
                 r.seconds / in_process_seconds);
+    if (http) std::printf("%-16s server CPU %.2f s (user + system)\n", "", http_server.cpu_seconds() - server_cpu_before);
     std::fflush(stdout);
   }
   return 0;

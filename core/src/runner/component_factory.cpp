@@ -100,7 +100,7 @@ std::unique_ptr<EvaluatorHandle> make_http_evaluator(const EvaluatorRunOptions& 
   HttpEvaluatorSettings settings = read_http_evaluator_settings(run.http, environment.base_dir);
   const std::string what = settings.what;
   auto backend = std::make_unique<HttpEvaluator>(*environment.io, std::move(settings), handshake_check(component, run),
-                                                 environment.cancelled);
+                                                 environment.cancellation);
   if (component->has(KRINO_CAP_NEEDS_JUDGE))
     throw config_error(what + " says it needs the judge; a remote evaluator cannot call it");
   const std::string name = evaluator_display_name(*component, run.options);

@@ -30,8 +30,8 @@ std::string attempts_text(int attempts) {
 }  // namespace
 
 HttpEvaluator::HttpEvaluator(boost::asio::io_context& io, HttpEvaluatorSettings settings, const CheckHandshake& check,
-                             std::function<bool()> cancelled)
-    : io_(io), settings_(std::move(settings)), cancelled_(std::move(cancelled)) {
+                             const Cancellation* cancellation)
+    : io_(io), settings_(std::move(settings)), cancellation_(cancellation) {
   try {
     client_ = std::make_unique<HttpClient>(io_, settings_.client);
   } catch (const std::invalid_argument& e) {
@@ -92,7 +92,7 @@ WorkerAnswer HttpEvaluator::transport_failure(const HttpResult& result, int atte
 
 StatusOr<std::string, ItemError> HttpEvaluator::evaluate(const krino_call_context& ctx,
                                                          std::string_view testcase) const {
-  if (cancelled_ && cancelled_()) return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
+  if (cancelled(cancellation_)) return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
   Pending pending;
   pending.id = next_id_.fetch_add(1, std::memory_order_relaxed);
   krino_call_context timed = ctx;
@@ -159,8 +159,14 @@ void HttpEvaluator::send(Batch batch) const {
     std::vector<WorkerAnswer> answers;
     if (is_success(outcome.result))
       answers = read_http_evaluator_answers(outcome.result.response.body, ids);
-    else
-      answers.assign(ids.size(), transport_failure(outcome.result, outcome.attempts));
+    else {
+      WorkerAnswer failed = transport_failure(outcome.result, outcome.attempts);
+      if (outcome.cancelled) {
+        failed.code = KRINO_CANCELLED;
+        failed.text = "cancelled while waiting to try again; the last attempt: " + failed.text;
+      }
+      answers.assign(ids.size(), failed);
+    }
     // The next batches are taken before any caller is resumed: once the last one is, the
     // evaluator may be destroyed, and nothing here may touch it after that.
     std::vector<Batch> ready;
@@ -173,7 +179,8 @@ void HttpEvaluator::send(Batch batch) const {
     // Batches taken hold callers not yet resumed, so the evaluator is still alive when any exist.
     for (Batch& next : ready) send(std::move(next));
   };
-  send_with_retries(*client_, io_, std::move(request), settings_.timeout, settings_.retry, seed, std::move(on_reply));
+  send_with_retries(*client_, io_, std::move(request), settings_.timeout, settings_.retry, seed, std::move(on_reply),
+                    cancellation_);
 }
 
 }  // namespace krino::core

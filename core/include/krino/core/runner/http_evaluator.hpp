@@ -9,6 +9,7 @@
 // send_with_retries, as for the `http` task and judges.
 //
 // Threading: evaluate() is [thread-safe]; it suspends the calling TBB task while its batch is out.
+#include "krino/core/common/cancellation.hpp"
 #include "krino/core/net/http_client.hpp"
 #include "krino/core/runner/evaluator_backend.hpp"
 #include "krino/core/runner/evaluator_worker_protocol.hpp"
@@ -34,9 +35,10 @@ class HttpEvaluator : public EvaluatorBackend {
   using CheckHandshake = std::function<boost::json::object(const WorkerHandshake&)>;
 
   // Fetches the handshake (GET) now; throws a configuration error naming the evaluator and URL
-  // when it fails. `cancelled` (may be empty) is the run's cancellation.
+  // when it fails. `cancellation` (may be null, else outliving this) is the run's: no request
+  // leaves once it is requested, and a wait before a retry ends early.
   HttpEvaluator(boost::asio::io_context& io, HttpEvaluatorSettings settings, const CheckHandshake& check,
-                std::function<bool()> cancelled);
+                const Cancellation* cancellation);
   ~HttpEvaluator() override;
 
   const WorkerHandshake& handshake() const { return handshake_; }
@@ -65,7 +67,7 @@ class HttpEvaluator : public EvaluatorBackend {
 
   boost::asio::io_context& io_;
   HttpEvaluatorSettings settings_;
-  std::function<bool()> cancelled_;
+  const Cancellation* cancellation_;
   std::unique_ptr<HttpClient> client_;
   WorkerHandshake handshake_;
   std::string options_json_;
