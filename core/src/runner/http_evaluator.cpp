@@ -43,7 +43,8 @@ HttpEvaluator::HttpEvaluator(boost::asio::io_context& io, HttpEvaluatorSettings 
   hello.headers = settings_.headers;
   hello.headers.push_back({"Accept", "application/json"});
   HttpCallOutcome outcome = await_callback<HttpCallOutcome>([&](auto done) {
-    send_with_retries(*client_, io_, std::move(hello), settings_.timeout, settings_.retry, 0, std::move(done));
+    send_with_retries(*client_, io_, std::move(hello), settings_.timeout, settings_.retry, 0, std::move(done),
+                      cancellation_);
   });
   const std::string where = settings_.what + " (GET, the handshake)";
   if (!is_success(outcome.result)) {
@@ -104,7 +105,9 @@ StatusOr<std::string, ItemError> HttpEvaluator::evaluate(const krino_call_contex
   });
   switch (answer.kind) {
     case WorkerAnswer::Kind::result: return std::move(answer.text);
-    case WorkerAnswer::Kind::error: return error(answer.code, settings_.what + ": " + answer.text);
+    // The server's own error for this test case as it wrote it, or a failed exchange (its text
+    // then starts with the evaluator and URL).
+    case WorkerAnswer::Kind::error: return error(answer.code, std::move(answer.text));
     case WorkerAnswer::Kind::not_an_answer: break;
   }
   return error(KRINO_INTERNAL, settings_.what + " answered with " + settings_.redact(answer.text));
@@ -165,6 +168,7 @@ void HttpEvaluator::send(Batch batch) const {
         failed.code = KRINO_CANCELLED;
         failed.text = "cancelled while waiting to try again; the last attempt: " + failed.text;
       }
+      failed.text = settings_.what + ": " + failed.text;
       answers.assign(ids.size(), failed);
     }
     // The next batches are taken before any caller is resumed: once the last one is, the
