@@ -3,6 +3,7 @@
 #include "krino/core/common/error.hpp"
 #include "krino/core/plugin/config_validator.hpp"
 #include "krino/core/plugin/loaded_plugin.hpp"
+#include "krino/core/runner/http_evaluator.hpp"
 #include "krino/core/runner/in_process_evaluator.hpp"
 #include "krino/core/runner/worker_evaluator.hpp"
 
@@ -49,12 +50,11 @@ WorkerEvaluatorSettings worker_settings(const EvaluatorRunOptions& run, const Ev
   return settings;
 }
 
-// use: subprocess. The evaluator is whatever the first worker's handshake says it is.
-std::unique_ptr<EvaluatorHandle> make_subprocess_evaluator(const EvaluatorRunOptions& run,
-                                                           const EvaluatorEnvironment& environment) {
-  auto component = std::make_shared<Component>();
-  const std::string what = "subprocess evaluator '" + run.command->command_text + "'";
-  auto check = [&](const WorkerHandshake& handshake) {
+// An evaluator that describes itself in a krino.evaluatorworker/1 handshake (use: subprocess, use:
+// http_evaluator): the component is filled in from it, the options are checked against its schema,
+// and returned with every top-level default of the schema filled in.
+auto handshake_check(const std::shared_ptr<Component>& component, const EvaluatorRunOptions& run) {
+  return [component, &run](const WorkerHandshake& handshake) {
     component->kind = ComponentKind::evaluator;
     component->id = handshake.id;
     component->name = handshake.name;
@@ -74,11 +74,35 @@ std::unique_ptr<EvaluatorHandle> make_subprocess_evaluator(const EvaluatorRunOpt
     for (const auto& [key, value] : run.options) options[key] = value;
     return options;
   };
+}
+
+// use: subprocess. The evaluator is whatever the first worker's handshake says it is.
+std::unique_ptr<EvaluatorHandle> make_subprocess_evaluator(const EvaluatorRunOptions& run,
+                                                           const EvaluatorEnvironment& environment) {
+  auto component = std::make_shared<Component>();
+  const std::string what = "subprocess evaluator '" + run.command->command_text + "'";
+  const WorkerEvaluator::CheckHandshake check = handshake_check(component, run);
   auto backend = std::make_unique<WorkerEvaluator>(
       *environment.io, worker_settings(run, environment, run.command->process, what), std::string(), check,
       [host = environment.host](const std::string& message) { log_warning(host, message); });
   if (component->has(KRINO_CAP_NEEDS_JUDGE))
     throw config_error(what + " says it needs the judge; evaluators in worker processes cannot call it yet");
+  const std::string name = evaluator_display_name(*component, run.options);
+  backend->set_name(name);
+  return std::make_unique<EvaluatorHandle>(std::shared_ptr<const Component>(component), name, run.options,
+                                           std::move(backend));
+}
+
+// use: http_evaluator. The evaluator is whatever the server's handshake says it is.
+std::unique_ptr<EvaluatorHandle> make_http_evaluator(const EvaluatorRunOptions& run,
+                                                     const EvaluatorEnvironment& environment) {
+  auto component = std::make_shared<Component>();
+  HttpEvaluatorSettings settings = read_http_evaluator_settings(run.http, environment.base_dir);
+  const std::string what = settings.what;
+  auto backend = std::make_unique<HttpEvaluator>(*environment.io, std::move(settings), handshake_check(component, run),
+                                                 environment.cancellation);
+  if (component->has(KRINO_CAP_NEEDS_JUDGE))
+    throw config_error(what + " says it needs the judge; a remote evaluator cannot call it");
   const std::string name = evaluator_display_name(*component, run.options);
   backend->set_name(name);
   return std::make_unique<EvaluatorHandle>(std::shared_ptr<const Component>(component), name, run.options,
@@ -127,6 +151,11 @@ std::unique_ptr<EvaluatorHandle> make_evaluator(const PluginRegistry& registry, 
                                                 const EvaluatorEnvironment& environment) {
   EvaluatorRunOptions run = read_evaluator_run_options(use, environment.isolation, environment.base_dir);
   const bool subprocess = use.component == kSubprocessEvaluator;
+  if (use.component == kHttpEvaluator) {
+    if (environment.io == nullptr)
+      throw config_error("evaluator '" + use.component + "': this command runs evaluators in this process only");
+    return make_http_evaluator(run, environment);
+  }
   if ((subprocess || run.isolation == EvaluatorIsolation::process) && environment.io == nullptr)
     throw config_error("evaluator '" + use.component + "': this command runs evaluators in this process only");
   if (subprocess) return make_subprocess_evaluator(run, environment);

@@ -1,6 +1,7 @@
 #include "krino/core/runner/evaluator_run_options.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/runner/http_evaluator_options.hpp"
 
 #include <array>
 
@@ -26,6 +27,18 @@ EvaluatorRunOptions read_evaluator_run_options(const ComponentUse& use, Evaluato
   const std::string prefix = "evaluator '" + use.component + "': ";
   EvaluatorRunOptions parsed;
   parsed.isolation = default_isolation;
+  if (use.component == kHttpEvaluator) {
+    // A server runs it: none of the keys about processes apply; the HTTP ones are read when the
+    // evaluator is made.
+    for (const auto& [key, value] : use.options) {
+      if (is_http_evaluator_key(key)) parsed.http[key] = value;
+      else if (key == "isolation" || key == "memory_mb" || key == "workers")
+        throw config_error(prefix + "'" + std::string(key) + "' applies to evaluators in worker processes; a server runs this one");
+      else parsed.options[key] = value;
+    }
+    parsed.isolation = EvaluatorIsolation::none;
+    return parsed;
+  }
   json::object host_keys;
   for (const auto& [key, value] : use.options) {
     const bool subprocess_key =

@@ -165,21 +165,26 @@ WorkerAnswer read_worker_answer(std::string_view line, uint64_t id) {
                   ", expected " + std::to_string(id) + ")";
     return answer;
   }
-  if (const json::value* result = object->if_contains("result"); result != nullptr) {
+  return worker_answer_from(*object, line);
+}
+
+WorkerAnswer worker_answer_from(const json::object& object, std::string_view quoted) {
+  WorkerAnswer answer;
+  if (const json::value* result = object.if_contains("result"); result != nullptr) {
     if (!result->is_object()) {
-      answer.text = "a 'result' that is not an object: " + printable_head(line, kQuotedLineBytes);
+      answer.text = "a 'result' that is not an object: " + printable_head(quoted, kQuotedLineBytes);
       return answer;
     }
     answer.kind = WorkerAnswer::Kind::result;
     answer.text = krino::json::to_compact_json(*result);
     return answer;
   }
-  if (const json::value* error = object->if_contains("error"); error != nullptr) {
+  if (const json::value* error = object.if_contains("error"); error != nullptr) {
     answer.kind = WorkerAnswer::Kind::error;
     std::tie(answer.code, answer.text) = error_member(*error);
     return answer;
   }
-  answer.text = "an answer with neither 'result' nor 'error': " + printable_head(line, kQuotedLineBytes);
+  answer.text = "an answer with neither 'result' nor 'error': " + printable_head(quoted, kQuotedLineBytes);
   return answer;
 }
 

@@ -73,6 +73,7 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
   evaluator_environment.isolation =
       config.isolation == "process" ? EvaluatorIsolation::process : EvaluatorIsolation::none;
   evaluator_environment.cancelled = [&cancellation] { return cancellation.requested(); };
+  evaluator_environment.cancellation = &cancellation;
   for (const auto& use : config.evaluators) {
     auto handle = make_evaluator(registry, use, evaluator_environment);
     if (!names.insert(handle->name()).second) {

@@ -35,6 +35,8 @@ std::string read_file(const std::string& path, const TaskOptions& options) {
 
 bool has_body_by_default(std::string_view method) { return method == "POST" || method == "PUT" || method == "PATCH"; }
 
+}  // namespace
+
 krino_status status_for_http(unsigned status) {
   if (status == 401 || status == 403) return KRINO_PERMISSION_DENIED;
   if (status == 404) return KRINO_NOT_FOUND;
@@ -43,8 +45,6 @@ krino_status status_for_http(unsigned status) {
   if (status >= 500) return KRINO_UNAVAILABLE;
   return KRINO_INVALID_ARGUMENT;
 }
-
-}  // namespace
 
 HttpTask::HttpTask(const TaskConfig& config, const TaskEnvironment& environment, const EnvironmentLookup& variables,
                    bool raw_replies)

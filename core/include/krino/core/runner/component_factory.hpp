@@ -1,6 +1,7 @@
 #pragma once
 // Turns a component use from an experiment file (or the CLI) into a live handle: looks the
 // component up, validates the options against its schema, and creates the instance(s).
+#include "krino/core/common/cancellation.hpp"
 #include "krino/core/experiment/experiment_config.hpp"
 #include "krino/core/plugin/plugin_registry.hpp"
 #include "krino/core/runner/evaluator_handle.hpp"
@@ -31,6 +32,7 @@ struct EvaluatorEnvironment {
   std::filesystem::path base_dir;           // resolves a subprocess evaluator's command and cwd
   EvaluatorIsolation isolation = EvaluatorIsolation::none;  // the experiment's default
   std::function<bool()> cancelled;          // the run's cancellation, polled by worker calls
+  const Cancellation* cancellation = nullptr;  // the same, for waits that end early (an HTTP retry's)
 };
 
 std::unique_ptr<EvaluatorHandle> make_evaluator(const PluginRegistry& registry, const ComponentUse& use,

@@ -7,6 +7,8 @@
 //   memory_mb                   per worker process (RLIMIT_AS)
 //   workers                     worker processes at most (default: the run's parallelism)
 //   command, cwd, env, inherit_env, kill_grace_ms, max_output_bytes   use: subprocess only
+//   url, headers, timeout_ms, max_retries, retry_base_ms, retry_max_ms, ca_file, concurrency,
+//   batch                       use: http_evaluator only (http_evaluator_options.hpp)
 #include "krino/core/experiment/experiment_config.hpp"
 #include "krino/core/process/process_options.hpp"
 
@@ -24,6 +26,8 @@ enum class EvaluatorIsolation { none, process };
 
 // The component name of an evaluator given by a command: `use: subprocess`.
 inline constexpr std::string_view kSubprocessEvaluator = "subprocess";
+// The component name of an evaluator served over HTTP: `use: http_evaluator`.
+inline constexpr std::string_view kHttpEvaluator = "http_evaluator";
 
 struct EvaluatorRunOptions {
   EvaluatorIsolation isolation = EvaluatorIsolation::none;
@@ -32,6 +36,7 @@ struct EvaluatorRunOptions {
   std::optional<std::chrono::milliseconds> timeout;  // timeout_ms, when given
   std::uint64_t memory_limit_bytes = 0;          // memory_mb
   std::optional<std::size_t> workers;
+  boost::json::object http;                      // use: http_evaluator: its host keys, unread
   boost::json::object options;                   // the rest: the evaluator's own options
 };
 

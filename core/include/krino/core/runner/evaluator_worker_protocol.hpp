@@ -65,6 +65,9 @@ struct WorkerAnswer {
 };
 // Reads the answer to request `id`.
 WorkerAnswer read_worker_answer(std::string_view line, uint64_t id);
+// The answer in an answer object already parsed and matched to its request (the HTTP transport
+// reads many from one reply); `quoted` is the text a message about a broken answer quotes.
+WorkerAnswer worker_answer_from(const boost::json::object& answer, std::string_view quoted);
 
 // "INVALID_ARGUMENT" -> KRINO_INVALID_ARGUMENT; an unknown name is KRINO_UNKNOWN.
 krino_status status_code_from_name(std::string_view name);

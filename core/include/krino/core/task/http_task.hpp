@@ -19,6 +19,11 @@
 
 namespace krino::core {
 
+// The item error's code for an HTTP status that ended a call (after its retries): 401/403
+// PERMISSION_DENIED, 404 NOT_FOUND, 408 DEADLINE_EXCEEDED, 429 RESOURCE_EXHAUSTED, 5xx UNAVAILABLE,
+// any other INVALID_ARGUMENT. The http task's and the http evaluator's.
+krino_status status_for_http(unsigned status);
+
 class HttpTask final : public Task {
  public:
   // Throws a configuration error naming the option. With `raw_replies` (a trace extractor reads the

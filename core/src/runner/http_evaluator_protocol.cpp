@@ -1,0 +1,97 @@
+#include "krino/core/runner/http_evaluator_protocol.hpp"
+
+#include "krino/core/process/printable_text.hpp"
+
+#include <krino/json_parse.hpp>
+#include <krino/json_text.hpp>
+#include <krino/utf8.hpp>
+
+#include <boost/json.hpp>
+
+#include <optional>
+#include <unordered_map>
+
+namespace krino::core {
+namespace {
+
+namespace json = boost::json;
+
+constexpr std::size_t kQuotedReplyBytes = 200;
+
+std::vector<WorkerAnswer> all_broken(std::size_t count, const std::string& why) {
+  WorkerAnswer broken;
+  broken.text = why;
+  return std::vector<WorkerAnswer>(count, broken);
+}
+
+// The id of an answer, when it is a whole number >= 0.
+std::optional<uint64_t> answer_id(const json::object& answer) {
+  const json::value* id = answer.if_contains("id");
+  if (id == nullptr) return std::nullopt;
+  if (id->is_uint64()) return id->get_uint64();
+  if (id->is_int64() && id->get_int64() >= 0) return static_cast<uint64_t>(id->get_int64());
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string http_evaluator_batch_body(std::string_view options_json, const std::vector<std::string>& requests) {
+  std::size_t size = options_json.size() + 96;
+  for (const std::string& request : requests) size += request.size() + 1;
+  std::string body;
+  body.reserve(size);
+  body.append("{\"protocol\":\"").append(kEvaluatorWorkerProtocol).append("\",\"options\":");
+  body.append(options_json).append(",\"requests\":[");
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    if (i != 0) body.push_back(',');
+    std::string_view request = requests[i];
+    if (!request.empty() && request.back() == '\n') request.remove_suffix(1);
+    body.append(request);
+  }
+  body.append("]}");
+  return body;
+}
+
+std::vector<WorkerAnswer> read_http_evaluator_answers(std::string_view body, const std::vector<uint64_t>& ids) {
+  json::error_code ec;
+  json::value reply = utf8::is_valid(body) ? krino::json::parse(body, ec) : krino::json::parse(utf8::repaired(body), ec);
+  if (ec || !reply.is_object())
+    return all_broken(ids.size(), "a reply that is not a JSON object: " + printable_head(body, kQuotedReplyBytes));
+  const json::object& object = reply.get_object();
+  if (const json::value* protocol = object.if_contains("protocol"); protocol != nullptr) {
+    if (!protocol->is_string() || protocol->get_string() != kEvaluatorWorkerProtocol)
+      return all_broken(ids.size(), "a reply in protocol " + krino::json::to_compact_json(*protocol) + ", not '" +
+                                        std::string(kEvaluatorWorkerProtocol) + "'");
+  }
+  const json::value* answers = object.if_contains("answers");
+  if (answers == nullptr || !answers->is_array())
+    return all_broken(ids.size(), "a reply without an 'answers' array: " + printable_head(body, kQuotedReplyBytes));
+
+  std::unordered_map<uint64_t, std::size_t> position;  // request id -> its place in `ids`
+  for (std::size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
+  std::vector<WorkerAnswer> read(ids.size());
+  std::vector<int> seen(ids.size(), 0);
+  for (const json::value& element : answers->get_array()) {
+    if (!element.is_object()) continue;  // counted below: its request has no answer
+    const json::object& answer = element.get_object();
+    const std::optional<uint64_t> id = answer_id(answer);
+    if (!id) continue;
+    auto at = position.find(*id);
+    if (at == position.end()) continue;  // an answer to a request of another batch: ignored
+    const std::size_t i = at->second;
+    if (++seen[i] == 1) read[i] = worker_answer_from(answer, krino::json::to_compact_json(element));
+  }
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::string id = std::to_string(ids[i]);
+    if (seen[i] == 0) {
+      read[i] = WorkerAnswer{};
+      read[i].text = "a reply with no answer for request id " + id;
+    } else if (seen[i] > 1) {
+      read[i] = WorkerAnswer{};
+      read[i].text = "a reply that answers request id " + id + " " + std::to_string(seen[i]) + " times";
+    }
+  }
+  return read;
+}
+
+}  // namespace krino::core
