@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
       {"node worker", "{use: subprocess, workers: " + w + ", command: [node, '" + node.string() + "']}"},
   };
   std::printf("agent workload, %llu cases, one evaluator, %u workers, parallelism %u\n", items, workers, parallelism);
-  std::printf("%-16s %10s %12s %8s %8s %10s %12s\n", "mode", "seconds", "cases/s", "user s", "sys s", "peak RSS",
+  std::printf("%-18s %10s %12s %8s %8s %10s %12s\n", "mode", "seconds", "cases/s", "user s", "sys s", "peak RSS",
               "vs in process");
   double in_process_seconds = 0;
   for (const Mode& mode : modes) {
@@ -168,7 +168,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     if (in_process_seconds == 0) in_process_seconds = r.seconds;
-    std::printf("%-16s %10.2f %12.0f %8.2f %8.2f %7.1f MB %11.2fx\n", mode.name, r.seconds,
+    std::printf("%-18s %10.2f %12.0f %8.2f %8.2f %7.1f MB %11.2fx\n", mode.name, r.seconds,
                 static_cast<double>(items) / r.seconds, r.user_seconds, r.system_seconds, r.peak_rss_mb,
                 r.seconds / in_process_seconds);
     std::fflush(stdout);
