@@ -161,6 +161,13 @@ BOOST_AUTO_TEST_CASE(a_request_carries_only_the_sections_read_as_their_bytes) {
              "{\"id\":7,\"testCase\":{\"inputs\":" + inputs + ",\"expectedOutputs\":{\"z\":1, \"a\":123456789012345678901234567890}}" +
                  context);
   BOOST_TEST(worker_evaluate_line(7, ctx, testcase, 0u) == "{\"id\":7,\"testCase\":{}" + context);
+  // The whole test case: the spans go along (its bytes are the test case's, so they hold there too).
+  const std::string whole = worker_evaluate_line(7, ctx, testcase);
+  const std::string spans = ",\"testCaseSections\":[10," + std::to_string(inputs.size()) + "," +
+                            std::to_string(ctx.testcase_sections[1].offset) + "," + std::to_string(actual.size()) + "," +
+                            std::to_string(ctx.testcase_sections[2].offset) + "," + std::to_string(expected.size()) + "," +
+                            std::to_string(ctx.testcase_sections[3].offset) + "," + std::to_string(metadata.size()) + "]}}\n";
+  BOOST_TEST(whole.substr(whole.size() - spans.size()) == spans, whole);
   BOOST_TEST(worker_evaluate_line(7, ctx, testcase, 0b1000u) == "{\"id\":7,\"testCase\":{\"metadata\":" + metadata + "}" + context);
 
   // A caller that gives no spans: the sections are found in the document.

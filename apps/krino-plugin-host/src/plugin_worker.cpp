@@ -78,6 +78,29 @@ std::string error_line(const json::value* id, krino_status code, std::string_vie
 
 double address_space_used();
 
+// krino's "testCaseSections" ([offset, size] of each section in the test case's bytes, flattened)
+// become the call's testcase_sections, as krino gives them in process: the plugin then reads the
+// sections it needs without scanning the whole test case. Anything else leaves them zero (the
+// plugin scans); the SDK checks they are plausible before it uses them.
+void set_sections(krino_call_context& ctx, const json::value* sections, std::size_t document_size) {
+  if (sections == nullptr || !sections->is_array() || sections->get_array().size() != 8) return;
+  krino_span spans[4] = {};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const json::value& offset = sections->get_array()[2 * k];
+    const json::value& size = sections->get_array()[2 * k + 1];
+    auto whole = [](const json::value& value) -> std::optional<uint64_t> {
+      if (value.is_uint64()) return value.get_uint64();
+      if (value.is_int64() && value.get_int64() >= 0) return static_cast<uint64_t>(value.get_int64());
+      return std::nullopt;
+    };
+    const auto at = whole(offset);
+    const auto length = whole(size);
+    if (!at || !length || *at > document_size || *length > document_size - *at) return;
+    spans[k] = krino_span{*at, *length};
+  }
+  for (std::size_t k = 0; k < 4; ++k) ctx.testcase_sections[k] = spans[k];
+}
+
 std::string handshake_line(const core::Component& component) {
   std::string line = "{\"protocol\":";
   krino::json::append_json_string(line, core::kEvaluatorWorkerProtocol);
@@ -211,6 +234,7 @@ int serve(const core::Component& component, const krino_host* host, std::istream
       ctx.run_index = static_cast<uint32_t>(number("runIndex"));
       ctx.item_index = number("itemIndex");
       ctx.deadline_unix_ms = static_cast<int64_t>(number("deadlineUnixMs"));
+      set_sections(ctx, context->get_object().if_contains("testCaseSections"), document.size());
     }
     core::StringSink result;
     core::StringSink error;

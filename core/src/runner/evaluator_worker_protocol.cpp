@@ -71,19 +71,22 @@ StatusOr<unsigned> read_sections(const json::value& reads) {
   return bits;
 }
 
-// Where each section's value lies in `testcase`: the spans the runner recorded while assembling it,
-// or, when a caller gave none (all zero) or they do not fit, a scan of the document.
+// Whether the caller gave every section's place in `testcase` (the runner records them while
+// assembling it; other callers leave them zero).
+bool sections_given(const krino_call_context& ctx, std::string_view testcase) {
+  for (const krino_span& span : ctx.testcase_sections)
+    if (span.size == 0 || span.offset > testcase.size() || span.size > testcase.size() - span.offset) return false;
+  return true;
+}
+
+// Where each section's value lies in `testcase`: the spans the runner recorded, or a scan.
 std::array<std::string_view, 4> section_values(const krino_call_context& ctx, std::string_view testcase) {
   std::array<std::string_view, 4> values;
-  bool given = true;
-  bool any = false;
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    const krino_span& span = ctx.testcase_sections[k];
-    any = any || span.size != 0;
-    if (span.size == 0 || span.offset > testcase.size() || span.size > testcase.size() - span.offset) given = false;
-    else values[k] = testcase.substr(span.offset, span.size);
+  if (sections_given(ctx, testcase)) {
+    for (std::size_t k = 0; k < values.size(); ++k)
+      values[k] = testcase.substr(ctx.testcase_sections[k].offset, ctx.testcase_sections[k].size);
+    return values;
   }
-  if (given && any) return values;
   const std::vector<JsonMember> members = top_level_members(testcase);
   for (std::size_t k = 0; k < values.size(); ++k) values[k] = member(members, kTestCaseSectionKeys[k]).value_or("{}");
   return values;
@@ -205,6 +208,18 @@ std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std
   line.append(",\"runIndex\":").append(std::to_string(ctx.run_index));
   line.append(",\"itemIndex\":").append(std::to_string(ctx.item_index));
   line.append(",\"deadlineUnixMs\":").append(std::to_string(ctx.deadline_unix_ms));
+  if (!reads && sections_given(ctx, testcase)) {
+    // The whole test case goes as its bytes, so the runner's spans hold in "testCase" too: a worker
+    // handing it to a parser that takes them (krino-plugin-host to a plugin, as
+    // krino_call_context::testcase_sections) spares the plugin a scan of every byte.
+    line.append(",\"testCaseSections\":[");
+    for (std::size_t k = 0; k < kTestCaseSectionKeys.size(); ++k) {
+      if (k > 0) line.push_back(',');
+      line.append(std::to_string(ctx.testcase_sections[k].offset)).push_back(',');
+      line.append(std::to_string(ctx.testcase_sections[k].size));
+    }
+    line.push_back(']');
+  }
   line.append("}}\n");
   return line;
 }

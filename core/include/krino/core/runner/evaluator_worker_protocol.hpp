@@ -61,7 +61,8 @@ Status read_worker_configured(std::string_view line);
 // `testcase` is a krino.testcase/1 document; its raw line breaks (white space between tokens in
 // valid JSON) become spaces. With `reads` (WorkerHandshake::reads), "testCase" holds only those
 // sections, each copied as its bytes from `testcase` (found through ctx.testcase_sections, or by
-// scanning when they are not given).
+// scanning when they are not given). Without it, the context carries ctx.testcase_sections when
+// they are given, as "testCaseSections": [offset, size] of each section, flattened.
 std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std::string_view testcase,
                                  std::optional<unsigned> reads = std::nullopt);
 
