@@ -1,5 +1,6 @@
 #include "plugin_worker.hpp"
 
+#include "krino/core/common/json_scan.hpp"
 #include "krino/core/common/status_code.hpp"
 #include "krino/core/common/string_sink.hpp"
 #include "krino/core/runner/evaluator_worker_protocol.hpp"
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <new>
 #include <optional>
@@ -259,8 +261,23 @@ int serve(const core::Component& component, const krino_host* host, std::istream
       continue;
     }
     // The result goes on one line, as valid JSON: ill-formed UTF-8 is repaired as the in-process
-    // path repairs it; text that is not JSON at all is the host's to report.
+    // path repairs it; text that is not JSON at all is the host's to report. A valid object goes as
+    // its bytes (krino parses the answer anyway): checked without building it, its raw line breaks
+    // (white space between tokens) made spaces, rather than parsed and written out again.
     const std::string& text = result.text();
+    if (utf8::is_valid(text) && core::is_json_object(text)) {
+      std::string answer = "{\"id\":";
+      if (raw_id.empty()) krino::json::append_compact_json(answer, *id);
+      else answer.append(raw_id);
+      answer.append(",\"result\":");
+      const std::size_t start = answer.size();
+      answer.append(text);
+      std::replace_if(answer.begin() + static_cast<std::ptrdiff_t>(start), answer.end(),
+                      [](char c) { return c == '\n' || c == '\r'; }, ' ');
+      answer.push_back('}');
+      send(out, answer);
+      continue;
+    }
     json::value parsed = utf8::is_valid(text) ? krino::json::parse(text, ec) : krino::json::parse(utf8::repaired(text), ec);
     if (ec || !parsed.is_object()) {
       send(out, error_line(id, KRINO_INTERNAL, "returned a malformed result: " + utf8::excerpt(text, 200)));
