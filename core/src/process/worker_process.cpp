@@ -6,7 +6,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
-#include <fcntl.h>
 #include <sys/ioctl.h>
 
 #include <algorithm>
@@ -19,15 +18,6 @@ using error_code = boost::system::error_code;
 
 namespace {
 
-// A batch of pipelined requests (up to 64 test cases of a few KB each) goes to the worker in one
-// write, and the worker takes it in one read, only if the pipe holds it: through the default 64 KiB
-// it goes in pieces, each a wake-up of the worker and of krino's writer. 1 MiB is Linux's default
-// pipe-max-size. Best effort: the kernel may refuse (a lower limit, the user's pipe quota spent),
-// and the pipe then works as before.
-constexpr int kWorkerPipeBytes = 1 << 20;
-
-void widen_pipe(int fd) { ::fcntl(fd, F_SETPIPE_SZ, kWorkerPipeBytes); }
-
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -38,8 +28,6 @@ WorkerProcess::Started WorkerProcess::start(const ChildProcess::Executor& strand
                                             const ProcessLimits& limits, ExitCallback on_idle_exit) {
   ChildProcess::Spawned spawned = ChildProcess::spawn(strand, spec);
   if (!spawned.process) return {nullptr, std::move(spawned.error)};
-  widen_pipe(spawned.process->input().native_handle());
-  widen_pipe(spawned.process->output().native_handle());
   std::shared_ptr<WorkerProcess> worker(new WorkerProcess(std::move(spawned.process), limits, std::move(on_idle_exit)));
   asio::post(strand, [worker] { worker->begin(); });
   return {std::move(worker), {}};
