@@ -2,9 +2,12 @@
 // with one evaluator, run four ways, as cases per second and ratios:
 //   in process         exact_match, a plugin called through the ABI (µs per case)
 //   isolation          the same plugin under isolation: process (krino-plugin-host workers)
-//   python worker      a trivial Python evaluator (score 1) through use: subprocess
-//   python, id only    the same, reading only each request's id (no json.loads of the test case)
-//   node worker        the same in Node, when `node` is on PATH
+//   python worker      a trivial Python evaluator (score 1) through use: subprocess; its handshake
+//                      says it reads no section ("reads": []), so requests carry an empty test case
+//   python, whole case the same without "reads": every request carries the whole test case, which
+//                      it json.loads (what a worker that does not declare its reads costs)
+//   python, id only    the same, reading only each request's id (no json.loads at all)
+//   node worker        the trivial evaluator in Node ("reads": []), when `node` is on PATH
 //   python http        a trivial Python server (sdk/examples/http_python's helper, score 1) through
 //                      use: http_evaluator, batches of up to 32 cases, 2 requests in flight
 //   python http, 1     the same, one case per request (batch: 1), --workers requests in flight
@@ -41,15 +44,21 @@ namespace {
 
 // Each reads what has arrived, answers every whole line in it, and writes the answers in one go
 // (docs/sdk.md, "Reading and writing fast"), so pipelined requests cost one read and one write per
-// batch rather than per case.
-constexpr const char* kPythonTrivial = R"(import json, os, sys
-out = sys.stdout.buffer
-out.write(json.dumps({"protocol": "krino.evaluatorworker/1",
-                      "evaluator": {"id": "bench.trivial_py", "name": "trivial"}}).encode() + b"\n")
+// batch rather than per case (a read takes up to 1 MiB, what krino's pipe to a worker holds).
+//
+// The trivial Python worker: its handshake with or without "reads": [], then kPythonTrivialBody.
+std::string python_trivial(bool reads_nothing) {
+  return std::string("import json, os, sys\nout = sys.stdout.buffer\n"
+                     "out.write(json.dumps({\"protocol\": \"krino.evaluatorworker/1\",\n"
+                     "                      \"evaluator\": {\"id\": \"bench.trivial_py\", \"name\": \"trivial\"}") +
+         (reads_nothing ? ", \"reads\": []" : "") + "}).encode() + b\"\\n\")";
+}
+
+constexpr const char* kPythonTrivialBody = R"(
 out.flush()
 rest = b""
 while True:
-    chunk = os.read(0, 1 << 16)
+    chunk = os.read(0, 1 << 20)
     if not chunk:
         break
     lines = (rest + chunk).split(b"\n")
@@ -66,15 +75,16 @@ while True:
 )";
 
 // The same without parsing the test case: it reads only the id (krino writes it first). What is
-// left is the protocol's own cost; the parse above is Python's (json.loads of a 3 to 5 KB case).
+// left is the protocol's own cost; the parse above is Python's (json.loads of each request: a 3 to
+// 5 KB test case without "reads", an empty one with "reads": []).
 constexpr const char* kPythonIdOnly = R"(import json, os, sys
 out = sys.stdout.buffer
 out.write(json.dumps({"protocol": "krino.evaluatorworker/1",
-                      "evaluator": {"id": "bench.trivial_py_id", "name": "trivial"}}).encode() + b"\n")
+                      "evaluator": {"id": "bench.trivial_py_id", "name": "trivial"}, "reads": []}).encode() + b"\n")
 out.flush()
 rest = b""
 while True:
-    chunk = os.read(0, 1 << 16)
+    chunk = os.read(0, 1 << 20)
     if not chunk:
         break
     lines = (rest + chunk).split(b"\n")
@@ -89,7 +99,7 @@ while True:
     out.flush()
 )";
 
-constexpr const char* kNodeTrivial = R"(process.stdout.write(JSON.stringify({protocol: 'krino.evaluatorworker/1', evaluator: {id: 'bench.trivial_js', name: 'trivial'}}) + '\n');
+constexpr const char* kNodeTrivial = R"(process.stdout.write(JSON.stringify({protocol: 'krino.evaluatorworker/1', evaluator: {id: 'bench.trivial_js', name: 'trivial'}, reads: []}) + '\n');
 let rest = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
@@ -206,7 +216,9 @@ int main(int argc, char** argv) {
   const fs::path data = workdir / ("agent-cases-" + std::to_string(items) + ".jsonl");
   if (!fs::exists(data)) krino::bench::generate_agent_cases(data, items);
   const fs::path python = workdir / "trivial_evaluator.py";
-  std::ofstream(python) << kPythonTrivial;
+  std::ofstream(python) << python_trivial(true) << kPythonTrivialBody;
+  const fs::path python_whole = workdir / "trivial_evaluator_whole_case.py";
+  std::ofstream(python_whole) << python_trivial(false) << kPythonTrivialBody;
   const fs::path python_id_only = workdir / "trivial_evaluator_id_only.py";
   std::ofstream(python_id_only) << kPythonIdOnly;
   const fs::path node = workdir / "trivial_evaluator.js";
@@ -229,13 +241,14 @@ int main(int argc, char** argv) {
       {"in process", "exact_match"},
       {"isolation", "{use: exact_match, isolation: process, workers: " + w + "}"},
       {"python worker", "{use: subprocess, workers: " + w + ", command: [python3, '" + python.string() + "']}"},
+      {"python, whole case", "{use: subprocess, workers: " + w + ", command: [python3, '" + python_whole.string() + "']}"},
       {"python, id only", "{use: subprocess, workers: " + w + ", command: [python3, '" + python_id_only.string() + "']}"},
       {"node worker", "{use: subprocess, workers: " + w + ", command: [node, '" + node.string() + "']}"},
       {"python http", "{use: http_evaluator, url: '" + http_server.url + "', concurrency: 2, batch: 32}"},
       {"python http, 1", "{use: http_evaluator, url: '" + http_server.url + "', concurrency: " + w + ", batch: 1}"},
   };
   std::printf("agent workload, %llu cases, one evaluator, %u workers, parallelism %u\n", items, workers, parallelism);
-  std::printf("%-16s %10s %12s %8s %8s %10s %12s\n", "mode", "seconds", "cases/s", "user s", "sys s", "peak RSS",
+  std::printf("%-18s %10s %12s %8s %8s %10s %12s\n", "mode", "seconds", "cases/s", "user s", "sys s", "peak RSS",
               "vs in process");
   double in_process_seconds = 0;
   for (const Mode& mode : modes) {
@@ -254,7 +267,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     if (in_process_seconds == 0) in_process_seconds = r.seconds;
-    std::printf("%-16s %10.2f %12.0f %8.2f %8.2f %7.1f MB %11.2fx\n", mode.name, r.seconds,
+    std::printf("%-18s %10.2f %12.0f %8.2f %8.2f %7.1f MB %11.2fx\n", mode.name, r.seconds,
                 static_cast<double>(items) / r.seconds, r.user_seconds, r.system_seconds, r.peak_rss_mb,
                 r.seconds / in_process_seconds);
     if (http) std::printf("%-16s server CPU %.2f s (user + system)\n", "", http_server.cpu_seconds() - server_cpu_before);

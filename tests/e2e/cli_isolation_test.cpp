@@ -145,6 +145,32 @@ BOOST_AUTO_TEST_CASE(python_and_node_workers_match_the_built_in_evaluator_on_tau
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_plugin_in_a_worker_gets_the_section_spans_it_gets_in_process) {
+  // krino sends the spans of the test case's sections with each request, so a plugin under
+  // isolation reads its sections without scanning the whole test case, exactly as in process.
+  const std::string dir = temp_path("isolation-sections");
+  fs::create_directories(dir);
+  const std::string report = dir + "/report.jsonl";
+  const std::string file = dir + "/experiment.yaml";
+  write_file(file, "dataset: seq:20\nparallelism: 4\nevaluators: [{use: echo_score, name: here, report_context: true}, "
+                   "{use: echo_score, name: there, report_context: true, isolation: process}]\n"
+                   "reporters: [{json: {path: " + report + "}}]\n");
+  const ProcessResult r = run_process({krino_binary(), "run", file, "--plugin-dir", KRINO_TESTKIT_DIR});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const IsolationReport read = read_isolation_report(report);
+  fs::remove_all(dir);
+  BOOST_TEST_REQUIRE(read.items.size() == 20u);
+  for (const json::object& item : read.items) {
+    const json::array& results = item.at("results").as_array();
+    BOOST_TEST_REQUIRE(results.size() == 2u, item_error(item));
+    std::map<std::string, json::value> sections;
+    for (const json::value& result : results)
+      sections[std::string(result.at("name").as_string())] = result.at("metadata").at("sections");
+    BOOST_TEST(sections.at("there") == sections.at("here"), json::serialize(sections.at("there")));
+    BOOST_TEST(sections.at("there").as_array().at(1).as_array().at(1).to_number<int64_t>() > 0);  // given, not zero
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_segfault_is_an_item_error_naming_the_signal) {
   expect_errors(run_misbehaving("segfault_evaluator", ""), [](size_t i) { return i % 100 == 7; },
                 {"UNKNOWN: ", "killed by signal 11 (SIGSEGV)", "a new worker takes the next request"});

@@ -15,6 +15,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -106,6 +107,75 @@ BOOST_AUTO_TEST_CASE(a_request_is_one_line_with_the_context) {
   BOOST_TEST(line == "{\"id\":5,\"testCase\":{\"inputs\": {},  \"actualOutputs\":{}},\"context\":{\"seed\":42,"
                      "\"runIndex\":1,\"itemIndex\":9,\"deadlineUnixMs\":1700000000000}}\n");
   BOOST_TEST(worker_configure_line(json::object{{"threshold", 0.5}}) == "{\"configure\":{\"threshold\":0.5}}\n");
+}
+
+BOOST_AUTO_TEST_CASE(a_handshake_may_say_which_sections_the_worker_reads) {
+  auto none = read_worker_handshake(R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a","name":"b"}})");
+  BOOST_TEST_REQUIRE(none.ok(), why_not(none));
+  BOOST_TEST(!none.value().reads.has_value());  // the whole test case, as before "reads"
+  auto two = read_worker_handshake(
+      R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a","name":"b"},"reads":["metadata","inputs"]})");
+  BOOST_TEST_REQUIRE(two.ok(), why_not(two));
+  BOOST_TEST(two.value().reads.value_or(99u) == 0b1001u);
+  auto empty = read_worker_handshake(R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a","name":"b"},"reads":[]})");
+  BOOST_TEST_REQUIRE(empty.ok(), why_not(empty));
+  BOOST_TEST(empty.value().reads.value_or(99u) == 0u);
+
+  auto unknown = read_worker_handshake(
+      R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a","name":"b"},"reads":["inputs","actualOutputs.output"]})");
+  BOOST_TEST(!unknown.ok());
+  BOOST_TEST(mentions(why_not(unknown), "its handshake's 'reads' names \"actualOutputs.output\", which is not a test-case "
+                                        "section (inputs, actualOutputs, expectedOutputs, metadata)"),
+             why_not(unknown));
+  auto not_a_list = read_worker_handshake(R"({"protocol":"krino.evaluatorworker/1","evaluator":{"id":"a","name":"b"},"reads":"inputs"})");
+  BOOST_TEST(mentions(why_not(not_a_list), "'reads' is not a list"), why_not(not_a_list));
+}
+
+BOOST_AUTO_TEST_CASE(a_request_carries_only_the_sections_read_as_their_bytes) {
+  // Numbers no double holds exactly, a key order of its own and a line break: the bytes go as
+  // they are (the line break becomes a space, as for the whole test case).
+  const std::string inputs = R"({"input":"q","n":0.1000000000000000055511151231257827})";
+  const std::string actual = R"({"output":"a"})";
+  const std::string expected = "{\"z\":1,\n\"a\":123456789012345678901234567890}";
+  const std::string metadata = R"({"tools":[1e400]})";
+  krino_call_context ctx = item_context(3);
+  std::string testcase = "{\"inputs\":";
+  auto add = [&](const std::string& value, krino_span& span) {
+    span.offset = testcase.size();
+    span.size = value.size();
+    testcase += value;
+  };
+  add(inputs, ctx.testcase_sections[0]);
+  testcase += ",\"actualOutputs\":";
+  add(actual, ctx.testcase_sections[1]);
+  testcase += ",\"expectedOutputs\":";
+  add(expected, ctx.testcase_sections[2]);
+  testcase += ",\"metadata\":";
+  add(metadata, ctx.testcase_sections[3]);
+  testcase += "}";
+  const std::string context = R"(,"context":{"seed":42,"runIndex":1,"itemIndex":3,"deadlineUnixMs":0}})"
+                              "\n";
+
+  const unsigned inputs_and_expected = 0b0101;
+  BOOST_TEST(worker_evaluate_line(7, ctx, testcase, inputs_and_expected) ==
+             "{\"id\":7,\"testCase\":{\"inputs\":" + inputs + ",\"expectedOutputs\":{\"z\":1, \"a\":123456789012345678901234567890}}" +
+                 context);
+  BOOST_TEST(worker_evaluate_line(7, ctx, testcase, 0u) == "{\"id\":7,\"testCase\":{}" + context);
+  // The whole test case: the spans go along (its bytes are the test case's, so they hold there too).
+  const std::string whole = worker_evaluate_line(7, ctx, testcase);
+  const std::string spans = ",\"testCaseSections\":[10," + std::to_string(inputs.size()) + "," +
+                            std::to_string(ctx.testcase_sections[1].offset) + "," + std::to_string(actual.size()) + "," +
+                            std::to_string(ctx.testcase_sections[2].offset) + "," + std::to_string(expected.size()) + "," +
+                            std::to_string(ctx.testcase_sections[3].offset) + "," + std::to_string(metadata.size()) + "]}}\n";
+  BOOST_TEST(whole.substr(whole.size() - spans.size()) == spans, whole);
+  BOOST_TEST(worker_evaluate_line(7, ctx, testcase, 0b1000u) == "{\"id\":7,\"testCase\":{\"metadata\":" + metadata + "}" + context);
+
+  // A caller that gives no spans: the sections are found in the document.
+  krino_call_context no_spans = item_context(3);
+  BOOST_TEST(worker_evaluate_line(7, no_spans, testcase, 0b0010u) == "{\"id\":7,\"testCase\":{\"actualOutputs\":" + actual + "}" + context);
+  // One the document lacks is an empty object, as a test case's absent section is.
+  BOOST_TEST(worker_evaluate_line(7, no_spans, R"({"inputs":{"x":2}})", 0b0011u) ==
+             "{\"id\":7,\"testCase\":{\"inputs\":{\"x\":2},\"actualOutputs\":{}}" + context);
 }
 
 BOOST_AUTO_TEST_CASE(answers_are_matched_by_id) {
@@ -204,6 +274,46 @@ while True:
     }
   }
   BOOST_TEST(evaluator->workers_started() == 2u);  // the first, and the one after the death
+}
+
+BOOST_AUTO_TEST_CASE(a_worker_that_declares_its_reads_gets_only_those_sections) {
+  // The worker keeps each request line in a file; the test compares them with what was sent.
+  WorkerEvaluatorSettings s = settings(1);
+  s.process = shell(R"sh(
+printf '%s\n' '{"protocol":"krino.evaluatorworker/1","evaluator":{"id":"test.reads","name":"reads"},"reads":["expectedOutputs","actualOutputs"]}'
+IFS= read -r configure
+printf '%s\n' '{"configured":true}'
+while IFS= read -r line; do
+  printf '%s\n' "$line" >> requests.jsonl
+  id=${line#'{"id":'}; id=${id%%,*}
+  printf '{"id":%s,"result":{"name":"x","score":1,"success":true}}\n' "$id"
+done
+)sh", dir.path());
+  auto evaluator = start({}, s);
+  BOOST_TEST(evaluator->handshake().reads.value_or(99u) == 0b0110u);
+  const std::string testcase =
+      R"({"inputs":{"input":"long prompt"},"actualOutputs":{"output":"x","score":1.50},"expectedOutputs":{"n":18446744073709551616},"metadata":{"big":"tools"}})";
+  auto result = evaluator->evaluate(item_context(4), testcase);  // no spans given: found by scanning
+  BOOST_TEST_REQUIRE(result.ok(), why_not(result));
+  evaluator.reset();  // the worker has written its file
+  std::ifstream file(dir.path() / "requests.jsonl");
+  std::string line;
+  BOOST_TEST_REQUIRE(static_cast<bool>(std::getline(file, line)));
+  BOOST_TEST(line.substr(0, line.find(",\"context\"")) ==
+             R"({"id":1,"testCase":{"actualOutputs":{"output":"x","score":1.50},"expectedOutputs":{"n":18446744073709551616}})");
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_section_in_reads_is_a_configuration_error_naming_the_worker) {
+  WorkerEvaluatorSettings s = settings(1);
+  s.process = shell(R"sh(
+printf '%s\n' '{"protocol":"krino.evaluatorworker/1","evaluator":{"id":"test.reads","name":"reads"},"reads":["input"]}'
+IFS= read -r configure
+)sh", dir.path());
+  BOOST_CHECK_EXCEPTION(start({}, s), KrinoError, [](const KrinoError& e) {
+    BOOST_TEST(mentions(e.what(), "sh evaluator: its handshake's 'reads' names \"input\", which is not a test-case section"),
+               e.what());
+    return true;
+  });
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_configuration_is_a_configuration_error) {

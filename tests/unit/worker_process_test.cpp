@@ -217,6 +217,20 @@ BOOST_FIXTURE_TEST_CASE(a_worker_that_dies_with_requests_in_flight_blames_only_t
   BOOST_TEST(warnings_seen().empty());  // the first item's error tells it
 }
 
+BOOST_FIXTURE_TEST_CASE(an_answer_written_after_stdin_is_closed_still_reaches_its_request, WorkerFixture) {
+  // The worker reads the first request and closes its stdin while krino is still writing a second
+  // one too large for the pipe (the write fails with EPIPE); only then does it answer the first and
+  // die. That answer counts (it used to be dropped, and the answered request blamed), and the
+  // second, of which it read nothing, may go to another worker.
+  auto worker = start("IFS= read -r a; sleep 0.1; exec 0<&-; sleep 0.2; printf '%s\\n' '{\"id\":1,\"ok\":true}'; kill -SEGV $$");
+  const std::string large = "{\"id\":2,\"pad\":\"" + std::string(1 << 20, 'x') + "\"}\n";
+  auto replies = ask_together(*worker, {"{\"id\":1}\n", large});
+  using O = WorkerReply::Outcome;
+  BOOST_TEST((replies[0].outcome == O::answered));
+  BOOST_TEST(replies[0].line == "{\"id\":1,\"ok\":true}");
+  BOOST_TEST((replies[1].outcome == O::not_sent), static_cast<int>(replies[1].outcome));
+}
+
 BOOST_FIXTURE_TEST_CASE(each_pipelined_request_keeps_its_own_timeout, WorkerFixture) {
   limits.timeout = 400ms;
   // Answers the first at once, then reads the second and hangs on it.

@@ -91,6 +91,11 @@ int main(int argc, char** argv) {
   std::FILE* protocol = check ? take_stdout_for_check(plugin_stdout) : take_stdout();
   if (protocol == nullptr) return 2;
   std::ios::sync_with_stdio(false);
+  // krino writes pipelined requests in batches of several test cases: one read takes what has
+  // arrived, up to a whole batch (a stream's own buffer would read a few KB, a system call for
+  // every case or two). Set before the first read, as a stream buffer requires.
+  static char request_buffer[1 << 20];
+  std::cin.rdbuf()->pubsetbuf(request_buffer, sizeof request_buffer);
 
   krino::core::Cancellation cancellation;
   krino::core::HostServices host(cancellation);

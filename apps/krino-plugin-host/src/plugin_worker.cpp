@@ -1,5 +1,6 @@
 #include "plugin_worker.hpp"
 
+#include "krino/core/common/json_scan.hpp"
 #include "krino/core/common/status_code.hpp"
 #include "krino/core/common/string_sink.hpp"
 #include "krino/core/runner/evaluator_worker_protocol.hpp"
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <new>
 #include <optional>
@@ -77,6 +79,29 @@ std::string error_line(const json::value* id, krino_status code, std::string_vie
 }
 
 double address_space_used();
+
+// krino's "testCaseSections" ([offset, size] of each section in the test case's bytes, flattened)
+// become the call's testcase_sections, as krino gives them in process: the plugin then reads the
+// sections it needs without scanning the whole test case. Anything else leaves them zero (the
+// plugin scans); the SDK checks they are plausible before it uses them.
+void set_sections(krino_call_context& ctx, const json::value* sections, std::size_t document_size) {
+  if (sections == nullptr || !sections->is_array() || sections->get_array().size() != 8) return;
+  krino_span spans[4] = {};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const json::value& offset = sections->get_array()[2 * k];
+    const json::value& size = sections->get_array()[2 * k + 1];
+    auto whole = [](const json::value& value) -> std::optional<uint64_t> {
+      if (value.is_uint64()) return value.get_uint64();
+      if (value.is_int64() && value.get_int64() >= 0) return static_cast<uint64_t>(value.get_int64());
+      return std::nullopt;
+    };
+    const auto at = whole(offset);
+    const auto length = whole(size);
+    if (!at || !length || *at > document_size || *length > document_size - *at) return;
+    spans[k] = krino_span{*at, *length};
+  }
+  for (std::size_t k = 0; k < 4; ++k) ctx.testcase_sections[k] = spans[k];
+}
 
 std::string handshake_line(const core::Component& component) {
   std::string line = "{\"protocol\":";
@@ -211,6 +236,7 @@ int serve(const core::Component& component, const krino_host* host, std::istream
       ctx.run_index = static_cast<uint32_t>(number("runIndex"));
       ctx.item_index = number("itemIndex");
       ctx.deadline_unix_ms = static_cast<int64_t>(number("deadlineUnixMs"));
+      set_sections(ctx, context->get_object().if_contains("testCaseSections"), document.size());
     }
     core::StringSink result;
     core::StringSink error;
@@ -235,8 +261,23 @@ int serve(const core::Component& component, const krino_host* host, std::istream
       continue;
     }
     // The result goes on one line, as valid JSON: ill-formed UTF-8 is repaired as the in-process
-    // path repairs it; text that is not JSON at all is the host's to report.
+    // path repairs it; text that is not JSON at all is the host's to report. A valid object goes as
+    // its bytes (krino parses the answer anyway): checked without building it, its raw line breaks
+    // (white space between tokens) made spaces, rather than parsed and written out again.
     const std::string& text = result.text();
+    if (utf8::is_valid(text) && core::is_json_object(text)) {
+      std::string answer = "{\"id\":";
+      if (raw_id.empty()) krino::json::append_compact_json(answer, *id);
+      else answer.append(raw_id);
+      answer.append(",\"result\":");
+      const std::size_t start = answer.size();
+      answer.append(text);
+      std::replace_if(answer.begin() + static_cast<std::ptrdiff_t>(start), answer.end(),
+                      [](char c) { return c == '\n' || c == '\r'; }, ' ');
+      answer.push_back('}');
+      send(out, answer);
+      continue;
+    }
     json::value parsed = utf8::is_valid(text) ? krino::json::parse(text, ec) : krino::json::parse(utf8::repaired(text), ec);
     if (ec || !parsed.is_object()) {
       send(out, error_line(id, KRINO_INTERNAL, "returned a malformed result: " + utf8::excerpt(text, 200)));

@@ -140,12 +140,27 @@ void WorkerProcess::write_queued() {
     if (self->failure_ || self->in_flight_.empty()) return;
     // EPIPE: the worker closed its stdin (or exited) and will never read what was not written.
     if (error) {
+      if (error == asio::error::broken_pipe && self->output_open_) return self->on_input_broken();
       if (error == asio::error::broken_pipe) self->note_unread_from(self->bytes_written_);
       return self->fail(WorkerReply::Outcome::died);
     }
     if (!self->output_open_) return self->fail(WorkerReply::Outcome::died);
     self->write_queued();
   });
+}
+
+void WorkerProcess::on_input_broken() {
+  // Almost always the worker died: the answers it wrote before may still be on their way through
+  // stdout, and each must reach its own request before the failure goes to the oldest request left
+  // (failing now would drop them and blame a request that was answered). The end of stdout decides
+  // (on_output_end, after_exit); a worker that lives on without its stdin is failed after kill_grace.
+  // What it never read: after the write that failed, and what is still in the pipe.
+  note_unread_from(bytes_written_);
+  note_unread_in_pipe();
+  usable_.store(false, std::memory_order_release);
+  child_->close_input();
+  input_broken_at_ = Clock::now();
+  arm_timer(true);
 }
 
 void WorkerProcess::deliver_lines() {
@@ -259,6 +274,7 @@ void WorkerProcess::arm_timer(bool only_if_sooner) {
     // The oldest request's deadline comes first: all have the same timeout.
     if (limits_.timeout.count() > 0) wake = in_flight_.front().sent + limits_.timeout;
     if (limits_.cancelled) wake = std::min(wake, Clock::now() + limits_.cancellation_poll);
+    if (input_broken_at_) wake = std::min(wake, *input_broken_at_ + limits_.kill_grace);
   } else if (voluntary_exit_deadline_ && !child_->terminating()) {
     wake = *voluntary_exit_deadline_;
   }
@@ -281,6 +297,7 @@ void WorkerProcess::on_timer() {
   }
   if (!in_flight_.empty() && !failure_) {
     if (limits_.cancelled && limits_.cancelled()) return fail(WorkerReply::Outcome::cancelled);
+    if (input_broken_at_ && Clock::now() >= *input_broken_at_ + limits_.kill_grace) return fail(WorkerReply::Outcome::died);
     if (limits_.timeout.count() > 0 && Clock::now() >= in_flight_.front().sent + limits_.timeout)
       return fail(WorkerReply::Outcome::timed_out);
   } else if (voluntary_exit_deadline_ && Clock::now() >= *voluntary_exit_deadline_) {

@@ -1,5 +1,6 @@
 #include "krino/core/runner/evaluator_worker_protocol.hpp"
 
+#include "krino/core/common/json_scan.hpp"
 #include "krino/core/common/status_code.hpp"
 #include "krino/core/plugin/component.hpp"
 #include "krino/core/process/printable_text.hpp"
@@ -49,6 +50,46 @@ std::pair<krino_status, std::string> error_member(const json::value& error) {
   if (const json::value* name = object.if_contains("code"); name != nullptr && name->is_string())
     code = status_code_from_name(name->get_string());
   return {code, std::move(message)};
+}
+
+// The handshake's "reads": names of test-case sections, as bits of kTestCaseSectionKeys.
+StatusOr<unsigned> read_sections(const json::value& reads) {
+  std::string known;
+  for (std::string_view key : kTestCaseSectionKeys) known.append(known.empty() ? "" : ", ").append(key);
+  if (!reads.is_array())
+    return error_status(KRINO_INVALID_ARGUMENT, "its handshake's 'reads' is not a list of test-case sections (" + known + ")");
+  unsigned bits = 0;
+  for (const json::value& name : reads.get_array()) {
+    const auto* found = name.is_string() ? std::find(kTestCaseSectionKeys.begin(), kTestCaseSectionKeys.end(),
+                                                     std::string_view(name.get_string()))
+                                         : kTestCaseSectionKeys.end();
+    if (found == kTestCaseSectionKeys.end())
+      return error_status(KRINO_INVALID_ARGUMENT, "its handshake's 'reads' names " + krino::json::to_compact_json(name) +
+                                                      ", which is not a test-case section (" + known + ")");
+    bits |= 1U << static_cast<unsigned>(found - kTestCaseSectionKeys.begin());
+  }
+  return bits;
+}
+
+// Whether the caller gave every section's place in `testcase` (the runner records them while
+// assembling it; other callers leave them zero).
+bool sections_given(const krino_call_context& ctx, std::string_view testcase) {
+  for (const krino_span& span : ctx.testcase_sections)
+    if (span.size == 0 || span.offset > testcase.size() || span.size > testcase.size() - span.offset) return false;
+  return true;
+}
+
+// Where each section's value lies in `testcase`: the spans the runner recorded, or a scan.
+std::array<std::string_view, 4> section_values(const krino_call_context& ctx, std::string_view testcase) {
+  std::array<std::string_view, 4> values;
+  if (sections_given(ctx, testcase)) {
+    for (std::size_t k = 0; k < values.size(); ++k)
+      values[k] = testcase.substr(ctx.testcase_sections[k].offset, ctx.testcase_sections[k].size);
+    return values;
+  }
+  const std::vector<JsonMember> members = top_level_members(testcase);
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = member(members, kTestCaseSectionKeys[k]).value_or("{}");
+  return values;
 }
 
 }  // namespace
@@ -105,6 +146,11 @@ StatusOr<WorkerHandshake> read_worker_handshake(std::string_view line) {
     if (*max_workers == 0) return error_status(KRINO_INVALID_ARGUMENT, "its handshake's 'maxWorkers' is not a whole number >= 1");
     handshake.max_workers = *max_workers;
   }
+  if (const json::value* reads = object->if_contains("reads"); reads != nullptr && !reads->is_null()) {
+    StatusOr<unsigned> sections = read_sections(*reads);
+    if (!sections.ok()) return sections.error();
+    handshake.reads = sections.value();
+  }
   return handshake;
 }
 
@@ -131,12 +177,26 @@ Status read_worker_configured(std::string_view line) {
   return Status::ok_status();
 }
 
-std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std::string_view testcase) {
+std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std::string_view testcase,
+                                 std::optional<unsigned> reads) {
   std::string line;
-  line.reserve(testcase.size() + 160);
+  line.reserve((reads ? 0 : testcase.size()) + 160);
   line.append("{\"id\":").append(std::to_string(id)).append(",\"testCase\":");
   const std::size_t start = line.size();
-  line.append(testcase);
+  if (!reads) {
+    line.append(testcase);
+  } else {
+    // Only what the worker reads, each section's bytes as they are (numbers stay exactly as written).
+    const std::array<std::string_view, 4> values = section_values(ctx, testcase);
+    line.push_back('{');
+    bool first = true;
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      if ((*reads & (1U << k)) == 0) continue;
+      line.append(first ? "\"" : ",\"").append(kTestCaseSectionKeys[k]).append("\":").append(values[k]);
+      first = false;
+    }
+    line.push_back('}');
+  }
   // memchr, not a loop over every byte: most test cases have no raw line break at all, and this
   // runs for every case (a byte-wise replace_if was most of krino's own cost per request).
   for (char breaker : {'\n', '\r'}) {
@@ -148,6 +208,18 @@ std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std
   line.append(",\"runIndex\":").append(std::to_string(ctx.run_index));
   line.append(",\"itemIndex\":").append(std::to_string(ctx.item_index));
   line.append(",\"deadlineUnixMs\":").append(std::to_string(ctx.deadline_unix_ms));
+  if (!reads && sections_given(ctx, testcase)) {
+    // The whole test case goes as its bytes, so the runner's spans hold in "testCase" too: a worker
+    // handing it to a parser that takes them (krino-plugin-host to a plugin, as
+    // krino_call_context::testcase_sections) spares the plugin a scan of every byte.
+    line.append(",\"testCaseSections\":[");
+    for (std::size_t k = 0; k < kTestCaseSectionKeys.size(); ++k) {
+      if (k > 0) line.push_back(',');
+      line.append(std::to_string(ctx.testcase_sections[k].offset)).push_back(',');
+      line.append(std::to_string(ctx.testcase_sections[k].size));
+    }
+    line.push_back(']');
+  }
   line.append("}}\n");
   return line;
 }

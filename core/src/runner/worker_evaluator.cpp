@@ -116,7 +116,7 @@ StatusOr<std::string, ItemError> WorkerEvaluator::evaluate(const krino_call_cont
   const uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
   krino_call_context timed = ctx;
   if (timed.deadline_unix_ms == 0) timed.deadline_unix_ms = deadline_after(settings_.limits.timeout);
-  const std::string request = worker_evaluate_line(id, timed, testcase);
+  const std::string request = worker_evaluate_line(id, timed, testcase, handshake_.reads);
   WorkerPool::Exchange sent = pool_->exchange(request, id, settings_.limits.cancelled);
   if (sent.kind == WorkerPool::Exchange::Kind::no_worker)
     return error(KRINO_UNAVAILABLE, "could not start a worker: " + sent.error);

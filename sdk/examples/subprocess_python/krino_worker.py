@@ -6,7 +6,10 @@ and stdout (docs/sdk.md, "Evaluators in worker processes").
           create=lambda options: MyEvaluator(options))
 
 `create(options)` gets the options krino sends with `configure` (the schema's defaults filled in)
-and returns an object whose `evaluate(test_case, context)` returns a krino.evalresult/1 dict. An
+and returns an object whose `evaluate(test_case, context)` returns a krino.evalresult/1 dict.
+`reads` lists the test-case sections `evaluate` looks at ("inputs", "actualOutputs",
+"expectedOutputs", "metadata"): krino then sends only those, and the worker decodes only those
+(None: the whole test case). An
 exception it raises (a ValueError for bad input) becomes that item's error; the worker goes on.
 stdout carries the protocol only: print() is redirected to stderr, which krino shows in item
 errors when the worker fails.
@@ -35,7 +38,7 @@ def _lines(fd):
     requests, so one read often brings several, and the worker never waits for the next one."""
     rest = b""
     while True:
-        chunk = os.read(fd, 1 << 16)
+        chunk = os.read(fd, 1 << 20)
         if not chunk:
             return
         lines = (rest + chunk).split(b"\n")
@@ -44,7 +47,7 @@ def _lines(fd):
             yield lines
 
 
-def serve(evaluator, create, concurrency=64, max_workers=None):
+def serve(evaluator, create, concurrency=64, max_workers=None, reads=None):
     # The protocol's own channel: the real stdout. Everything else printed goes to stderr.
     out = sys.stdout.buffer
     sys.stdout = sys.stderr
@@ -53,6 +56,8 @@ def serve(evaluator, create, concurrency=64, max_workers=None):
     handshake = {"protocol": PROTOCOL, "evaluator": evaluator, "concurrency": concurrency}
     if max_workers is not None:
         handshake["maxWorkers"] = max_workers
+    if reads is not None:
+        handshake["reads"] = list(reads)
     out.write(_line(handshake))
     out.flush()
     instance = None

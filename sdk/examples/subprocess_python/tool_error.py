@@ -109,4 +109,7 @@ if __name__ == "__main__":
     serve({"id": "example.python.tool_error", "name": "tool_error", "version": "1.0.0",
            "description": "The share of the agent's tool calls that succeeded (Python).",
            "configSchema": SCHEMA, "capabilities": ["deterministic"]},
-          ToolError)
+          ToolError,
+          # Only the tool calls are scored: the inputs, expected outputs and metadata (often most of
+          # a test case's bytes) are neither sent nor decoded.
+          reads=["actualOutputs"])

@@ -14,8 +14,10 @@
 // a newline) stops the worker's whole process group, and the reply says how the process ended and
 // how its stderr ended. The oldest request in flight is taken for the one the worker was on: it gets
 // that outcome; the others in flight get `interrupted` (they did nothing wrong; ask another worker),
-// or `not_sent` when the worker never read a byte of them. A worker that dies or breaks while idle
-// stops too and is reported through `on_idle_exit`.
+// or `not_sent` when the worker never read a byte of them. A write that finds the worker's stdin
+// closed waits for its stdout to end (kill_grace at most) before failing anything, so answers it
+// wrote before dying still reach their requests. A worker that dies or breaks while idle stops too
+// and is reported through `on_idle_exit`.
 //
 // Threading: start() from any thread; usable(), gone() and pid() are [thread-safe]; request(),
 // stop() and shutdown() from any thread, one at a time per worker, with their callback run once on
@@ -110,6 +112,7 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   };
   void begin_request(std::string line, std::function<void(WorkerReply)> done, std::optional<uint64_t> id);
   void write_queued();
+  void on_input_broken();
   void deliver_lines();
   std::deque<InFlight>::iterator taker_of(std::string_view line);
   void note_unread_in_pipe();
@@ -149,6 +152,9 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   uint64_t bytes_queued_ = 0;   // in all, since the start
   uint64_t bytes_written_ = 0;  // of those, the ones whose write completed
   std::optional<WorkerReply::Outcome> failure_;  // what happened to the oldest request in flight
+  // When a write found the worker's stdin closed (EPIPE) while its stdout was still open: its last
+  // answers are still read before the requests left fail.
+  std::optional<Clock::time_point> input_broken_at_;
   Clock::time_point timer_wake_ = Clock::time_point::max();  // when the timer is armed for
 
   // stop() / shutdown() in progress.

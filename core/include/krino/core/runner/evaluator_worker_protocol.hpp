@@ -11,6 +11,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -23,6 +24,10 @@ inline constexpr std::string_view kEvaluatorWorkerProtocol = "krino.evaluatorwor
 // Requests in flight per worker when its handshake gives no "concurrency": enough to keep a worker
 // that answers in microseconds busy while answers travel back.
 inline constexpr std::size_t kDefaultWorkerConcurrency = 64;
+// The sections of a test case, in the order of krino_call_context::testcase_sections: the names a
+// handshake's "reads" may give.
+inline constexpr std::array<std::string_view, 4> kTestCaseSectionKeys = {"inputs", "actualOutputs", "expectedOutputs",
+                                                                         "metadata"};
 
 // What a worker says about itself in its first line.
 struct WorkerHandshake {
@@ -37,6 +42,10 @@ struct WorkerHandshake {
   // if it says so, how many copies of it may run (a worker holding a large model says 1).
   std::size_t concurrency = kDefaultWorkerConcurrency;
   std::optional<std::size_t> max_workers;
+  // The test-case sections the worker reads, when its handshake says ("reads"): bit k stands for
+  // kTestCaseSectionKeys[k]. Requests then carry only those (a worker that parses its requests
+  // pays for every byte it is sent); without it, the whole test case.
+  std::optional<unsigned> reads;
 };
 
 // The first line, checked: the protocol, an evaluator with an id and name, a schema that is an
@@ -50,8 +59,12 @@ Status read_worker_configured(std::string_view line);
 
 // {"id":N,"testCase":{...},"context":{"seed":..,"runIndex":..,"itemIndex":..,"deadlineUnixMs":..}}\n
 // `testcase` is a krino.testcase/1 document; its raw line breaks (white space between tokens in
-// valid JSON) become spaces.
-std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std::string_view testcase);
+// valid JSON) become spaces. With `reads` (WorkerHandshake::reads), "testCase" holds only those
+// sections, each copied as its bytes from `testcase` (found through ctx.testcase_sections, or by
+// scanning when they are not given). Without it, the context carries ctx.testcase_sections when
+// they are given, as "testCaseSections": [offset, size] of each section, flattened.
+std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std::string_view testcase,
+                                 std::optional<unsigned> reads = std::nullopt);
 
 struct WorkerAnswer {
   enum class Kind {
