@@ -70,10 +70,5 @@ struct OnlineEvaluation {
   std::int64_t judged_at_ms = 0;
 };
 
-// Per trace of a list: how many evaluations it has and how many did not pass (errors included).
-struct TraceEvaluationCounts {
-  std::int64_t evaluations = 0;
-  std::int64_t failed = 0;
-};
 
 }  // namespace krino::core::store
