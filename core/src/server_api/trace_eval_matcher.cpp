@@ -45,6 +45,13 @@ double sampling_point(std::string_view rule_id, std::string_view trace_id, std::
     feed("/");
     feed(span_id);
   }
+  // FNV-1a alone leaves its high bits nearly fixed for ids that differ in their last digits (as
+  // sequential trace ids do): MurmurHash3's 64-bit finaliser spreads every input bit over them.
+  hash ^= hash >> 33;
+  hash *= 0xff51afd7ed558ccdull;
+  hash ^= hash >> 33;
+  hash *= 0xc4ceb9fe1a85ec53ull;
+  hash ^= hash >> 33;
   // The top 53 bits: every value is a double exactly, and below 1.
   return static_cast<double>(hash >> 11) * 0x1.0p-53;
 }

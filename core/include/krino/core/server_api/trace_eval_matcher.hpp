@@ -14,7 +14,8 @@
 // so the trace's other spans have arrived when it is scored.
 //
 // Sampling is decided, not drawn: a 64-bit FNV-1a hash of the rule id and the trace id (and, for a
-// SPAN rule, the span id), read as a number in [0, 1), is kept when below the rule's rate. An
+// SPAN rule, the span id), mixed by MurmurHash3's finaliser and read as a number in [0, 1), is kept
+// when below the rule's rate. An
 // export sent again, or the same trace seen by two replicas, decides the same; the job's dedupe key
 // keeps it queued once.
 //
