@@ -274,7 +274,8 @@ class Store {
   // The trace with all its spans; nullopt when the scope sees none (its own before a shared one).
   virtual std::optional<StoredTrace> trace(const Scope& scope, const std::string& trace_id) = 0;
   // Retention (unscoped: the sweeper acts for every tenant): deletes up to `limit` traces last
-  // received before `cutoff_ms`, with their spans, oldest first, in one transaction; how many.
+  // received before `cutoff_ms`, with their spans and online evaluations, oldest first, in one
+  // transaction; how many.
   virtual std::size_t delete_traces_received_before(std::int64_t cutoff_ms, std::size_t limit) = 0;
 };
 
