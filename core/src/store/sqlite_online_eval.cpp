@@ -4,6 +4,9 @@
 
 #include "krino/core/common/utc_time.hpp"
 
+#include <array>
+#include <map>
+
 namespace krino::core::store {
 
 namespace {
@@ -144,22 +147,30 @@ OnlineEvalEnqueued SqliteStore::enqueue_online_evals(const std::optional<std::st
   SqliteStatement insert = connection_.prepare(
       "INSERT INTO jobs (id, kind, tenant_id, payload, status, attempts, max_attempts, available_at, created_at, dedupe_key) "
       "VALUES (?1, ?2, ?3, ?4, 'QUEUED', 0, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING");
-  SqliteStatement count = connection_.prepare(
-      "UPDATE trace_eval_rules SET matched_count = matched_count + 1, enqueued_count = enqueued_count + ?2, "
-      "sampled_out_count = sampled_out_count + ?3 WHERE id = ?1");
+  // Per rule: matched, enqueued, sampled out; one counter update per rule, not per match.
+  std::map<std::string, std::array<std::int64_t, 3>> counts;
   const std::string now = utc_timestamp_now();
   for (const OnlineEvalMatch& match : matches) {
-    std::int64_t queued = 0;
-    if (match.sampled) {
-      insert.bind(1, to_text(ids_.next())).bind(2, kOnlineEvalKind).bind(3, tenant).bind(4, online_eval_payload(match));
-      insert.bind(5, max_attempts).bind(6, match.available_at_ms).bind(7, now).bind(8, online_eval_dedupe_key(match));
-      insert.step();
-      insert.reset();
-      queued = sqlite3_changes(connection_.handle());
+    auto& figures = counts[match.rule_id];
+    ++figures[0];
+    if (!match.sampled) {
+      ++figures[2];
+      ++outcome.sampled_out;
+      continue;
     }
+    insert.bind(1, to_text(ids_.next())).bind(2, kOnlineEvalKind).bind(3, tenant).bind(4, online_eval_payload(match));
+    insert.bind(5, max_attempts).bind(6, match.available_at_ms).bind(7, now).bind(8, online_eval_dedupe_key(match));
+    insert.step();
+    insert.reset();
+    const std::int64_t queued = sqlite3_changes(connection_.handle());
+    figures[1] += queued;
     outcome.enqueued += queued;
-    if (!match.sampled) ++outcome.sampled_out;
-    count.bind(1, match.rule_id).bind(2, queued).bind(3, static_cast<std::int64_t>(match.sampled ? 0 : 1));
+  }
+  SqliteStatement count = connection_.prepare(
+      "UPDATE trace_eval_rules SET matched_count = matched_count + ?2, enqueued_count = enqueued_count + ?3, "
+      "sampled_out_count = sampled_out_count + ?4 WHERE id = ?1");
+  for (const auto& [rule_id, figures] : counts) {
+    count.bind(1, rule_id).bind(2, figures[0]).bind(3, figures[1]).bind(4, figures[2]);
     count.step();
     count.reset();
   }
