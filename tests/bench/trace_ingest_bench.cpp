@@ -5,8 +5,11 @@
 // the GenAI instrumentations write them: an invoke_agent root, three chat spans with model, token
 // and message attributes (about 600 bytes of messages each), three execute_tool spans and a
 // retrieval span. The figure is spans / wall time from the first export to the last answer; the
-// server's peak RSS comes from wait4 after SIGTERM.
-//   krino_trace_ingest_bench [--spans N] [--batch B] [--clients C] [--postgres] [--krino PATH]
+// server's peak RSS comes from wait4 after SIGTERM. --rules gives the server three trace eval rules
+// before the clock starts, so the figure includes matching every span at ingestion: one on a span
+// name no span has, one on an attribute every chat span has (a SPAN rule sampled at 0: each match
+// is decided and counted, none queued), one on the agent root's name (a TRACE rule sampled at 0).
+//   krino_trace_ingest_bench [--spans N] [--batch B] [--clients C] [--postgres] [--rules] [--krino PATH]
 #include "bench_server.hpp"
 #include "postgres_cluster.hpp"
 #include "test_http_client.hpp"
@@ -125,6 +128,31 @@ std::vector<std::string> encoded_exports(std::size_t spans, std::size_t batch) {
   return bodies;
 }
 
+// Three trace eval rules (see the top) through a connection no rule ever calls.
+bool add_rules(unsigned short port) {
+  TestHttpClient client(port);
+  const auto post = [&client](const std::string& target, const std::string& body) {
+    HttpCall call;
+    call.method = "POST";
+    call.target = target;
+    call.headers = {{"Content-Type", "application/json"}};
+    call.body = body;
+    return client.send(call);
+  };
+  const auto connection = post("/api/v1/llm-connections",
+                               R"({"name":"unused","baseUrl":"http://127.0.0.1:9/v1","model":"m","credentialRef":"NO_SUCH_KEY"})");
+  if (connection.status() != 201u) return false;
+  const std::string body = connection.body();
+  const std::size_t at = body.find("\"id\":\"") + 6;
+  const std::string judge = R"(,"connectionId":")" + body.substr(at, 36) + R"(","evaluatorName":"e","criteria":"c"})";
+  return post("/api/v1/trace-eval-rules", R"({"name":"absent","spanName":"no such span","target":"TRACE")" + judge).status() == 201u &&
+         post("/api/v1/trace-eval-rules",
+              R"({"name":"chats","attribute":{"key":"gen_ai.operation.name","value":"chat"},"target":"SPAN","samplingRate":0)" + judge)
+                 .status() == 201u &&
+         post("/api/v1/trace-eval-rules", R"({"name":"agents","spanName":"invoke_agent *","target":"TRACE","samplingRate":0)" + judge).status() ==
+             201u;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,6 +160,7 @@ int main(int argc, char** argv) {
   std::size_t batch = 512;
   int clients = 2;
   bool postgres = false;
+  bool rules = false;
   std::string krino = krino::bench::default_krino();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -139,9 +168,10 @@ int main(int argc, char** argv) {
     else if (a == "--batch" && i + 1 < argc) batch = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--clients" && i + 1 < argc) clients = std::atoi(argv[++i]);
     else if (a == "--postgres") postgres = true;
+    else if (a == "--rules") rules = true;
     else if (a == "--krino" && i + 1 < argc) krino = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s [--spans N] [--batch B] [--clients C] [--postgres] [--krino PATH]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--spans N] [--batch B] [--clients C] [--postgres] [--rules] [--krino PATH]\n", argv[0]);
       return 2;
     }
   }
@@ -167,6 +197,10 @@ int main(int argc, char** argv) {
     return 3;
   }
   const unsigned short port = server->port();
+  if (rules && !add_rules(port)) {
+    std::fprintf(stderr, "the server refused the trace eval rules\n");
+    return 3;
+  }
 
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> failures{0};

@@ -163,6 +163,31 @@ BOOST_FIXTURE_TEST_CASE_TEMPLATE(every_item_is_scored_or_an_error_with_its_cause
   for (const auto& [index, one] : judged) BOOST_TEST(boost::json::serialize(one).find(kWorkerKey) == std::string::npos);
 }
 
+BOOST_FIXTURE_TEST_CASE_TEMPLATE(items_the_judge_could_not_score_count_as_errors_on_the_run_page, Backend, Backends, WorkerFixture<Backend>) {
+  // The run page's error filter and its error count read the items' error flag: a judge error sets it.
+  auto& f = *this;
+  f.fake.set_script(krino::fake_llm::parse_script(R"({"rules":[
+    {"match":{"contains":"Input:\nq1\n"},"reply":{"fault":{"kind":"status","status":500}}},
+    {"match":{"contains":"Input:\nq4\n"},"reply":{"fault":{"kind":"status","status":400}}}],
+    "default":{"content":"{\"score\": 4, \"reason\": \"fine\"}"}})"));
+  const std::string connection = f.connection();
+  const std::string run = f.run_of(6);
+  const auto before = worker_json(f.call("GET", "/api/v1/runs/" + run + "/items?status=ERROR"));
+  BOOST_TEST(before.at("content").as_array().empty());
+  f.start_workers();
+  f.judge_run(run, connection);
+  f.finished(run);
+  const auto errors = worker_json(f.call("GET", "/api/v1/runs/" + run + "/items?status=ERROR"));
+  std::vector<std::int64_t> indexes;
+  for (const auto& item : errors.at("content").as_array()) indexes.push_back(item.at("index").as_int64());
+  BOOST_TEST(indexes == (std::vector<std::int64_t>{1, 4}), boost::test_tools::per_element());
+  BOOST_TEST(errors.at("matchCount").as_int64() == 2);  // from the run's totals
+  // Judged again, the same items fail again: the count stays (an item is in error once).
+  f.judge_run(run, connection);
+  f.finished(run);
+  BOOST_TEST(worker_json(f.call("GET", "/api/v1/runs/" + run + "/items?status=ERROR")).at("matchCount").as_int64() == 2);
+}
+
 BOOST_FIXTURE_TEST_CASE_TEMPLATE(a_missing_credential_variable_makes_every_item_an_error_naming_it, Backend, Backends, WorkerFixture<Backend>) {
   auto& f = *this;
   const std::string connection = f.connection();

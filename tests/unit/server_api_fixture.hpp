@@ -16,6 +16,7 @@
 #include "krino/core/server_api/run_routes.hpp"
 #include "krino/core/server_api/run_view_routes.hpp"
 #include "krino/core/store/postgres_connection.hpp"
+#include "krino/core/server_api/trace_eval_rule_routes.hpp"
 #include "krino/core/server_api/trace_routes.hpp"
 #include "krino/core/store/postgres_store.hpp"
 #include "krino/core/store/sqlite_store.hpp"
@@ -106,7 +107,13 @@ struct ServerFixture {
     server_api::add_judge_routes(router, *store, *auth, judge_options);
     comparisons = std::make_unique<server_api::RunComparisons>(*store, ComparisonOptions{});
     server_api::add_comparison_routes(router, *store, *comparisons, *auth);
-    server_api::add_trace_routes(router, *store, *auth, {});
+    server_api::TraceEvalMatcherOptions matching;
+    matching.trace_delay_ms = 0;  // a whole trace is scored as soon as a worker claims it
+    matcher = std::make_shared<server_api::TraceEvalMatcher>(*store, matching);
+    server_api::add_trace_eval_rule_routes(router, *store, *auth, [matcher = matcher] { matcher->invalidate(); });
+    server_api::TraceRouteOptions trace_options;
+    trace_options.matcher = matcher;
+    server_api::add_trace_routes(router, *store, *auth, std::move(trace_options));
     http_server::HttpServerOptions options;
     options.port = 0;
     server = std::make_unique<http_server::HttpServer>(io.context(), options, router);
@@ -149,6 +156,7 @@ struct ServerFixture {
   server_api::AuthOptions auth_options;  // open until a test makes a key
   std::unique_ptr<server_api::Authenticator> auth;
   std::unique_ptr<server_api::RunComparisons> comparisons;
+  std::shared_ptr<server_api::TraceEvalMatcher> matcher;  // trace eval rules matched at ingestion
   server_api::IngestCounters ingest;
   http_server::Router router;
   IoService io{1};

@@ -108,6 +108,7 @@ struct ServeArguments {
   core::server::JobWorkerOptions jobs;
   std::int64_t judge_page_size = 50;
   std::int64_t judge_max_attempts = 3;
+  std::int64_t online_eval_delay_ms = 5000;  // a TRACE rule's match waits this long for the trace to settle
   void add_job_options(CLI::App& command);
   // MCP at /mcp (docs/mcp.md): the plugins its tools read, and the browser origins allowed besides
   // localhost's.

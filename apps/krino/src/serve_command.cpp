@@ -94,6 +94,10 @@ void ServeArguments::add_job_options(CLI::App& command) {
                      "Claims of one judge page before its items are written as errors (default 3)")
       ->type_name("N")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{100}));
+  command.add_option("--online-eval-delay-ms", online_eval_delay_ms,
+                     "How long a trace eval rule on a whole trace waits after its match for the trace's other spans (default 5000)")
+      ->type_name("MS")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{86400000}));
 }
 
 int serve_command(const ServeArguments& args) {
@@ -112,6 +116,8 @@ int serve_command(const ServeArguments& args) {
   options.jobs = args.jobs;
   options.judge_page_size = args.judge_page_size;
   options.judge_max_attempts = args.judge_max_attempts;
+  options.online_eval.trace_delay_ms = args.online_eval_delay_ms;
+  options.online_eval.max_attempts = args.judge_max_attempts;
   if (const char* key = std::getenv("KRINO_API_KEY"); key != nullptr && *key != '\0') options.auth.legacy_key = std::string(key);
   const bool postgres = core::store::is_postgres_uri(args.database);
   options.database = core::store::database_location(args.database, args.data_dir);

@@ -130,38 +130,58 @@ void JudgePageWorker::operator()(const store::ClaimedJob& job, const Cancellatio
     return;
   }
   const server_api::JudgeEvaluator evaluator = server_api::judge_evaluator_from_json(judge->config);
-  const auto connection = store_.llm_connection(store::Scope{judge->tenant}, judge->connection_id);
-  if (!connection) {
-    write(all_failed(items, "not judged: LLM connection " + judge->connection_id + " no longer exists"));
+  std::vector<std::string> documents;
+  std::vector<std::uint64_t> seeds;  // the item's position: a run judged again asks the same
+  for (const store::JudgeItem& item : items) {
+    documents.push_back(item.document);
+    seeds.push_back(static_cast<std::uint64_t>(item.seq));
+  }
+  Judgment judgment = this->judge(judge->tenant, judge->connection_id, evaluator, documents, seeds, lost);
+  if (!judgment.unusable.empty()) {
+    write(all_failed(items, "not judged: " + judgment.unusable));
     return;
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    judgment.verdicts[i].item_id = items[i].id;
+    judgment.verdicts[i].seq = items[i].seq;
+  }
+  write(judgment.verdicts);
+}
+
+JudgePageWorker::Judgment JudgePageWorker::judge(const std::optional<std::string>& tenant, const std::string& connection_id,
+                                                 const server_api::JudgeEvaluator& evaluator, const std::vector<std::string>& documents,
+                                                 const std::vector<std::uint64_t>& seeds, const Cancellation& lost) {
+  Judgment judgment;
+  const auto connection = store_.llm_connection(store::Scope{tenant}, connection_id);
+  if (!connection) {
+    judgment.unusable = "LLM connection " + connection_id + " no longer exists";
+    return judgment;
   }
   const ResolvedKey key = resolve_key(*connection, options_.environment);
   if (!key.problem.empty()) {
-    write(all_failed(items, "not judged: " + key.problem));
-    return;
+    judgment.unusable = key.problem;
+    return judgment;
   }
   std::shared_ptr<LlmClient> client;
   try {
     client = client_for(*connection, key.key);
   } catch (const std::exception& error) {
-    write(all_failed(items, std::string("not judged: LLM connection '") + connection->name + "' is unusable: " + error.what()));
-    return;
+    judgment.unusable = std::string("LLM connection '") + connection->name + "' is unusable: " + error.what();
+    return judgment;
   }
 
-  std::vector<store::JudgeVerdict> verdicts(items.size());
-  // Every item's call at once: each suspends its task while in flight (the client's concurrency
-  // window and rate limits decide how many reach the model), so two threads carry the whole page.
+  std::vector<store::JudgeVerdict>& verdicts = judgment.verdicts;
+  verdicts.resize(documents.size());
+  // Every call at once: each suspends its task while in flight (the client's concurrency window
+  // and rate limits decide how many reach the model), so two threads carry them all.
   tbb::task_arena arena(2);
   arena.execute([&] {
     tbb::task_group group;
-    for (std::size_t i = 0; i < items.size(); ++i) {
+    for (std::size_t i = 0; i < documents.size(); ++i) {
       group.run([&, i] {
-        const store::JudgeItem& item = items[i];
         store::JudgeVerdict& verdict = verdicts[i];
-        verdict.item_id = item.id;
-        verdict.seq = item.seq;
         verdict.threshold = evaluator.threshold;
-        const auto prompt = server_api::judge_prompt(evaluator, item.document);
+        const auto prompt = server_api::judge_prompt(evaluator, documents[i]);
         if (!server_api::is_prompt(prompt)) {
           verdict.error = "not judged: " + std::get<1>(prompt);
           return;
@@ -169,7 +189,8 @@ void JudgePageWorker::operator()(const store::ClaimedJob& job, const Cancellatio
         boost::json::object request;
         request["messages"] = boost::json::array{boost::json::object{{"role", "user"}, {"content", std::get<0>(prompt)}}};
         request["response_format"] = "json";
-        const LlmCallOutcome outcome = client->call(boost::json::serialize(request), static_cast<std::uint64_t>(item.seq), &lost);
+        const LlmCallOutcome outcome = client->call(boost::json::serialize(request), i < seeds.size() ? seeds[i] : i, &lost);
+        verdict.cost_usd = outcome.record.cost_usd;
         if (outcome.status != KRINO_OK) {
           verdict.error = "the judge call failed (" + std::string(status_code_name(outcome.status)) + "): " + outcome.text;
           return;
@@ -193,7 +214,7 @@ void JudgePageWorker::operator()(const store::ClaimedJob& job, const Cancellatio
     }
     group.wait();
   });
-  write(verdicts);
+  return judgment;
 }
 
 std::string JudgePageWorker::metrics_text() const {

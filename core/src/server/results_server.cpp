@@ -17,6 +17,7 @@
 #include "krino/core/server_api/project_routes.hpp"
 #include "krino/core/server_api/run_routes.hpp"
 #include "krino/core/server_api/run_view_routes.hpp"
+#include "krino/core/server_api/trace_eval_rule_routes.hpp"
 #include "krino/core/store/migrations.hpp"
 #include "krino/core/store/open_store.hpp"
 
@@ -67,7 +68,9 @@ struct ResultsServer::Parts {
   std::unique_ptr<http_server::HttpServer> http;
   std::unique_ptr<AlertDispatcher> alerts;  // after io: stopped and gone before it
   std::unique_ptr<JudgePageWorker> judge;   // after io: its model calls run there
-  std::unique_ptr<JobWorker> jobs;          // after the judge: stopped before its handler goes
+  std::shared_ptr<server_api::TraceEvalMatcher> matcher;  // its counters outlive the online worker
+  std::unique_ptr<OnlineEvalWorker> online_eval;          // after the judge, whose call path it uses
+  std::unique_ptr<JobWorker> jobs;          // after the judge and the online worker: stopped before its handlers go
   std::unique_ptr<EndedRunIndexer> ended_run_indexer;
   std::unique_ptr<TraceSweeper> trace_sweeper;
 };
@@ -98,7 +101,8 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
     http_server::Response response(http_server::Status::ok, 11);
     response.set(boost::beast::http::field::content_type, "text/plain; version=0.0.4");
     response.body() = parts->metrics.text(parts->http->pending_handlers()) + parts->alerts->metrics_text() + parts->jobs->metrics_text() +
-                      parts->judge->metrics_text() + parts->ended_run_indexer->metrics_text();
+                      parts->judge->metrics_text() + server_api::online_eval_metrics_text(parts->matcher->counters()) +
+                      parts->ended_run_indexer->metrics_text();
     response.prepare_payload();
     return response;
   });
@@ -114,6 +118,13 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   parts_->jobs = std::make_unique<JobWorker>(store, options.jobs);
   parts_->jobs->handle(std::string(store::kJudgePageKind),
                        [judge = parts_->judge.get()](const store::ClaimedJob& job, const Cancellation& lost) { (*judge)(job, lost); });
+  server_api::TraceEvalMatcherOptions matching = options.online_eval;
+  matching.enqueued = [jobs = parts_->jobs.get()] { jobs->wake(); };
+  parts_->matcher = std::make_shared<server_api::TraceEvalMatcher>(store, std::move(matching));
+  parts_->online_eval = std::make_unique<OnlineEvalWorker>(store, *parts_->judge, parts_->matcher->counters());
+  parts_->jobs->handle(std::string(store::kOnlineEvalKind),
+                       [online = parts_->online_eval.get()](const store::ClaimedJob& job, const Cancellation& lost) { (*online)(job, lost); });
+  server_api::add_trace_eval_rule_routes(parts_->router, store, parts_->auth, [matcher = parts_->matcher] { matcher->invalidate(); });
   server_api::add_llm_connection_routes(parts_->router, store, parts_->auth, options.judge.environment);
   server_api::JudgeRouteOptions judge_routes;
   judge_routes.page_size = options.judge_page_size;
@@ -123,6 +134,7 @@ ResultsServer::ResultsServer(ResultsServerOptions options) : parts_(std::make_un
   server_api::add_comparison_routes(parts_->router, store, parts_->comparisons, parts_->auth);
   server_api::TraceRouteOptions traces = options.traces;
   traces.max_inflated_bytes = static_cast<std::size_t>(options.http.max_body_bytes);
+  traces.matcher = parts_->matcher;
   server_api::add_trace_routes(parts_->router, store, parts_->auth, std::move(traces));
   parts_->trace_sweeper = std::make_unique<TraceSweeper>(store, options.trace_retention);
   if (options.make_mcp_server) {

@@ -12,6 +12,7 @@
 
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/verb.hpp>
+#include <boost/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -87,6 +88,12 @@ Response ingest(store::Store& store, const TraceRouteOptions& options, const Req
   if (!decoded.spans.empty()) outcome = store.add_spans(scope, decoded.spans, now);
   // A span sent again is accepted (the exporter retried after a lost answer): it is stored once.
   const std::size_t accepted = decoded.spans.size();
+  if (options.matcher) {
+    options.matcher->count_spans(accepted, decoded.rejected);
+    // Matched whether new or sent again: a match queued before is not queued twice (dedupe key),
+    // and one lost to a crash between storing and queueing is queued by the exporter's retry.
+    options.matcher->match(scope.tenant, decoded.spans);
+  }
   if (*encoding == OtlpEncoding::protobuf) return otlp_answer(*encoding, otlp::protobuf_response(decoded.rejected, decoded.rejection_message));
   return otlp_answer(*encoding, otlp::json_response(accepted, decoded.rejected, decoded.rejection_message, outcome.traces));
 }
@@ -176,6 +183,44 @@ void append_summary_fields(std::string& out, const store::TraceSummary& trace) {
   append_optional_text(out, trace.output);
   append_key(out, "receivedAtMs");
   krino::event::append_integer(out, trace.received_at_ms);
+  append_key(out, "evaluationCount");
+  krino::event::append_integer(out, trace.evaluation_count);
+  append_key(out, "failedEvaluationCount");
+  krino::event::append_integer(out, trace.failed_evaluation_count);
+}
+
+void append_optional_number(std::string& out, const std::optional<double>& value) {
+  if (value) out += boost::json::serialize(boost::json::value(*value));
+  else out += "null";
+}
+
+// The names the UI reads (docs/server.md, "Online evaluation of traces").
+void append_evaluations(std::string& out, const std::vector<store::OnlineEvaluation>& evaluations) {
+  out += '[';
+  for (std::size_t i = 0; i < evaluations.size(); ++i) {
+    const store::OnlineEvaluation& evaluation = evaluations[i];
+    if (i > 0) out += ',';
+    out += "{\"ruleId\":";
+    krino::json::append_json_string(out, evaluation.rule_id);
+    append_key(out, "ruleName");
+    krino::json::append_json_string(out, evaluation.rule_name);
+    append_key(out, "evaluatorName");
+    krino::json::append_json_string(out, evaluation.evaluator_name);
+    append_key(out, "spanId");
+    append_optional_text(out, evaluation.span_id);
+    append_key(out, "score");
+    append_optional_number(out, evaluation.score);
+    append_key(out, "success");
+    out += evaluation.success ? "true" : "false";
+    append_key(out, "reason");
+    append_optional_text(out, evaluation.reason);
+    append_key(out, "error");
+    append_optional_text(out, evaluation.error);
+    append_key(out, "judgedAtMs");
+    krino::event::append_integer(out, evaluation.judged_at_ms);
+    out += '}';
+  }
+  out += ']';
 }
 
 // The spans depth first from each root (a span whose parent is not in the trace counts as one),
@@ -283,10 +328,16 @@ Response get_trace(store::Store& store, const TraceRouteOptions& options, const 
   if (!is_trace_id(id)) return not_found("trace " + request.param("traceId"));
   const std::optional<store::StoredTrace> trace = store.trace(scope, id);
   if (!trace) return not_found("trace " + id);
+  const std::vector<store::OnlineEvaluation> evaluations = store.online_evaluations(scope, id);
+  store::TraceSummary summary = trace->summary;
+  summary.evaluation_count = static_cast<std::int64_t>(evaluations.size());
+  summary.failed_evaluation_count = std::count_if(evaluations.begin(), evaluations.end(), [](const auto& e) { return !e.success; });
   std::string out = "{";
-  append_summary_fields(out, trace->summary);
+  append_summary_fields(out, summary);
   append_key(out, "spans");
   append_span_tree(out, trace->spans);
+  append_key(out, "evaluations");
+  append_evaluations(out, evaluations);
   append_key(out, "canonicalTrace");
   if (!options.canonical_trace) {
     out += "null,\"canonicalTraceError\":\"this server has no otel trace extractor loaded\"";

@@ -730,6 +730,98 @@ CREATE TABLE spans (
 );
 )sql";
 
+// 10: online evaluation of production traces. A trace eval rule is a tenant's (as an LLM
+// connection is) and keeps its ingestion counters. A job may carry a dedupe key: at most one job
+// ever has a given key (an online evaluation's names its rule, trace and span), so an export sent
+// again, or matched by two replicas, queues nothing new. An online evaluation is written once per
+// rule, trace and span (its unique index), beside the trace it scores; it is keyed by the trace's
+// tenant as traces are ('' for shared rows) and read by trace.
+constexpr std::string_view kOnlineEvalSqlite = R"sql(
+ALTER TABLE jobs ADD COLUMN dedupe_key TEXT;
+CREATE UNIQUE INDEX jobs_by_dedupe_key ON jobs (dedupe_key) WHERE dedupe_key IS NOT NULL;
+CREATE TABLE trace_eval_rules (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  tenant_id TEXT,
+  project TEXT,
+  span_name TEXT,
+  attribute_key TEXT,
+  attribute_value TEXT,
+  target TEXT NOT NULL,
+  connection_id TEXT NOT NULL,
+  evaluator_name TEXT NOT NULL,
+  config TEXT NOT NULL,
+  sampling_rate REAL NOT NULL,
+  enabled INTEGER NOT NULL,
+  matched_count INTEGER NOT NULL DEFAULT 0,
+  enqueued_count INTEGER NOT NULL DEFAULT 0,
+  sampled_out_count INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX trace_eval_rules_by_tenant_name ON trace_eval_rules (COALESCE(tenant_id, ''), name);
+CREATE TABLE online_evaluations (
+  id TEXT PRIMARY KEY,
+  tenant TEXT NOT NULL,
+  rule_id TEXT NOT NULL,
+  rule_name TEXT NOT NULL,
+  evaluator_name TEXT NOT NULL,
+  trace_id TEXT NOT NULL,
+  span_id TEXT,
+  score REAL,
+  success INTEGER NOT NULL,
+  reason TEXT,
+  error TEXT,
+  cost_usd REAL,
+  judged_at_ms INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX online_evaluations_once ON online_evaluations (rule_id, trace_id, COALESCE(span_id, ''));
+CREATE INDEX online_evaluations_by_trace ON online_evaluations (tenant, trace_id, judged_at_ms);
+)sql";
+
+constexpr std::string_view kOnlineEvalPostgres = R"sql(
+ALTER TABLE jobs ADD COLUMN dedupe_key text;
+CREATE UNIQUE INDEX jobs_by_dedupe_key ON jobs (dedupe_key) WHERE dedupe_key IS NOT NULL;
+CREATE TABLE trace_eval_rules (
+  id uuid PRIMARY KEY,
+  name text NOT NULL,
+  tenant_id text,
+  project text,
+  span_name text,
+  attribute_key text,
+  attribute_value text,
+  target text NOT NULL,
+  connection_id uuid NOT NULL,
+  evaluator_name text NOT NULL,
+  config text NOT NULL,
+  sampling_rate double precision NOT NULL,
+  enabled boolean NOT NULL,
+  matched_count bigint NOT NULL DEFAULT 0,
+  enqueued_count bigint NOT NULL DEFAULT 0,
+  sampled_out_count bigint NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX trace_eval_rules_by_tenant_name ON trace_eval_rules (COALESCE(tenant_id, ''), name);
+CREATE TABLE online_evaluations (
+  id uuid PRIMARY KEY,
+  tenant text NOT NULL,
+  rule_id uuid NOT NULL,
+  rule_name text NOT NULL,
+  evaluator_name text NOT NULL,
+  trace_id text NOT NULL,
+  span_id text,
+  score double precision,
+  success boolean NOT NULL,
+  reason text,
+  error text,
+  cost_usd double precision,
+  judged_at_ms bigint NOT NULL
+);
+CREATE UNIQUE INDEX online_evaluations_once ON online_evaluations (rule_id, trace_id, COALESCE(span_id, ''));
+CREATE INDEX online_evaluations_by_trace ON online_evaluations (tenant, trace_id, judged_at_ms);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "runs and items", kResultsSqlite, kResultsPostgres},
     Migration{2, "api keys and audit log", kKeysSqlite, kKeysPostgres},
@@ -739,6 +831,7 @@ constexpr std::array kMigrations = {
     Migration{6, "text search indexes", kTextIndexSqlite, kTextIndexPostgres},
     Migration{7, "server judge and job queue", kJudgeSqlite, kJudgePostgres},
     Migration{8, "production traces", kTracesSqlite, kTracesPostgres},
+    Migration{10, "online evaluation of traces", kOnlineEvalSqlite, kOnlineEvalPostgres},
 };
 
 }  // namespace

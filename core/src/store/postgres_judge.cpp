@@ -229,13 +229,19 @@ bool PostgresStore::record_judge_page(const std::string& job_id, const std::stri
   const bool last_page = judge.integer(0, 2) + 1 >= judge.integer(0, 3);
   std::int64_t scored = 0;
   std::int64_t failed = 0;
+  std::int64_t newly_in_error = 0;
   for (const JudgeVerdict& item : verdicts) {
     db.execute("INSERT INTO judge_results (judge_job_id, item_id, seq, score, success, reason, error) VALUES ($1, $2, $3, $4, $5, $6, $7) "
                "ON CONFLICT (judge_job_id, item_id) DO NOTHING",
                PgParams().text(judge_job_id).text(item.item_id).integer(item.seq).optional(item.score).boolean(item.success).optional(item.reason)
                    .optional(item.error));
     if (item.error) {
+      // An item the judge could not score is an item with an error, as one the client reported:
+      // the run page's error filter and its error count see it (a flag set once).
       ++failed;
+      newly_in_error += db.execute("UPDATE items SET has_error = true WHERE run_id = $1 AND seq = $2 AND NOT has_error RETURNING seq",
+                                   PgParams().text(run_id).integer(item.seq))
+                            .rows();
       continue;
     }
     ++scored;
@@ -250,6 +256,8 @@ bool PostgresStore::record_judge_page(const std::string& job_id, const std::stri
       "status = CASE WHEN $4::boolean THEN (CASE WHEN items_scored + $2 = 0 THEN 'FAILED' ELSE 'SUCCEEDED' END) ELSE 'RUNNING' END, "
       "finished_at = CASE WHEN $4::boolean THEN now() END WHERE id = $1",
       PgParams().text(judge_job_id).integer(scored).integer(failed).boolean(last_page));
+  if (newly_in_error > 0)
+    db.execute("UPDATE runs SET error_count = error_count + $2 WHERE id = $1", PgParams().text(run_id).integer(newly_in_error));
   if (last_page) {
     const PgResult others = db.execute("SELECT 1 FROM judge_jobs WHERE run_id = $1 AND status IN ('QUEUED', 'RUNNING')", PgParams().text(run_id));
     if (others.rows() == 0) {

@@ -126,7 +126,11 @@ SpanIngestOutcome PostgresStore::add_spans(const Scope& scope, std::span<const S
 TracePage PostgresStore::traces(const Scope& scope, const TraceFilter& filter) {
   PgParams params;
   params.optional(scope.tenant);
-  std::string sql = "SELECT " + std::string(kPgSummaryColumns) + " FROM traces t WHERE " + pg_trace_visible("t", 1);
+  // Columns 12 and 13: the trace's online evaluations, and those that did not pass (an index range each).
+  std::string sql = "SELECT " + std::string(kPgSummaryColumns) +
+                    ", (SELECT count(*) FROM online_evaluations e WHERE e.tenant = t.tenant AND e.trace_id = t.trace_id), "
+                    "(SELECT count(*) FROM online_evaluations e WHERE e.tenant = t.tenant AND e.trace_id = t.trace_id AND NOT e.success) "
+                    "FROM traces t WHERE " + pg_trace_visible("t", 1);
   const auto next = [&params]() { return "$" + std::to_string(params.size() + 1); };
   if (filter.project) {
     sql += " AND t.project = " + next();
@@ -157,7 +161,11 @@ TracePage PostgresStore::traces(const Scope& scope, const TraceFilter& filter) {
   PgPool::Lease lease = pool_.acquire();
   const PgResult rows = (*lease).execute(sql, params);
   TracePage page;
-  for (int row = 0; row < rows.rows(); ++row) page.traces.push_back(read_pg_summary(rows, row));
+  for (int row = 0; row < rows.rows(); ++row) {
+    page.traces.push_back(read_pg_summary(rows, row));
+    page.traces.back().evaluation_count = rows.integer(row, 12);
+    page.traces.back().failed_evaluation_count = rows.integer(row, 13);
+  }
   if (page.traces.size() > filter.limit) {
     page.traces.pop_back();
     page.more = true;
@@ -212,8 +220,11 @@ std::size_t PostgresStore::delete_traces_received_before(std::int64_t cutoff_ms,
       "DELETE FROM traces WHERE (tenant, trace_id) IN (SELECT tenant, trace_id FROM traces WHERE received_at_ms < $1 "
       "ORDER BY received_at_ms LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING tenant, trace_id",
       PgParams().integer(cutoff_ms).integer(static_cast<std::int64_t>(limit)));
-  for (int row = 0; row < doomed.rows(); ++row)
+  for (int row = 0; row < doomed.rows(); ++row) {
     connection.execute("DELETE FROM spans WHERE tenant = $1 AND trace_id = $2", PgParams().text(doomed.text(row, 0)).text(doomed.text(row, 1)));
+    connection.execute("DELETE FROM online_evaluations WHERE tenant = $1 AND trace_id = $2",
+                       PgParams().text(doomed.text(row, 0)).text(doomed.text(row, 1)));
+  }
   transaction.commit();
   return static_cast<std::size_t>(doomed.rows());
 }

@@ -252,8 +252,12 @@ bool SqliteStore::record_judge_page(const std::string& job_id, const std::string
   SqliteStatement verdict = connection_.prepare(
       "INSERT INTO eval_results (run_id, seq, position, item_id, name, score, threshold, success) VALUES (?1, ?2, "
       "(SELECT COALESCE(MAX(position) + 1, 0) FROM eval_results WHERE run_id = ?1 AND seq = ?2), ?3, ?4, ?5, ?6, ?7)");
+  // An item the judge could not score is an item with an error, as one the client reported: the run
+  // page's error filter and its error count see it (a flag set once; the count moves with it).
+  SqliteStatement flag = connection_.prepare("UPDATE items SET has_error = 1 WHERE run_id = ?1 AND seq = ?2 AND has_error = 0");
   std::int64_t scored = 0;
   std::int64_t failed = 0;
+  std::int64_t newly_in_error = 0;
   for (const JudgeVerdict& item : verdicts) {
     result.bind(1, judge_job_id).bind(2, item.item_id).bind(3, item.seq).bind(4, item.score);
     result.bind(5, static_cast<std::int64_t>(item.success)).bind(6, item.reason).bind(7, item.error);
@@ -261,6 +265,10 @@ bool SqliteStore::record_judge_page(const std::string& job_id, const std::string
     result.reset();
     if (item.error) {
       ++failed;
+      flag.bind(1, run_id).bind(2, item.seq);
+      flag.step();
+      flag.reset();
+      newly_in_error += sqlite3_changes(connection_.handle());
       continue;
     }
     ++scored;
@@ -278,6 +286,11 @@ bool SqliteStore::record_judge_page(const std::string& job_id, const std::string
       "finished_at = CASE WHEN ?4 THEN ?5 ELSE NULL END WHERE id = ?1");
   progress.bind(1, judge_job_id).bind(2, scored).bind(3, failed).bind(4, static_cast<std::int64_t>(last_page)).bind(5, now);
   progress.step();
+  if (newly_in_error > 0) {
+    SqliteStatement errors = connection_.prepare("UPDATE runs SET error_count = error_count + ?2 WHERE id = ?1");
+    errors.bind(1, run_id).bind(2, newly_in_error);
+    errors.step();
+  }
   if (last_page) {
     SqliteStatement others = connection_.prepare("SELECT 1 FROM judge_jobs WHERE run_id = ?1 AND status IN ('QUEUED', 'RUNNING')");
     others.bind(1, run_id);

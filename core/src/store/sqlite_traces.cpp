@@ -95,7 +95,11 @@ SpanIngestOutcome SqliteStore::add_spans(const Scope& scope, std::span<const Spa
 }
 
 TracePage SqliteStore::traces(const Scope& scope, const TraceFilter& filter) {
-  std::string sql = "SELECT " + std::string(kSqliteSummaryColumns) + " FROM traces t WHERE " + trace_visible("t", 1);
+  // Columns 12 and 13: the trace's online evaluations, and those that did not pass (an index range each).
+  std::string sql = "SELECT " + std::string(kSqliteSummaryColumns) +
+                    ", (SELECT count(*) FROM online_evaluations e WHERE e.tenant = t.tenant AND e.trace_id = t.trace_id), "
+                    "(SELECT count(*) FROM online_evaluations e WHERE e.tenant = t.tenant AND e.trace_id = t.trace_id AND e.success = 0) "
+                    "FROM traces t WHERE " + trace_visible("t", 1);
   if (filter.project) sql += " AND t.project = ?2";
   if (filter.root_name) sql += " AND t.root_name = ?3";
   if (filter.start_from_ns) sql += " AND t.start_ns >= ?4";
@@ -109,7 +113,11 @@ TracePage SqliteStore::traces(const Scope& scope, const TraceFilter& filter) {
   query.bind(5, filter.start_before_ns).bind(6, filter.after_start_ns).bind(7, filter.after_trace_id);
   query.bind(8, static_cast<std::int64_t>(filter.limit + 1));
   TracePage page;
-  while (query.step()) page.traces.push_back(read_sqlite_summary(query));
+  while (query.step()) {
+    page.traces.push_back(read_sqlite_summary(query));
+    page.traces.back().evaluation_count = query.integer(12);
+    page.traces.back().failed_evaluation_count = query.integer(13);
+  }
   if (page.traces.size() > filter.limit) {
     page.traces.pop_back();
     page.more = true;
@@ -165,7 +173,11 @@ std::size_t SqliteStore::delete_traces_received_before(std::int64_t cutoff_ms, s
   while (old.step()) doomed.emplace_back(std::string(old.text(0)), std::string(old.text(1)));
   SqliteStatement drop_spans = connection_.prepare("DELETE FROM spans WHERE tenant = ?1 AND trace_id = ?2");
   SqliteStatement drop_trace = connection_.prepare("DELETE FROM traces WHERE tenant = ?1 AND trace_id = ?2");
+  SqliteStatement drop_evaluations = connection_.prepare("DELETE FROM online_evaluations WHERE tenant = ?1 AND trace_id = ?2");
   for (const auto& [tenant, trace_id] : doomed) {
+    drop_evaluations.bind(1, tenant).bind(2, trace_id);
+    drop_evaluations.step();
+    drop_evaluations.reset();
     drop_spans.bind(1, tenant).bind(2, trace_id);
     drop_spans.step();
     drop_spans.reset();

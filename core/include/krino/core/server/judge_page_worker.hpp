@@ -15,6 +15,7 @@
 #include "krino/core/common/environment_lookup.hpp"
 #include "krino/core/net/retry_policy.hpp"
 #include "krino/core/server/job_worker.hpp"
+#include "krino/core/server_api/judge_evaluator.hpp"
 #include "krino/core/store/store.hpp"
 
 #include <atomic>
@@ -47,6 +48,19 @@ class JudgePageWorker {
 
   // The JobHandler of kJudgePageKind.
   void operator()(const store::ClaimedJob& job, const Cancellation& lost);
+
+  // The call path every server judge shares (pages, online evaluations of traces): scores each of
+  // `documents` (a run item's JSON shape) with `evaluator` through the tenant's connection, its
+  // key resolved as above, calls in flight at once up to the connection's max_concurrency, each
+  // with its `seeds` entry as the seed (none: its index). One verdict per document, in order
+  // (item id and position left empty); or, when the connection cannot be used at all (gone, no
+  // key, unusable settings), no verdicts and `unusable` saying why.
+  struct Judgment {
+    std::vector<store::JudgeVerdict> verdicts;
+    std::string unusable;
+  };
+  Judgment judge(const std::optional<std::string>& tenant, const std::string& connection_id, const server_api::JudgeEvaluator& evaluator,
+                 const std::vector<std::string>& documents, const std::vector<std::uint64_t>& seeds, const Cancellation& lost);
 
   std::string metrics_text() const;
 

@@ -7,12 +7,14 @@
 //   GET /readyz    200 when the database answers and its schema is current, else 503 (readiness)
 //   GET /metrics   Prometheus text: requests by method and code, request durations
 //   /mcp           MCP over Streamable HTTP, when the command gives an MCP server (mcp_http_transport.hpp)
-//   /v1/traces     OTLP/HTTP trace ingestion, and /api/v1/traces (trace_routes.hpp), swept by retention
+//   /v1/traces     OTLP/HTTP trace ingestion, and /api/v1/traces (trace_routes.hpp), swept by retention;
+//                  spans matched against trace eval rules (trace_eval_rule_routes.hpp) are scored online
 #include "krino/core/http_server/http_server.hpp"
 #include "krino/core/server/alert_dispatcher.hpp"
 #include "krino/core/server/job_worker.hpp"
 #include "krino/core/server/judge_page_worker.hpp"
 #include "krino/core/server/mcp_http_transport.hpp"
+#include "krino/core/server/online_eval_worker.hpp"
 #include "krino/core/server/trace_sweeper.hpp"
 #include "krino/core/server_api/auth.hpp"
 #include "krino/core/server_api/trace_routes.hpp"
@@ -45,6 +47,9 @@ struct ResultsServerOptions {
   // limit), and their retention.
   server_api::TraceRouteOptions traces;
   TraceRetentionOptions trace_retention;
+  // Online evaluation of traces: the ingestion matcher's settle delay for TRACE rules, its rule
+  // cache's freshness, and the attempts of one online_eval job (trace_eval_matcher.hpp).
+  server_api::TraceEvalMatcherOptions online_eval;
 };
 
 class ResultsServer {

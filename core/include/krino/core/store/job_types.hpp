@@ -1,7 +1,7 @@
 #pragma once
 // The store's generic queue of background work, shared by every replica on one database. A job has
-// a kind (what the worker that claims it does: "judge_page" today, online evaluation of traces
-// later), a payload (JSON text the kind's handler reads), and a lifecycle:
+// a kind (what the worker that claims it does: "judge_page", "online_eval"), a payload (JSON text
+// the kind's handler reads), and a lifecycle:
 //
 //   QUEUED --claim--> RUNNING (lease: owner, token, expiry) --complete--> DONE
 //                         |  \--retry (error, when)--> QUEUED again      \--fail--> FAILED

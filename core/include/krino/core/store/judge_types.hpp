@@ -76,6 +76,7 @@ struct JudgeVerdict {
   std::optional<double> threshold = std::nullopt;
   std::optional<std::string> reason = std::nullopt;
   std::optional<std::string> error = std::nullopt;  // set: no score, the item's judgment failed for this cause
+  std::optional<double> cost_usd = std::nullopt;    // what the model call cost, when its price is known
 };
 
 // A run item as the judge reads it.

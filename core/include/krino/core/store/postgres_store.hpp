@@ -136,6 +136,18 @@ class PostgresStore final : public Store {
   ReviewPage review_queue(const Scope& scope, const ReviewFilter& filter, std::size_t offset, std::size_t limit) override;
   std::optional<ItemForPromotion> item_for_promotion(const Scope& scope, const std::string& item_id) override;
  public:
+  // Online evaluation of traces (postgres_online_eval.cpp).
+  TraceEvalRule create_trace_eval_rule(const Scope& scope, const NewTraceEvalRule& rule) override;
+  std::vector<TraceEvalRule> trace_eval_rules(const Scope& scope) override;
+  std::optional<TraceEvalRule> trace_eval_rule(const Scope& scope, const std::string& rule_id) override;
+  std::optional<TraceEvalRule> replace_trace_eval_rule(const Scope& scope, const std::string& rule_id, const NewTraceEvalRule& rule) override;
+  bool delete_trace_eval_rule(const Scope& scope, const std::string& rule_id) override;
+  std::vector<TraceEvalRule> enabled_trace_eval_rules(const std::optional<std::string>& tenant) override;
+  OnlineEvalEnqueued enqueue_online_evals(const std::optional<std::string>& tenant, std::span<const OnlineEvalMatch> matches,
+                                          std::int64_t max_attempts) override;
+  bool record_online_evaluation(const std::string& job_id, const std::string& lease_token, const std::optional<std::string>& tenant,
+                                const OnlineEvaluation& evaluation) override;
+  std::vector<OnlineEvaluation> online_evaluations(const Scope& scope, const std::string& trace_id) override;
   // The server judge and the job queue (postgres_judge.cpp, postgres_jobs.cpp).
   LlmConnection create_llm_connection(const Scope& scope, const NewLlmConnection& connection) override;
   std::vector<LlmConnection> llm_connections(const Scope& scope) override;

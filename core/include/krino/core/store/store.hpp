@@ -6,6 +6,7 @@
 #include "krino/core/store/dataset_types.hpp"
 #include "krino/core/store/job_types.hpp"
 #include "krino/core/store/judge_types.hpp"
+#include "krino/core/store/online_eval_types.hpp"
 #include "krino/core/store/review_types.hpp"
 #include "krino/core/store/store_types.hpp"
 #include "krino/core/store/trace_types.hpp"
@@ -243,6 +244,28 @@ class Store {
   // annotation; nullopt when the scope sees no such run.
   virtual std::optional<AgreementInput> agreement_input(const Scope& scope, const std::string& run_id) = 0;
 
+  // Online evaluation (online_eval_types.hpp). A rule belongs to its maker's tenant; a caller sees
+  // its tenant's and shared ones (as LLM connections). Names are unique per tenant: create and
+  // replace throw StoreError(conflict); a connection the scope does not see is not_found.
+  virtual TraceEvalRule create_trace_eval_rule(const Scope& scope, const NewTraceEvalRule& rule) = 0;
+  virtual std::vector<TraceEvalRule> trace_eval_rules(const Scope& scope) = 0;  // by name
+  virtual std::optional<TraceEvalRule> trace_eval_rule(const Scope& scope, const std::string& rule_id) = 0;
+  virtual std::optional<TraceEvalRule> replace_trace_eval_rule(const Scope& scope, const std::string& rule_id, const NewTraceEvalRule& rule) = 0;
+  virtual bool delete_trace_eval_rule(const Scope& scope, const std::string& rule_id) = 0;
+  // The enabled rules of exactly this tenant (none: the shared ones): what a tenant's spans are
+  // matched against at ingestion.
+  virtual std::vector<TraceEvalRule> enabled_trace_eval_rules(const std::optional<std::string>& tenant) = 0;
+  // In one transaction: queues a job of kind "online_eval" for each sampled match whose dedupe key
+  // no job has yet, stamped with `tenant`, and adds the matches to their rules' counters.
+  virtual OnlineEvalEnqueued enqueue_online_evals(const std::optional<std::string>& tenant, std::span<const OnlineEvalMatch> matches,
+                                                  std::int64_t max_attempts) = 0;
+  // Writes the evaluation and completes its job in one transaction fenced by the job's lease token
+  // (false, nothing written, when the lease was lost). `tenant` is the job's.
+  virtual bool record_online_evaluation(const std::string& job_id, const std::string& lease_token, const std::optional<std::string>& tenant,
+                                        const OnlineEvaluation& evaluation) = 0;
+  // The trace's evaluations the scope sees, oldest first.
+  virtual std::vector<OnlineEvaluation> online_evaluations(const Scope& scope, const std::string& trace_id) = 0;
+
   // Production traces (trace_types.hpp), stamped with the caller's tenant ('' in the tables for an
   // unscoped caller); a tenant sees its own and shared traces, an unscoped caller every trace.
   // Stores the spans in one transaction, each trace's row summed up with them; a span already
@@ -253,7 +276,8 @@ class Store {
   // The trace with all its spans; nullopt when the scope sees none (its own before a shared one).
   virtual std::optional<StoredTrace> trace(const Scope& scope, const std::string& trace_id) = 0;
   // Retention (unscoped: the sweeper acts for every tenant): deletes up to `limit` traces last
-  // received before `cutoff_ms`, with their spans, oldest first, in one transaction; how many.
+  // received before `cutoff_ms`, with their spans and online evaluations, oldest first, in one
+  // transaction; how many.
   virtual std::size_t delete_traces_received_before(std::int64_t cutoff_ms, std::size_t limit) = 0;
 };
 

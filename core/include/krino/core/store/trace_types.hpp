@@ -52,6 +52,10 @@ struct TraceSummary {
   std::optional<std::string> input = std::nullopt;   // the root span's
   std::optional<std::string> output = std::nullopt;
   std::int64_t received_at_ms = 0;  // Unix ms of the last batch with a span of it
+  // Its online evaluations (online_eval_types.hpp) and how many did not pass (errors included);
+  // counted by traces(), not by trace() (which reads the evaluations themselves).
+  std::int64_t evaluation_count = 0;
+  std::int64_t failed_evaluation_count = 0;
 };
 
 // A page of traces, newest start first; the keyset cursor is the last row's (start_ns, trace_id).
