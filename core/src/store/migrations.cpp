@@ -730,7 +730,7 @@ CREATE TABLE spans (
 );
 )sql";
 
-// 10: online evaluation of production traces. A trace eval rule is a tenant's (as an LLM
+// 9: online evaluation of production traces. A trace eval rule is a tenant's (as an LLM
 // connection is) and keeps its ingestion counters. A job may carry a dedupe key: at most one job
 // ever has a given key (an online evaluation's names its rule, trace and span), so an export sent
 // again, or matched by two replicas, queues nothing new. An online evaluation is written once per
@@ -831,7 +831,7 @@ constexpr std::array kMigrations = {
     Migration{6, "text search indexes", kTextIndexSqlite, kTextIndexPostgres},
     Migration{7, "server judge and job queue", kJudgeSqlite, kJudgePostgres},
     Migration{8, "production traces", kTracesSqlite, kTracesPostgres},
-    Migration{10, "online evaluation of traces", kOnlineEvalSqlite, kOnlineEvalPostgres},
+    Migration{9, "online evaluation of traces", kOnlineEvalSqlite, kOnlineEvalPostgres},
 };
 
 }  // namespace
