@@ -151,20 +151,20 @@ ToolCallValidityEvaluator::ToolCallValidityEvaluator(Config config)
 
 EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const std::shared_ptr<const OfferedTools> tools = offered_tools(test_case, tools_key_, SchemaReading{strict_mode_, bfcl_types_});
-  std::vector<ToolCall> calls = read_actual_tool_calls(test_case, tool_calls_key_);
+  const std::vector<ToolCall> calls = read_actual_tool_calls(test_case, tool_calls_key_);
 
   boost::json::array validation_results;
   validation_results.reserve(calls.size());
   std::size_t valid = 0;
   std::string first_problem;
-  for (ToolCall& call : calls) {
+  for (const ToolCall& call : calls) {
     boost::json::array errors;
     if (const OfferedTool* tool = find_tool(*tools, call.name); tool == nullptr) {
       errors.emplace_back("unknown tool '" + call.name + "': no definition in metadata." + tools_key_);
     } else if (!tool->schema) {
       throw invalid_argument("tool '" + tool->name + "' in metadata." + tools_key_ + ": " + tool->schema_error);
     } else {
-      for (std::string& problem : tool->schema->validate(boost::json::value(std::move(call.arguments))))
+      for (std::string& problem : tool->schema->validate(call.arguments))
         errors.emplace_back(std::move(problem));
     }
     const bool call_valid = errors.empty();
