@@ -94,6 +94,10 @@ BOOST_AUTO_TEST_CASE(broken_calls_fail_as_read_tool_call_fails) {
   }
   BOOST_CHECK_EXCEPTION(view_tool_calls(json(R"([{"name":"a"}, {"arguments":{}}])"), "toolCalls"), krino::Error,
                         invalid("'toolCalls'[1]: a tool call needs a non-empty 'name'"));
+  BOOST_CHECK_EXCEPTION(view_tool_calls(json(R"([{"name":"a"}, {"name":"b","arguments":"{oops"}])"), "expected"), krino::Error,
+                        invalid("'expected'[1]: 'arguments' is a string that is not valid JSON"));
+  BOOST_CHECK_EXCEPTION(view_tool_calls(json(R"([{"name":"a"}, {"name":"b","id":[]}])"), "toolCalls"), krino::Error,
+                        invalid("'toolCalls'[1]: 'id' must be a string"));
   BOOST_CHECK_EXCEPTION(view_tool_calls(json(R"({"name":"a"})"), "toolCalls"), krino::Error,
                         invalid("'toolCalls' must be a list"));
 }

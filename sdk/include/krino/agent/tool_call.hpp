@@ -148,48 +148,51 @@ class ToolCallView {
   }
 
  private:
-  friend ToolCallView view_tool_call(const boost::json::value&, const std::string&, const boost::json::storage_ptr&);
+  template <typename Where>
+  friend ToolCallView view_tool_call_with_label(const boost::json::value&, const Where&, const boost::json::storage_ptr&);
   const boost::json::object* in_place_ = nullptr;
   boost::json::object parsed_;
 };
 
-namespace detail {
-
-inline std::string_view view_optional_string(const boost::json::object& object, std::string_view field,
-                                             const std::string& where) {
-  const boost::json::value* value = object.if_contains(field);
-  if (value == nullptr || value->is_null()) return {};
-  if (!value->is_string()) throw invalid_argument(where + ": '" + std::string(field) + "' must be a string");
-  return value->get_string();
+// view_tool_call's work. `where()` names the call for an error message; it is called only when
+// there is an error, so a list read without errors formats no label.
+template <typename Where>
+ToolCallView view_tool_call_with_label(const boost::json::value& value, const Where& where,
+                                   const boost::json::storage_ptr& storage) {
+  const auto fail = [&](std::string_view problem) { return invalid_argument(where().append(problem)); };
+  const auto text_of = [&](const boost::json::object& object, std::string_view field) -> std::string_view {
+    const boost::json::value* text = object.if_contains(field);
+    if (text == nullptr || text->is_null()) return {};
+    if (!text->is_string()) throw fail(std::string(": '").append(field).append("' must be a string"));
+    return text->get_string();
+  };
+  if (!value.is_object()) throw fail(": a tool call must be a JSON object");
+  const boost::json::object& object = value.get_object();
+  const boost::json::object* body = &object;
+  if (const boost::json::value* function = object.if_contains("function"); function != nullptr && !object.contains("name")) {
+    if (!function->is_object()) throw fail(": 'function' must be an object");
+    body = &function->get_object();
+  }
+  ToolCallView call(storage);
+  call.name = text_of(*body, "name");
+  if (call.name.empty()) throw fail(": a tool call needs a non-empty 'name'");
+  call.result = object.if_contains("result");
+  const boost::json::value* metadata = object.if_contains("metadata");
+  if (metadata != nullptr && !metadata->is_null() && !metadata->is_object()) throw fail(": 'metadata' must be an object");
+  if (metadata != nullptr && metadata->is_object()) call.metadata = &metadata->get_object();
+  // The checks in read_tool_call's order, so the first problem reported is the same.
+  call.id = text_of(object, "id");
+  const boost::json::value* arguments = detail::arguments_member(*body);
+  if (arguments != nullptr && arguments->is_object()) call.in_place_ = &arguments->get_object();
+  else if (arguments != nullptr && !arguments->is_null()) call.parsed_ = detail::read_arguments(arguments, where(), storage);
+  return call;
 }
-
-}  // namespace detail
 
 // One call as a view; `where` and `storage` as for read_tool_call (`storage` holds only arguments
 // that arrive as a JSON string).
 inline ToolCallView view_tool_call(const boost::json::value& value, const std::string& where,
                                    const boost::json::storage_ptr& storage = {}) {
-  if (!value.is_object()) throw invalid_argument(where + ": a tool call must be a JSON object");
-  const boost::json::object& object = value.get_object();
-  const boost::json::object* body = &object;
-  if (const boost::json::value* function = object.if_contains("function"); function != nullptr && !object.contains("name")) {
-    if (!function->is_object()) throw invalid_argument(where + ": 'function' must be an object");
-    body = &function->get_object();
-  }
-  ToolCallView call(storage);
-  call.name = detail::view_optional_string(*body, "name", where);
-  if (call.name.empty()) throw invalid_argument(where + ": a tool call needs a non-empty 'name'");
-  call.result = object.if_contains("result");
-  const boost::json::value* metadata = object.if_contains("metadata");
-  if (metadata != nullptr && !metadata->is_null() && !metadata->is_object())
-    throw invalid_argument(where + ": 'metadata' must be an object");
-  if (metadata != nullptr && metadata->is_object()) call.metadata = &metadata->get_object();
-  // The checks in read_tool_call's order, so the first problem reported is the same.
-  call.id = detail::view_optional_string(object, "id", where);
-  const boost::json::value* arguments = detail::arguments_member(*body);
-  if (arguments != nullptr && arguments->is_object()) call.in_place_ = &arguments->get_object();
-  else call.parsed_ = detail::read_arguments(arguments, where, storage);
-  return call;
+  return view_tool_call_with_label(value, [&] { return where; }, storage);
 }
 
 // A list of calls as views, stored under `key` (used only in error messages).
@@ -199,8 +202,10 @@ inline std::vector<ToolCallView> view_tool_calls(const boost::json::value& list,
   std::vector<ToolCallView> calls;
   calls.reserve(list.get_array().size());
   std::size_t index = 0;
-  for (const boost::json::value& element : list.get_array())
-    calls.push_back(view_tool_call(element, detail::element_label(key, index++), storage));
+  for (const boost::json::value& element : list.get_array()) {
+    calls.push_back(view_tool_call_with_label(element, [&] { return detail::element_label(key, index); }, storage));
+    ++index;
+  }
   return calls;
 }
 
