@@ -119,6 +119,8 @@ const std::vector<Corpus> kValijsonOnlySchemas = {
     {R"({"type": "object", "properties": {"t": {"type": "array", "items": [{"type": "string"}]}}})", {R"({"t": ["a"]})", R"({"t": [1]})"}},
     {R"({"type": "object", "properties": {"a": {"const": "x"}}})", {R"({"a": "x"})", R"({"a": "y"})"}},
     {R"({"type": "object", "properties": {"l": {"type": "array", "minItems": 1}}})", {R"({"l": [1]})", R"({"l": []})"}},
+    {R"({"type": "object", "required": ["a\u0000b"]})", {R"({"a\u0000b": 1})", R"({"a": 1})", R"({})"}},
+    {R"({"type": "object", "properties": {"a\u0000b": {"type": "string"}}})", {R"({"a\u0000b": "x"})", R"({"a\u0000b": 1})"}},
 };
 
 void check_same_answers(std::string_view schema_text, const std::vector<std::string_view>& instances, bool strict,

@@ -125,12 +125,14 @@ struct CompiledArgumentSchema::Node {
       } else if (keyword == "required") {
         if (!value.is_array()) return nullptr;
         for (const boost::json::value& name : value.get_array()) {
-          if (!name.is_string()) return nullptr;
+          // valijson reads names up to a NUL in places; such a name is left to it.
+          if (!name.is_string() || has_nul(name.get_string())) return nullptr;
           node->required.emplace_back(name.get_string());
         }
       } else if (keyword == "properties") {
         if (!value.is_object()) return nullptr;
         for (const auto& property : value.get_object()) {
+          if (has_nul(property.key())) return nullptr;
           std::unique_ptr<Node> child = build(property.value());
           if (child == nullptr) return nullptr;
           node->properties.emplace_back(std::string(property.key()), std::move(child));

@@ -11,7 +11,7 @@
 // (tool_argument_schema.h): 5.0 is an integer, a number beyond 64 bits is not; string lengths are
 // UTF-8 characters up to the first NUL, as valijson counts them. Anything else it is not sure to
 // read the same way (an unsigned 64-bit integer, a NUL in a string compared with an enum) is "not
-// proven".
+// proven", and a schema naming a property with a NUL in it does not compile.
 //
 // Handled keywords: type, enum (its string members), required, properties, additionalProperties
 // (false, true or a schema), items (one schema), minimum, maximum, minLength, maxLength, and the
