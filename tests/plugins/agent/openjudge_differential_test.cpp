@@ -37,12 +37,12 @@ using namespace krino::agent::openjudge::testing;
 
 namespace {
 
-struct Outcome {
+struct DifferentialOutcome {
   std::optional<double> score;  // empty: an error
   std::string error;
 };
 
-Outcome krino_outcome(const boost::json::object& vector) {
+DifferentialOutcome krino_outcome(const boost::json::object& vector) {
   const std::string grader(vector.at("grader").as_string());
   boost::json::object document = conversation_case("[]");
   document["actualOutputs"] = boost::json::object{{"messages", vector.at("messages")}};
@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(krino_scores_what_openjudge_scores) {
     const boost::json::object vector = parse_argument_text(line).value().as_object();
     const std::string grader(vector.at("grader").as_string());
     const boost::json::object& expected = vector.at("expected").as_object();
-    const Outcome krino_side = krino_outcome(vector);
+    const DifferentialOutcome krino_side = krino_outcome(vector);
     const bool reference_scored = expected.contains("score");
     BOOST_TEST_CONTEXT("case " << vector.at("case") << " (" << grader << ")") {
       if (reference_scored && krino_side.score) {

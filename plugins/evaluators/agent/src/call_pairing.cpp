@@ -36,8 +36,11 @@ std::vector<MatchedPair> unordered_pairing(std::size_t actual_count, std::size_t
   return maximum_bipartite_matching(actual_count, expected_count, can_match);
 }
 
-void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCall>& actual,
-                          const std::vector<ToolCall>& expected, const std::vector<MatchedPair>& pairs) {
+namespace {
+
+template <typename Call>
+void add_pairing_metadata_of(boost::json::object& metadata, const std::vector<Call>& actual,
+                             const std::vector<Call>& expected, const std::vector<MatchedPair>& pairs) {
   std::vector<bool> actual_paired(actual.size(), false);
   std::vector<bool> expected_paired(expected.size(), false);
   boost::json::array matched;
@@ -46,15 +49,15 @@ void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolC
     expected_paired[pair.right] = true;
     matched.push_back({{"actual", pair.left}, {"expected", pair.right}, {"tool", expected[pair.right].name}});
   }
-  const auto unmatched = [](const std::vector<ToolCall>& calls, const std::vector<bool>& paired) {
+  const auto unmatched = [](const std::vector<Call>& calls, const std::vector<bool>& paired) {
     boost::json::array out;
     for (std::size_t i = 0; i < calls.size(); ++i)
       if (!paired[i]) out.push_back({{"index", i}, {"tool", calls[i].name}});
     return out;
   };
-  const auto names = [](const std::vector<ToolCall>& calls) {
+  const auto names = [](const std::vector<Call>& calls) {
     boost::json::array out;
-    for (const ToolCall& call : calls) out.emplace_back(call.name);
+    for (const Call& call : calls) out.emplace_back(call.name);
     return out;
   };
   metadata["actualCount"] = actual.size();
@@ -65,6 +68,18 @@ void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolC
   metadata["matchedPairs"] = std::move(matched);
   metadata["unmatchedActual"] = unmatched(actual, actual_paired);
   metadata["unmatchedExpected"] = unmatched(expected, expected_paired);
+}
+
+}  // namespace
+
+void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCall>& actual,
+                          const std::vector<ToolCall>& expected, const std::vector<MatchedPair>& pairs) {
+  add_pairing_metadata_of(metadata, actual, expected, pairs);
+}
+
+void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCallView>& actual,
+                          const std::vector<ToolCallView>& expected, const std::vector<MatchedPair>& pairs) {
+  add_pairing_metadata_of(metadata, actual, expected, pairs);
 }
 
 std::string join_names(const std::vector<std::string>& names) {

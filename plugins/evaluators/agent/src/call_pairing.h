@@ -28,6 +28,8 @@ std::vector<MatchedPair> unordered_pairing(std::size_t actual_count, std::size_t
 // ([{actual, expected, tool}]), unmatchedActual and unmatchedExpected ([{index, tool}]).
 void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCall>& actual,
                           const std::vector<ToolCall>& expected, const std::vector<MatchedPair>& pairs);
+void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCallView>& actual,
+                          const std::vector<ToolCallView>& expected, const std::vector<MatchedPair>& pairs);
 
 // "a, b, c" for reasons.
 std::string join_names(const std::vector<std::string>& names);

@@ -1,5 +1,7 @@
 #include "tool_argument_schema.h"
 
+#include "compiled_argument_schema.h"
+
 #include <krino/json_text.hpp>
 #include <krino/plugin.hpp>
 
@@ -22,6 +24,9 @@ namespace krino::agent {
 struct ToolArgumentSchema::Impl {
   boost::json::value document;  // the schema as compiled (integral numbers made integers)
   valijson::Schema schema;
+  // Direct checks that prove most arguments valid without valijson; nullptr when the schema uses
+  // a keyword they do not handle.
+  std::unique_ptr<const CompiledArgumentSchema> compiled;
   bool accepts_anything = false;
 };
 
@@ -233,6 +238,7 @@ std::shared_ptr<const ToolArgumentSchema> ToolArgumentSchema::compile(const boos
     } catch (const std::exception& e) {
       throw invalid_argument(std::string("the schema is not a usable JSON Schema: ") + e.what());
     }
+    impl->compiled = CompiledArgumentSchema::compile(impl->document);
   }
   std::shared_ptr<const ToolArgumentSchema> compiled(new ToolArgumentSchema(std::move(impl)));
   if (cache.size() >= kCacheCapacity) cache.clear();
@@ -240,9 +246,17 @@ std::shared_ptr<const ToolArgumentSchema> ToolArgumentSchema::compile(const boos
   return compiled;
 }
 
-std::vector<std::string> ToolArgumentSchema::validate(boost::json::value target) const {
+bool ToolArgumentSchema::has_direct_checks() const { return impl_->compiled != nullptr; }
+
+std::vector<std::string> ToolArgumentSchema::validate(const boost::json::object& arguments) const {
+  if (impl_->accepts_anything || (impl_->compiled != nullptr && impl_->compiled->accepts(arguments))) return {};
+  return validate_with_valijson(arguments);
+}
+
+std::vector<std::string> ToolArgumentSchema::validate_with_valijson(const boost::json::object& arguments) const {
   std::vector<std::string> problems;
   if (impl_->accepts_anything) return problems;
+  boost::json::value target(arguments);
   make_integral_numbers_integers(target);
   valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;

@@ -6,6 +6,9 @@
 // numbers by their representation instead, so integral doubles are rewritten as integers on both
 // sides (schema and arguments) before they reach it.
 //
+// Most arguments are proven valid by direct checks compiled from the schema, without valijson
+// (compiled_argument_schema.h); valijson decides, and words the problems, for the rest.
+//
 // Compiling a schema costs far more than validating with it, and an agent dataset repeats the same
 // few tool definitions on every row, so compiled schemas are cached per thread, keyed by the
 // schema's compact JSON text.
@@ -30,10 +33,18 @@ class ToolArgumentSchema {
                                                            bool no_unexpected_arguments);
   ~ToolArgumentSchema();
 
-  // The problems with `arguments` (an arguments object, taken by value because integral numbers
-  // are rewritten in place), one line each, such as "'units': \"kelvin\" is not one of
-  // [\"celsius\",\"fahrenheit\"]"; empty when they are valid.
-  std::vector<std::string> validate(boost::json::value arguments) const;
+  // The problems with `arguments` (an arguments object), one line each, such as "'units':
+  // \"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]"; empty when they are valid. Arguments
+  // the schema's direct checks accept (compiled_argument_schema.h) are valid without valijson;
+  // the others go to valijson, which gives the verdict and the messages.
+  std::vector<std::string> validate(const boost::json::object& arguments) const;
+
+  // The same answer from valijson alone (it copies the arguments to make integral numbers
+  // integers). For tests that compare the two ways.
+  std::vector<std::string> validate_with_valijson(const boost::json::object& arguments) const;
+
+  // Whether the schema compiled into direct checks (it uses only the keywords they handle).
+  bool has_direct_checks() const;
 
   struct Impl;
 

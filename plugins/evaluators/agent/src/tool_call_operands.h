@@ -27,6 +27,15 @@ std::vector<ToolCall> read_actual_tool_calls(const TestCase& test_case, std::str
 // Both lists, actualOutputs[key] and expectedOutputs[key]; each must be present and not null.
 ToolCallOperands read_tool_call_operands(const TestCase& test_case, std::string_view key);
 
+// The same lists as views into the test case (the same checks and errors), for evaluators that
+// only compare or check the calls: nothing is copied. Valid during the evaluate call.
+struct ToolCallViewOperands {
+  std::vector<ToolCallView> actual;
+  std::vector<ToolCallView> expected;
+};
+std::vector<ToolCallView> view_actual_tool_calls(const TestCase& test_case, std::string_view key);
+ToolCallViewOperands view_tool_call_operands(const TestCase& test_case, std::string_view key);
+
 }  // namespace krino::agent
 
 #endif  // KRINO_AGENT_TOOL_CALL_OPERANDS_H

@@ -151,25 +151,26 @@ ToolCallValidityEvaluator::ToolCallValidityEvaluator(Config config)
 
 EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   const std::shared_ptr<const OfferedTools> tools = offered_tools(test_case, tools_key_, SchemaReading{strict_mode_, bfcl_types_});
-  std::vector<ToolCall> calls = read_actual_tool_calls(test_case, tool_calls_key_);
+  // Views: each call's arguments are checked where they lie in the test case, not copied.
+  const std::vector<ToolCallView> calls = view_actual_tool_calls(test_case, tool_calls_key_);
 
   boost::json::array validation_results;
   validation_results.reserve(calls.size());
   std::size_t valid = 0;
   std::string first_problem;
-  for (ToolCall& call : calls) {
+  for (const ToolCallView& call : calls) {
     boost::json::array errors;
     if (const OfferedTool* tool = find_tool(*tools, call.name); tool == nullptr) {
-      errors.emplace_back("unknown tool '" + call.name + "': no definition in metadata." + tools_key_);
+      errors.emplace_back("unknown tool '" + std::string(call.name) + "': no definition in metadata." + tools_key_);
     } else if (!tool->schema) {
       throw invalid_argument("tool '" + tool->name + "' in metadata." + tools_key_ + ": " + tool->schema_error);
     } else {
-      for (std::string& problem : tool->schema->validate(boost::json::value(std::move(call.arguments))))
+      for (std::string& problem : tool->schema->validate(call.arguments()))
         errors.emplace_back(std::move(problem));
     }
     const bool call_valid = errors.empty();
     if (call_valid) ++valid;
-    else if (first_problem.empty()) first_problem = call.name + ": " + std::string(errors.front().get_string());
+    else if (first_problem.empty()) first_problem = std::string(call.name) + ": " + std::string(errors.front().get_string());
     validation_results.push_back(boost::json::object{{"toolName", call.name}, {"valid", call_valid}, {"errors", std::move(errors)}});
   }
 

@@ -139,9 +139,10 @@ ToolTrajectoryEvaluator::ToolTrajectoryEvaluator(Config config)
       matcher_(read_tool_call_matcher(config)) {}
 
 EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
-  const ToolCallOperands calls = read_tool_call_operands(test_case, tool_calls_key_);
-  const std::vector<ToolCall>& actual = calls.actual;
-  const std::vector<ToolCall>& expected = calls.expected;
+  // Views: the calls are only compared and named, so nothing is copied out of the test case.
+  const ToolCallViewOperands calls = view_tool_call_operands(test_case, tool_calls_key_);
+  const std::vector<ToolCallView>& actual = calls.actual;
+  const std::vector<ToolCallView>& expected = calls.expected;
   const CallsMatch can_match = [&](std::size_t a, std::size_t e) { return matcher_.matches(expected[e], actual[a]); };
 
   std::vector<MatchedPair> pairs;
@@ -164,8 +165,8 @@ EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallCont
                                std::to_string(expected.size()) + " expected; " +
                                (position == 1 ? std::string("the first matches")
                                               : "the first " + std::to_string(position) + " match")
-                         : "call " + std::to_string(position) + " does not match (expected " + expected[position].name +
-                               ", got " + actual[position].name + ")"};
+                         : "call " + std::to_string(position) + " does not match (expected " +
+                               std::string(expected[position].name) + ", got " + std::string(actual[position].name) + ")"};
     }
   } else {
     pairs = mode_ == TrajectoryMode::in_order ? ordered_pairing(actual.size(), expected.size(), can_match)

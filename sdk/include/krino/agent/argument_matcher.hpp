@@ -150,6 +150,10 @@ class ToolCallMatcher {
     return expected.name == actual.name && for_tool(expected.name).matches(expected.arguments, actual.arguments);
   }
 
+  bool matches(const ToolCallView& expected, const ToolCallView& actual) const {
+    return expected.name == actual.name && for_tool(expected.name).matches(expected.arguments(), actual.arguments());
+  }
+
   const ArgumentMatcher& default_matcher() const { return default_; }
   const std::map<std::string, ArgumentMatcher, std::less<>>& per_tool() const { return per_tool_; }
 

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace krino::agent {
@@ -116,6 +117,95 @@ inline std::vector<ToolCall> read_tool_calls(const boost::json::value& list, std
   std::size_t index = 0;
   for (const boost::json::value& element : list.get_array())
     calls.push_back(read_tool_call(element, detail::element_label(key, index++), storage));
+  return calls;
+}
+
+// A call read in place: views into the JSON it came from, which must outlive the view (for a call
+// from a test case: the evaluate call). Reading one copies nothing, except arguments sent as a JSON
+// string, which are parsed into the storage given to view_tool_call. For evaluators that compare or
+// check calls without keeping them; ToolCall is the copy to keep. The same shapes, the same checks
+// and the same error messages as read_tool_call.
+class ToolCallView {
+ public:
+  ToolCallView() = default;
+  // `storage`: where arguments sent as a JSON string are parsed to.
+  explicit ToolCallView(boost::json::storage_ptr storage) : parsed_(std::move(storage)) {}
+
+  std::string_view id;    // empty when the source has none
+  std::string_view name;  // never empty
+  // The call's "result" as it is in the JSON (any kind), or nullptr when the call has none.
+  // ToolCall::result holds it as text: result_text() gives the same text.
+  const boost::json::value* result = nullptr;
+  const boost::json::object* metadata = nullptr;  // nullptr: the call has none (or null)
+
+  // The arguments object: the call's own, or the one parsed from a JSON string, or an empty one.
+  const boost::json::object& arguments() const { return in_place_ != nullptr ? *in_place_ : parsed_; }
+
+  // What ToolCall::result holds: a string's content, any other value as its compact JSON.
+  std::optional<std::string> result_text() const {
+    if (result == nullptr) return std::nullopt;
+    return result->is_string() ? std::string(result->get_string()) : json::to_compact_json(*result);
+  }
+
+ private:
+  template <typename Where>
+  friend ToolCallView view_tool_call_with_label(const boost::json::value&, const Where&, const boost::json::storage_ptr&);
+  const boost::json::object* in_place_ = nullptr;
+  boost::json::object parsed_;
+};
+
+// view_tool_call's work. `where()` names the call for an error message; it is called only when
+// there is an error, so a list read without errors formats no label.
+template <typename Where>
+ToolCallView view_tool_call_with_label(const boost::json::value& value, const Where& where,
+                                   const boost::json::storage_ptr& storage) {
+  const auto fail = [&](std::string_view problem) { return invalid_argument(where().append(problem)); };
+  const auto text_of = [&](const boost::json::object& object, std::string_view field) -> std::string_view {
+    const boost::json::value* text = object.if_contains(field);
+    if (text == nullptr || text->is_null()) return {};
+    if (!text->is_string()) throw fail(std::string(": '").append(field).append("' must be a string"));
+    return text->get_string();
+  };
+  if (!value.is_object()) throw fail(": a tool call must be a JSON object");
+  const boost::json::object& object = value.get_object();
+  const boost::json::object* body = &object;
+  if (const boost::json::value* function = object.if_contains("function"); function != nullptr && !object.contains("name")) {
+    if (!function->is_object()) throw fail(": 'function' must be an object");
+    body = &function->get_object();
+  }
+  ToolCallView call(storage);
+  call.name = text_of(*body, "name");
+  if (call.name.empty()) throw fail(": a tool call needs a non-empty 'name'");
+  call.result = object.if_contains("result");
+  const boost::json::value* metadata = object.if_contains("metadata");
+  if (metadata != nullptr && !metadata->is_null() && !metadata->is_object()) throw fail(": 'metadata' must be an object");
+  if (metadata != nullptr && metadata->is_object()) call.metadata = &metadata->get_object();
+  // The checks in read_tool_call's order, so the first problem reported is the same.
+  call.id = text_of(object, "id");
+  const boost::json::value* arguments = detail::arguments_member(*body);
+  if (arguments != nullptr && arguments->is_object()) call.in_place_ = &arguments->get_object();
+  else if (arguments != nullptr && !arguments->is_null()) call.parsed_ = detail::read_arguments(arguments, where(), storage);
+  return call;
+}
+
+// One call as a view; `where` and `storage` as for read_tool_call (`storage` holds only arguments
+// that arrive as a JSON string).
+inline ToolCallView view_tool_call(const boost::json::value& value, const std::string& where,
+                                   const boost::json::storage_ptr& storage = {}) {
+  return view_tool_call_with_label(value, [&] { return where; }, storage);
+}
+
+// A list of calls as views, stored under `key` (used only in error messages).
+inline std::vector<ToolCallView> view_tool_calls(const boost::json::value& list, std::string_view key,
+                                                 const boost::json::storage_ptr& storage = {}) {
+  if (!list.is_array()) throw invalid_argument("'" + std::string(key) + "' must be a list of tool calls");
+  std::vector<ToolCallView> calls;
+  calls.reserve(list.get_array().size());
+  std::size_t index = 0;
+  for (const boost::json::value& element : list.get_array()) {
+    calls.push_back(view_tool_call_with_label(element, [&] { return detail::element_label(key, index); }, storage));
+    ++index;
+  }
   return calls;
 }
 
