@@ -275,6 +275,39 @@ try {
     await countIs((await api(`/review-queue?runId=${runId}&size=25`)).totalElements);
   });
 
+  await check('"Next page" follows nextCursor: items judged on page 1 leave the queue, yet none is skipped', async () => {
+    const firstPage = await api(`/review-queue?runId=${runId}&size=25`);
+    assert.ok(firstPage.nextCursor && firstPage.totalElements > 25, `the run needs more than one page: ${firstPage.totalElements}`);
+    const shownIndexes = () => page.locator('[data-testid=queue-row] td:nth-child(2)').allInnerTexts();
+    await page.goto(`${origin}/review?runId=${runId}`);
+    await page.getByTestId('queue-row').nth(24).waitFor();
+    assert.deepEqual(await shownIndexes(), firstPage.content.map((e) => String(e.index)));
+    // Two verdicts on page 1: those items leave the queue, which moves every later item up by two.
+    await currentIs(firstPage.content[0]);
+    await page.locator('body').press('c');
+    await currentIs(firstPage.content[1]);
+    await page.keyboard.press('i');
+    await until(() => annotationOf(firstPage.content[1]), (a) => a.verdict === 'INCORRECT');
+    await until(() => annotationOf(firstPage.content[0]), (a) => a.verdict === 'CORRECT');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForURL(new RegExp(`after=${encodeURIComponent(firstPage.nextCursor).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const secondPage = await api(`/review-queue?runId=${runId}&size=25&after=${encodeURIComponent(firstPage.nextCursor)}`);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=queue-row]').length === n, secondPage.content.length);
+    assert.deepEqual(await shownIndexes(), secondPage.content.map((e) => String(e.index)));
+    // The first item shown is the one right after the last one page 1 showed, in queue order.
+    const queueNow = await api(`/review-queue?runId=${runId}&size=100`);
+    const order = queueNow.content.map((e) => e.itemResultId);
+    const lastShown = firstPage.content[firstPage.content.length - 1];
+    assert.equal(order[order.indexOf(lastShown.itemResultId) + 1], secondPage.content[0].itemResultId);
+    // Page 1 less the judged two, then page 2: every item still in the queue, none left out.
+    const seenIds = [...firstPage.content.slice(2), ...secondPage.content].map((e) => e.itemResultId);
+    assert.deepEqual(seenIds, order.slice(0, seenIds.length));
+    if (!secondPage.nextCursor) assert.equal(seenIds.length, queueNow.totalElements);
+    await page.getByRole('button', { name: 'First page' }).click();
+    await page.waitForURL(`${origin}/review?runId=${runId}`);
+    await page.waitForFunction((text) => document.querySelector('[data-testid=queue-row] td:nth-child(2)')?.textContent === text, String(queueNow.content[0].index));
+  });
+
   await check('dark mode: the review queue follows the system', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`${origin}/review?runId=${runId}`);

@@ -1,16 +1,19 @@
 // The traces, LLM connections and run agreement views in Debian's headless Chromium, against a real
 // `krino serve` (with KRINO_ENCRYPTION_KEY, for inline keys) filled with the OTLP/JSON fixtures of
 // tests/fixtures/traces posted to /v1/traces, 55 small generated traces (two list pages), a trace of
-// hostile markup, and a real `krino run` (fixture.mjs) annotated by two reviewers through the API.
+// hostile markup, a trace scored online by a TRACE and a SPAN trace eval rule whose judge is the fake
+// LLM server (krino-fake-llm: one score, one failing call), and a real `krino run` (fixture.mjs)
+// annotated by two reviewers through the API.
 // Checks the numbers shown against the JSON API, paging and filters in the URL and the back button,
 // the span tree from the keyboard, that markup in span names, attributes and inputs stays text, that
 // no key is ever on the page, and that the page asks no other host for anything. Saves screenshots
 // (docs/ui/traces*.png, trace*.png, llm-connections.png, run-agreement.png).
 //
-//   node traces_test.mjs --krino build/dev/bin/krino [--screenshots docs/ui]
+//   node traces_test.mjs --krino build/dev/bin/krino --fake-llm build/dev/bin/krino-fake-llm [--screenshots docs/ui]
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, watch } from './browser.mjs';
@@ -25,6 +28,8 @@ const krinoOption = option('--krino', process.env.KRINO_BINARY);
 const krino = krinoOption && resolve(krinoOption);
 const shots = option('--screenshots', null);
 assert.ok(krinoOption, 'give the krino binary with --krino');
+const fakeLlmOption = option('--fake-llm', process.env.KRINO_FAKE_LLM);
+assert.ok(fakeLlmOption, 'give the fake LLM server with --fake-llm');
 const source = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 let step = 'setting up';
@@ -38,8 +43,30 @@ const check = async (name, body) => {
 const HOSTILE_NAME = '<img src=x onerror="window.__krinoXss=4"> lookup';
 const HOSTILE_KEY = '<b onmouseover="window.__krinoXss=5">key</b>';
 const INLINE_KEY = `sk-test-${randomBytes(12).toString('hex')}`;  // must never reach the page
+// The judge the online evaluation calls: krino-fake-llm with a script. The model call for the span
+// "llm check" fails for good (a 400 is not retried); the one for "llm draft" scores low with markup in
+// its reason; every other call (the whole trace's) passes.
+const JUDGE_KEY = `sk-fake-${randomBytes(8).toString('hex')}`;
 const dir = makeWorkspace();
-const serve = await startServe(krino, join(dir, 'data'), [], { KRINO_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+writeFileSync(join(dir, 'judge.json'), JSON.stringify({
+  rules: [
+    { match: { contains: 'check the draft' }, reply: { fault: { kind: 'status', status: 400, message: 'the judge refused <b>this</b>' } } },
+    { match: { contains: 'write a draft' }, reply: { content: JSON.stringify({ score: 0.25, reason: HOSTILE_OUTPUT }) } },
+  ],
+  default: { content: JSON.stringify({ score: 0.875, reason: 'It answered.' }) },
+}));
+const fakeLlm = await new Promise((done, fail) => {
+  const child = spawn(resolve(fakeLlmOption), ['--port', '0', '--script', join(dir, 'judge.json'), '--require-key', JUDGE_KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  child.stdout.on('data', (chunk) => {
+    text += chunk;
+    const found = /listening on (\S+)/.exec(text);
+    if (found && !child.url) { child.url = `http://${found[1]}`; done(child); }
+  });
+  child.on('exit', (code) => fail(new Error(`krino-fake-llm exited with ${code}: ${text}`)));
+});
+const serve = await startServe(krino, join(dir, 'data'), ['--online-eval-delay-ms', '200', '--job-poll-ms', '50'],
+  { KRINO_ENCRYPTION_KEY: randomBytes(32).toString('base64'), KRINO_UI_JUDGE_KEY: JUDGE_KEY });
 const origin = serve.url;
 let key = null;  // the ADMIN key, once made
 const api = async (path, init = {}, as = key) => {
@@ -86,6 +113,25 @@ try {
       status: { code: 'STATUS_CODE_ERROR', message: '<img src=x onerror="window.__krinoXss=7">' },
       attributes: [attr(HOSTILE_KEY, HOSTILE_OUTPUT), attr('retries', 2)],
       events: [{ name: '<i>exception</i>', timeUnixNano: String(hostileStart + 500000000n), attributes: [attr('exception.message', HOSTILE_INPUT)] }] },
+  ]));
+  // Online evaluation: a connection to the fake judge, a TRACE rule and a SPAN rule on project
+  // "online" only (the other traces stay unscored), then its trace: a root and two model calls.
+  const judgeConnection = await api('/llm-connections', { method: 'POST', body: JSON.stringify({ name: 'fake judge', baseUrl: `${fakeLlm.url}/v1`, model: 'judge-mini', credentialRef: 'KRINO_UI_JUDGE_KEY' }) });
+  const judge = { connectionId: judgeConnection.id, evaluatorName: 'helpful', criteria: 'Is the answer helpful?' };
+  const onlineRules = [
+    await api('/trace-eval-rules', { method: 'POST', body: JSON.stringify({ name: 'answers', project: 'online', target: 'TRACE', ...judge }) }),
+    await api('/trace-eval-rules', { method: 'POST', body: JSON.stringify({ name: 'model calls', project: 'online', spanName: 'llm *', target: 'SPAN', ...judge, evaluatorName: 'call_judge' }) }),
+  ];
+  const onlineTrace = hex(0x0e1, 32);
+  const onlineStart = 1718100000000000000n;
+  const onlineSpan = (id, parent, name, input, output, from, to) => ({
+    traceId: onlineTrace, spanId: hex(id, 16), ...(parent ? { parentSpanId: hex(parent, 16) } : {}), name, kind: parent ? 'SPAN_KIND_CLIENT' : 'SPAN_KIND_SERVER',
+    startTimeUnixNano: String(onlineStart + from), endTimeUnixNano: String(onlineStart + to), attributes: [attr('input.value', input), attr('output.value', output)],
+  });
+  await postOtlp(exportOf('online', [
+    onlineSpan(0x10, 0, 'answer refund question', 'What is the refund window?', '30 days from delivery.', 0n, 900000000n),
+    onlineSpan(0x11, 0x10, 'llm draft', 'Please write a draft answer.', 'Refunds: 30 days.', 100000000n, 400000000n),
+    onlineSpan(0x12, 0x10, 'llm check', 'Please check the draft answer.', 'The draft is right.', 500000000n, 800000000n),
   ]));
   const firstPage = await api('/traces?limit=50');
   const secondPage = await api(`/traces?limit=50&cursor=${encodeURIComponent(firstPage.nextCursor)}`);
@@ -191,33 +237,43 @@ try {
     await shoot('trace');
   });
 
-  await check('online scores: trace.evaluations listed when present (whole trace or a span), markup in a reason as text', async () => {
-    // GET /api/v1/traces/{id} gains `evaluations` with the trace eval rules; the view is checked on
-    // the same answer with the field added.
-    const evaluations = [
-      { ruleId: 'r1', ruleName: 'answers about weather', evaluatorName: 'helpful', spanId: null, score: 0.875, success: true, reason: 'It answered.', error: null, judgedAtMs: 1795811367828 },
-      { ruleId: 'r2', ruleName: 'tool use', evaluatorName: 'tool_judge', spanId: weather.spans[1].spanId, score: 0.25, success: false, reason: HOSTILE_OUTPUT, error: null, judgedAtMs: 1795811367900 },
-      { ruleId: 'r3', ruleName: 'tool use', evaluatorName: 'tool_judge', spanId: weather.spans[2].spanId, score: null, success: false, reason: null, error: 'the judge call failed (UNAVAILABLE)', judgedAtMs: 1795811368000 },
-    ];
-    await page.route(`${origin}/api/v1/traces/${weatherId}`, async (route) => {
-      const response = await route.fetch();
-      route.fulfill({ response, json: { ...(await response.json()), evaluations } });
-    });
-    await page.goto(`${origin}/traces/${weatherId}`);
+  await check('online scores: real evaluations by the fake judge (whole trace and spans: a score, a failure, an error) as GET /api/v1/traces/{id} has them; a span score selects its span', async () => {
+    let online = null;
+    for (let i = 0; i < 300 && !(online?.evaluations?.length >= 3); i += 1) {
+      if (i > 0) await new Promise((done) => setTimeout(done, 100));
+      online = await api(`/traces/${onlineTrace}`);
+    }
+    assert.equal(online.evaluations.length, 3, `the evaluations never arrived: ${JSON.stringify(online.evaluations)}`);
+    const spanNamed = (name) => online.spans.find((s) => s.name === name);
+    const byTarget = (spanId) => online.evaluations.find((e) => e.spanId === spanId);
+    const whole = byTarget(null);
+    const draft = byTarget(spanNamed('llm draft').spanId);
+    const failed = byTarget(spanNamed('llm check').spanId);
+    // What the fake judge was scripted to answer, as the server stored it.
+    assert.deepEqual([whole.ruleName, whole.score, whole.success, whole.reason, whole.error], ['answers', 0.875, true, 'It answered.', null]);
+    assert.deepEqual([draft.ruleName, draft.score, draft.success, draft.reason, draft.error], ['model calls', 0.25, false, HOSTILE_OUTPUT, null]);
+    assert.deepEqual([failed.score, failed.success], [null, false]);
+    assert.match(failed.error, /400/);
+    await page.goto(`${origin}/traces/${onlineTrace}`);
     const table = page.getByTestId('online-scores');
     await table.waitFor();
     const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.innerText.trim())));
-    assert.deepEqual(rows.map((r) => r.slice(0, 6)), [
-      ['answers about weather', 'helpful', 'whole trace', '0.875', 'PASSED', 'It answered.'],
-      ['tool use', 'tool_judge', weather.spans[1].name, '0.250', 'FAILED', HOSTILE_OUTPUT],
-      ['tool use', 'tool_judge', weather.spans[2].name, '\u2014', 'ERROR', 'the judge call failed (UNAVAILABLE)'],
-    ]);
-    assert.equal(rows[0][6], '2026-11-27 20:29:27.828 UTC');
-    await table.getByRole('button', { name: weather.spans[2].name }).click();
-    await page.waitForURL(new RegExp(`span=${weather.spans[2].spanId}`));
-    assert.equal(await page.locator('#span-title').innerText(), weather.spans[2].name);
+    const shownAt = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
+    assert.deepEqual(rows, online.evaluations.map((e) => [
+      e.ruleName, e.evaluatorName, e.spanId ? online.spans.find((s) => s.spanId === e.spanId).name : 'whole trace',
+      e.score == null ? '\u2014' : e.score.toFixed(3), e.error ? 'ERROR' : e.success ? 'PASSED' : 'FAILED', e.error ?? e.reason, shownAt(e.judgedAtMs),
+    ]));
+    await table.getByRole('button', { name: 'llm check' }).click();
+    await page.waitForURL(new RegExp(`span=${failed.spanId}`));
+    assert.equal(await page.locator('#span-title').innerText(), 'llm check');
+    await table.getByRole('button', { name: 'llm draft' }).click();
+    await page.waitForURL(new RegExp(`span=${draft.spanId}`));
+    assert.equal(await page.locator('#span-title').innerText(), 'llm draft');
+    assert.equal(await page.locator('main img, main b').count(), 0);
     await shoot('trace-online-scores', { fullPage: false });
-    await page.unroute(`${origin}/api/v1/traces/${weatherId}`);
+    // The LLM connections view below starts from none: the rules and their connection go.
+    for (const rule of onlineRules) await api(`/trace-eval-rules/${rule.id}`, { method: 'DELETE' });
+    await api(`/llm-connections/${judgeConnection.id}`, { method: 'DELETE' });
   });
 
   await check('hostile markup in span names, attribute keys and values, status, events and input is shown as text', async () => {
@@ -370,5 +426,6 @@ try {
 } finally {
   await browser?.close();
   serve.kill('SIGTERM');
+  fakeLlm.kill('SIGTERM');
   if (!process.exitCode) rmSync(dir, { recursive: true, force: true });
 }

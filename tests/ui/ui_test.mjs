@@ -205,6 +205,11 @@ try {
     const key = await page.getByTestId('new-key').innerText();
     assert.match(key, /^krino_[A-Za-z0-9_-]{43}$/);
     await page.getByTestId('keys').locator('tbody tr', { hasText: 'ci' }).waitFor();
+    // Every cell of the row is a table cell, as tall as the row (a flex cell broke the row's border).
+    const heights = await page.getByTestId('keys').locator('tbody tr', { hasText: 'ci' }).locator('td')
+      .evaluateAll((cells) => cells.map((td) => `${getComputedStyle(td).display} ${td.getBoundingClientRect().height}`));
+    assert.equal(new Set(heights).size, 1, heights.join(', '));
+    assert.match(heights[0], /^table-cell /);
     await shoot('keys');
     // Keys are in use now: the webhooks need one. A tab without a key is asked for one.
     await page.evaluate(() => sessionStorage.clear());

@@ -59,10 +59,10 @@ export function KeysView() {
             <tr>
               <td>${key.name}</td><td>${key.role}</td><td>${key.tenantId ?? ''}</td><td>${when(key.createdAt)}</td>
               <td>${key.disabledAt ? html`<${Badge} status="DISABLED" /> ${when(key.disabledAt)}` : html`<${Badge} status="ACTIVE" />`}</td>
-              <td class="actions">
+              <td><div class="row-actions">
                 ${!key.disabledAt && html`<button type="button" onClick=${() => act(api(`/api-keys/${key.id}/disable`, { method: 'POST' }))}>Disable</button>`}
                 <button type="button" class="danger" onClick=${() => window.confirm(`Delete the key ${key.name}?`) && act(api(`/api-keys/${key.id}`, { method: 'DELETE' }))}>Delete</button>
-              </td>
+              </div></td>
             </tr>`)}
         </tbody>
       </table>`}`;
