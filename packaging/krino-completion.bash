@@ -13,7 +13,7 @@ _krino_test_options='--pairing --alpha --seed --permutation-iterations --bootstr
 _krino_options_gate="-b --baseline --server --experiment --run-id --baseline-run --baseline-branch --api-key --severity-margin --verdict-dir --on-removed-evaluator --update --no-fail-on-regression --fail-on-removed-items --fail-on-inconclusive --no-bootstrap-pass --json $_krino_test_options"
 _krino_options_compare="-f --format --max-items --fail-on-regression $_krino_test_options"
 _krino_options_merge='-o --output --allow-missing'
-_krino_options_serve="--listen --data-dir --database --max-body-bytes --require-read-key --alert-poll-ms --alert-retry-ms --alert-max-delay-ms --alert-attempts --alert-timeout-ms --alert-lease-ms --job-poll-ms --job-lease-ms --job-retry-ms --job-slots --judge-page-size --judge-max-attempts --mcp-allowed-origin --trace-retention-days $_krino_plugin_options"
+_krino_options_serve="--listen --data-dir --database --max-body-bytes --require-read-key --alert-poll-ms --alert-retry-ms --alert-max-delay-ms --alert-attempts --alert-timeout-ms --alert-lease-ms --job-poll-ms --job-lease-ms --job-retry-ms --job-slots --judge-page-size --judge-max-attempts --online-eval-delay-ms --mcp-allowed-origin --trace-retention-days $_krino_plugin_options"
 _krino_options_upload="--server --project --experiment --api-key --allow-loss $_krino_plugin_options"
 _krino_options_mcp="--data-dir --database $_krino_plugin_options"
 _krino_options_dataset_push="--name --description --server --api-key $_krino_plugin_options"
@@ -103,7 +103,7 @@ _krino() {
             --permutation-iterations | --bootstrap-iterations | --max-items | --listen | --max-body-bytes | \
             --server | --project | --experiment | --api-key | --name | --description | --alert-poll-ms | --alert-retry-ms | --alert-max-delay-ms | \
             --alert-attempts | --alert-timeout-ms | --alert-lease-ms | --job-poll-ms | --job-lease-ms | --job-retry-ms | --job-slots | \
-            --judge-page-size | --judge-max-attempts | --mcp-allowed-origin | --timeout-ms | --memory-mb | --trace-retention-days)
+            --judge-page-size | --judge-max-attempts | --online-eval-delay-ms | --mcp-allowed-origin | --timeout-ms | --memory-mb | --trace-retention-days)
             return ;;  # free-form values
     esac
 
