@@ -9,7 +9,8 @@
 //   python, id only    the same, reading only each request's id (no json.loads at all)
 //   node worker        the trivial evaluator in Node ("reads": []), when `node` is on PATH
 //   python http        a trivial Python server (sdk/examples/http_python's helper, score 1) through
-//                      use: http_evaluator, batches of up to 32 cases, 2 requests in flight
+//                      use: http_evaluator, batches of up to 32 cases, 2 requests in flight; its
+//                      handshake says "reads": [], as the python worker's does
 //   python http, 1     the same, one case per request (batch: 1), --workers requests in flight
 // Workers: --workers (default 2, the cores of the reference machine); test cases in flight:
 // --parallelism (default 64), so a worker can have several requests in flight (pipelining).
@@ -116,7 +117,8 @@ process.stdin.on('data', (chunk) => {
 )";
 
 // A trivial evaluator served over HTTP by the SDK example's helper (ThreadingHTTPServer): it
-// parses each batch with json.loads, as any server does, and scores every case 1.
+// parses each batch with json.loads, as any server does, and scores every case 1. It reads no
+// section, and says so, so its batches carry empty test cases.
 constexpr const char* kPythonHttpTrivial = R"(import os, sys
 sys.path.insert(0, sys.argv[1])
 from krino_http_evaluator import make_server
@@ -127,7 +129,7 @@ class Trivial:
     def evaluate(self, test_case, context):
         return {"name": "trivial", "score": 1, "success": True}
 
-server = make_server({"id": "bench.trivial_http", "name": "trivial"}, Trivial)
+server = make_server({"id": "bench.trivial_http", "name": "trivial"}, Trivial, reads=[])
 with open(sys.argv[2] + ".tmp", "w") as out:
     out.write("http://%s:%d/" % server.server_address[:2])
 os.rename(sys.argv[2] + ".tmp", sys.argv[2])

@@ -131,7 +131,9 @@ BOOST_AUTO_TEST_SUITE(cli_http_evaluator)
 
 // The acceptance: the Python server gives exactly the built-in tool_error's results (score,
 // success, reason, metadata) on every tau-bench trajectory, batched or one case a request, and
-// through a server that answers every first attempt with 503 and Retry-After.
+// through a server that answers every first attempt with 503 and Retry-After. The server declares
+// "reads": ["actualOutputs"] and refuses a batch carrying any other section, so this also shows
+// that requests carry only those sections, their bytes unchanged (the scores are exact).
 BOOST_AUTO_TEST_CASE(the_python_server_matches_the_built_in_evaluator_on_tau_bench) {
   const std::string evaluators = "[{tool_error: {" + kToolErrorOptions + "}}, {use: http_evaluator, name: batched, url: '" +
                                  server().url + "/ok', " + kToolErrorOptions +
@@ -206,6 +208,16 @@ BOOST_AUTO_TEST_CASE(a_failed_handshake_stops_the_run_naming_the_evaluator_and_u
   BOOST_TEST(run.process.exit_code == 2, run.process.err);
   BOOST_TEST(has(run.process.err, "http evaluator http://127.0.0.1:1/x (GET, the handshake)"), run.process.err);
   BOOST_TEST(has(run.process.err, "(after 2 attempts)"), run.process.err);
+}
+
+// A handshake's "reads" is checked as a worker's is: a section that does not exist stops the run.
+BOOST_AUTO_TEST_CASE(a_handshake_reading_an_unknown_section_stops_the_run_naming_the_evaluator_and_url) {
+  const Run run = run_on_tau_bench("[{use: http_evaluator, url: '" + server().url + "/badreads'}]", "badreads");
+  BOOST_TEST(run.process.exit_code == 2, run.process.err);
+  BOOST_TEST(run.items.empty());
+  BOOST_TEST(has(run.process.err, "http evaluator " + server().url + "/badreads (GET, the handshake)"), run.process.err);
+  BOOST_TEST(has(run.process.err, "its handshake's 'reads' names \"outputs\", which is not a test-case section"),
+             run.process.err);
 }
 
 // Header values may read the environment; those values appear in no message.

@@ -15,6 +15,10 @@ fault of the path it was sent to:
     /flaky       HTTP 503 with Retry-After: 0 on the first attempt, then the answers
     /close       the connection closed without a reply
     /handshake   (GET) a handshake in another protocol
+    /badreads    (GET) a handshake whose "reads" names a section that does not exist
+
+The server declares what the example reads ("reads": ["actualOutputs"]); a batch carrying any other
+section of a test case is refused with HTTP 400, so a krino that sends more fails the tests.
 
 Usage: http_evaluator_faults.py PORT_FILE (the URL is written there once the server listens).
 """
@@ -43,11 +47,19 @@ class FaultHandler(EvaluatorHandler):
         if self.path == "/handshake":
             self.send_json(200, {"protocol": "krino.evaluatorworker/0", "evaluator": self.server.evaluator})
             return
+        if self.path == "/badreads":
+            self.send_json(200, {"protocol": "krino.evaluatorworker/1", "evaluator": self.server.evaluator,
+                                 "reads": ["actualOutputs", "outputs"]})
+            return
         super().do_GET()
 
     def do_POST(self):  # noqa: N802
         fault = self.path.strip("/")
         message = self.read_message()
+        undeclared = sorted({key for r in message["requests"] for key in r["testCase"]} - set(self.server.reads))
+        if undeclared:
+            self.send_json(400, {"error": {"message": "sections not in the handshake's reads: %s" % undeclared}})
+            return
         if fault == "ok" or not faulty(message):
             self.send_json(200, {"answers": self.answers(message)})
             return
@@ -91,7 +103,8 @@ class FaultHandler(EvaluatorHandler):
 
 
 if __name__ == "__main__":
-    server = make_server(tool_error_server.EVALUATOR, ToolError, handler=FaultHandler)
+    server = make_server(tool_error_server.EVALUATOR, ToolError, handler=FaultHandler,
+                         reads=tool_error_server.READS)
     url = "http://%s:%d" % server.server_address[:2]
     with open(sys.argv[1] + ".tmp", "w") as out:
         out.write(url)

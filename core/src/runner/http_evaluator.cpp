@@ -98,7 +98,8 @@ StatusOr<std::string, ItemError> HttpEvaluator::evaluate(const krino_call_contex
   pending.id = next_id_.fetch_add(1, std::memory_order_relaxed);
   krino_call_context timed = ctx;
   if (timed.deadline_unix_ms == 0) timed.deadline_unix_ms = http_deadline_after(settings_.timeout);
-  pending.line = worker_evaluate_line(pending.id, timed, testcase);
+  // The same request a worker process gets: with the handshake's "reads", only those sections.
+  pending.line = worker_evaluate_line(pending.id, timed, testcase, handshake_.reads);
   WorkerAnswer answer = await_callback<WorkerAnswer>([&](auto done) {
     pending.done = std::move(done);
     enqueue(std::move(pending));

@@ -3,13 +3,15 @@ documents in HTTP bodies (docs/sdk.md, "Remote evaluators over HTTP"), for `use:
 
     from krino_http_evaluator import serve_http
     serve_http(evaluator={"id": "acme.length", "name": "length", "configSchema": {...}},
-               create=lambda options: MyEvaluator(options), port=8099)
+               create=lambda options: MyEvaluator(options), port=8099, reads=["actualOutputs"])
 
 GET answers with the handshake. POST carries {"options": {...}, "requests": [{"id", "testCase",
 "context"}, ...]} and gets {"answers": [{"id", "result"} or {"id", "error"}, ...]}. `create(options)`
 is called once per distinct set of options and returns an object whose
 `evaluate(test_case, context)` returns a krino.evalresult/1 dict; an exception it raises becomes
-that test case's error and the others of the batch are still scored.
+that test case's error and the others of the batch are still scored. `reads` lists the test-case
+sections `evaluate` looks at ("inputs", "actualOutputs", "expectedOutputs", "metadata"), as for a
+worker process: each request's "testCase" then holds only those (None: the whole test case).
 """
 import json
 import sys
@@ -66,7 +68,10 @@ class EvaluatorHandler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):  # noqa: N802 (the base class's naming)
-        self.send_json(200, {"protocol": PROTOCOL, "evaluator": self.server.evaluator})
+        handshake = {"protocol": PROTOCOL, "evaluator": self.server.evaluator}
+        if self.server.reads is not None:
+            handshake["reads"] = list(self.server.reads)
+        self.send_json(200, handshake)
 
     def read_message(self):
         length = int(self.headers.get("Content-Length", "0"))
@@ -101,19 +106,20 @@ class EvaluatorHandler(BaseHTTPRequestHandler):
         self.send_json(200, {"answers": answers})
 
 
-def make_server(evaluator, create, host="127.0.0.1", port=0, handler=EvaluatorHandler):
+def make_server(evaluator, create, host="127.0.0.1", port=0, handler=EvaluatorHandler, reads=None):
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     server.evaluator = evaluator
+    server.reads = reads
     server.create = create
     server.instances = {}
     server.lock = threading.Lock()
     return server
 
 
-def serve_http(evaluator, create, host="127.0.0.1", port=0, handler=EvaluatorHandler):
+def serve_http(evaluator, create, host="127.0.0.1", port=0, handler=EvaluatorHandler, reads=None):
     """Serves until killed. Prints the URL on stdout first (port 0: the system picks one)."""
-    server = make_server(evaluator, create, host, port, handler)
+    server = make_server(evaluator, create, host, port, handler, reads)
     print("http://%s:%d/" % server.server_address[:2], flush=True)
     try:
         server.serve_forever()

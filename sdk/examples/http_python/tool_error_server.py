@@ -23,10 +23,12 @@ from tool_error import SCHEMA, ToolError  # noqa: E402
 EVALUATOR = {"id": "example.python.tool_error_http", "name": "tool_error", "version": "1.0.0",
              "description": "The share of the agent's tool calls that succeeded (Python, over HTTP).",
              "configSchema": SCHEMA, "capabilities": ["deterministic"]}
+# Only the tool calls are scored: the rest of a test case (often most of its bytes) is not sent.
+READS = ["actualOutputs"]
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0: any free port (the URL is printed first)")
     arguments = parser.parse_args()
-    serve_http(EVALUATOR, ToolError, arguments.host, arguments.port)
+    serve_http(EVALUATOR, ToolError, arguments.host, arguments.port, reads=READS)

@@ -2,7 +2,8 @@
 // An evaluator run by a server (`use: http_evaluator`): krino.evaluatorworker/1's documents over
 // HTTP (http_evaluator_protocol.hpp). The handshake is fetched once, when the evaluator is made, so
 // an unreachable server, another protocol or options its schema refuses stop the run before it
-// starts. Then test cases are batched: a call is sent at once when fewer than `concurrency`
+// starts. Each request is the one a worker process would get (worker_evaluate_line), so a handshake's
+// "reads" trims its test case the same way. Then test cases are batched: a call is sent at once when fewer than `concurrency`
 // requests are in flight, and otherwise waits and leaves with up to `batch` others in the next
 // request, so batches grow exactly when the server is the bottleneck. Transport, TLS, keep-alive
 // and retries (429, 5xx, timeouts, connection errors; Retry-After wins) are core's HttpClient and
