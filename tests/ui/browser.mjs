@@ -1,5 +1,6 @@
 // Debian's Chromium, headless, driven by playwright-core: never a downloaded browser. A fresh
 // profile each time; no network besides the page's own requests.
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,4 +44,22 @@ export function watch(page, origin) {
     if (response.status() >= 500) seen.errors.push(`${response.status()} from ${response.url()}`);
   });
   return seen;
+}
+
+// The checks every browser test ends with: no request left the server, no script error, no policy
+// violation (and, with `xss`, no hostile markup ran).
+export async function checkSession(page, seen, origin, { xss = true } = {}) {
+  if (xss) assert.equal(await page.evaluate(() => window.__krinoXss), undefined);
+  assert.deepEqual(seen.foreign, [], 'requests to other hosts');
+  assert.deepEqual(seen.errors, [], 'errors in the page');
+  console.log(`ok   no request left ${origin} (${seen.requests} requests), no script error or policy violation`);
+}
+
+// A failed step: says which, and keeps a screenshot of the page as it was.
+export async function reportFailure(step, error, page, folder) {
+  console.error(`FAIL ${step}: ${error.stack ?? error}`);
+  process.exitCode = 1;
+  if (!page) return;
+  const where = join(folder, 'failure.png');
+  await page.screenshot({ path: where, fullPage: true }).then(() => console.error(`the page at ${page.url()}: ${where}`), () => {});
 }

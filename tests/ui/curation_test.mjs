@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { launchBrowser, watch } from './browser.mjs';
+import { checkSession, launchBrowser, reportFailure, watch } from './browser.mjs';
 import { HOSTILE_INPUT, HOSTILE_OUTPUT, experimentFile, makeWorkspace, runExperiment, startServe } from './fixture.mjs';
 
 const args = process.argv.slice(2);
@@ -319,17 +319,9 @@ try {
   });
 
   step = 'the whole session';
-  assert.equal(await page.evaluate(() => window.__krinoXss), undefined);
-  assert.deepEqual(seen.foreign, [], 'requests to other hosts');
-  assert.deepEqual(seen.errors, [], 'errors in the page');
-  console.log(`ok   no request left ${origin} (${seen.requests} requests), no script error or policy violation`);
+  await checkSession(page, seen, origin);
 } catch (error) {
-  console.error(`FAIL ${step}: ${error.stack ?? error}`);
-  process.exitCode = 1;
-  if (page) {
-    const where = join(shots ?? dir, 'failure.png');
-    await page.screenshot({ path: where, fullPage: true }).then(() => console.error(`the page at ${page.url()}: ${where}`), () => {});
-  }
+  await reportFailure(step, error, page, shots ?? dir);
 } finally {
   await browser?.close();
   serve.kill('SIGTERM');
