@@ -24,7 +24,6 @@
 #include <thread>
 
 using namespace krino::test;
-using krino::fake_llm::test::HttpCall;
 using krino::fake_llm::test::HttpResult;
 using Clock = std::chrono::steady_clock;
 
@@ -41,36 +40,20 @@ std::vector<std::string> judge_replica_options(const std::string& database, cons
   return {"--database", database, "--job-poll-ms", "50", "--job-lease-ms", lease_ms, "--job-slots", "2", "--judge-page-size", page_size};
 }
 
-HttpResult judge_api(unsigned short port, const std::string& method, const std::string& target, const std::string& body = "") {
-  HttpCall call;
-  call.method = method;
-  call.target = target;
-  call.body = body;
-  call.headers = {{"Content-Type", "application/json"}};
-  call.deadline = std::chrono::milliseconds(30'000);
-  return krino::fake_llm::test::http_call(port, call);
-}
-
-boost::json::value judge_api_json(unsigned short port, const std::string& method, const std::string& target, const std::string& body = "",
-                                  unsigned expected = 200) {
-  const HttpResult got = judge_api(port, method, target, body);
-  BOOST_REQUIRE_MESSAGE(got.status() == expected, method + " " + target + " answered " + std::to_string(got.status()) + ": " + got.body());
-  return krino::json::parse(got.body());
-}
 
 // An ended run of `n` items (q0 ..), and a connection to the fake server; returns {run, connection}.
 std::pair<std::string, std::string> judged_setup(unsigned short port, const krino::fake_llm::FakeLlmServer& fake, int n) {
-  const std::string run(judge_api_json(port, "POST", "/api/v1/projects/judged/runs", R"({"experimentName":"qa"})", 201).at("runId").as_string());
+  const std::string run(serve_api_json(port, "POST", "/api/v1/projects/judged/runs", R"({"experimentName":"qa"})", 201).at("runId").as_string());
   for (int from = 0; from < n; from += 500) {
     std::string items = R"({"items":[)";
     for (int i = from; i < std::min(n, from + 500); ++i) {
       if (i > from) items += ',';
       items += R"({"inputs":{"input":"q)" + std::to_string(i) + R"("},"actualOutputs":{"output":"a"},"success":true})";
     }
-    judge_api_json(port, "POST", "/api/v1/runs/" + run + "/items", items + "]}", 201);
+    serve_api_json(port, "POST", "/api/v1/runs/" + run + "/items", items + "]}", 201);
   }
-  judge_api_json(port, "PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})");
-  const std::string connection(judge_api_json(port, "POST", "/api/v1/llm-connections",
+  serve_api_json(port, "PATCH", "/api/v1/runs/" + run, R"({"status":"SUCCESS"})");
+  const std::string connection(serve_api_json(port, "POST", "/api/v1/llm-connections",
                                               R"({"name":"fake","baseUrl":")" + fake.base_url() +
                                                   R"(/v1","model":"judge-mini","credentialRef":"KRINO_E2E_JUDGE_KEY","maxConcurrency":8,"timeoutMs":5000})",
                                               201)
@@ -80,7 +63,7 @@ std::pair<std::string, std::string> judged_setup(unsigned short port, const krin
 }
 
 std::string start_judge(unsigned short port, const std::string& run, const std::string& connection) {
-  return std::string(judge_api_json(port, "POST", "/api/v1/runs/" + run + "/judge-jobs",
+  return std::string(serve_api_json(port, "POST", "/api/v1/runs/" + run + "/judge-jobs",
                                     R"({"connectionId":")" + connection + R"(","evaluatorName":"helpful","criteria":"Helpful?","minScore":0,"maxScore":1})",
                                     201)
                          .at("id")
@@ -90,7 +73,7 @@ std::string start_judge(unsigned short port, const std::string& run, const std::
 boost::json::object wait_finished(unsigned short port, const std::string& run, std::chrono::seconds limit) {
   const auto deadline = Clock::now() + limit;
   while (Clock::now() < deadline) {
-    const auto jobs = judge_api_json(port, "GET", "/api/v1/runs/" + run + "/judge-jobs").as_array();
+    const auto jobs = serve_api_json(port, "GET", "/api/v1/runs/" + run + "/judge-jobs").as_array();
     if (!jobs.empty() && !jobs.back().at("finishedAt").is_null()) return jobs.back().as_object();
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -102,7 +85,7 @@ std::size_t scored_results(unsigned short port, const std::string& run, const st
   std::size_t scored = 0;
   std::int64_t after = -1;
   for (;;) {
-    const auto page = judge_api_json(port, "GET", "/api/v1/runs/" + run + "/judge-jobs/" + job + "/results?size=1000" +
+    const auto page = serve_api_json(port, "GET", "/api/v1/runs/" + run + "/judge-jobs/" + job + "/results?size=1000" +
                                                       (after < 0 ? std::string() : "&after=" + std::to_string(after)));
     for (const auto& one : page.at("content").as_array())
       if (!one.at("score").is_null()) ++scored;
@@ -145,7 +128,7 @@ BOOST_AUTO_TEST_CASE(two_replicas_judge_every_item_of_a_big_run_exactly_once) {
   ServeProcess b(unused_port(), judge_replica_options(database, "15000", "25"), b_log);
   constexpr int kItems = 1000;
   [[maybe_unused]] const auto [run, env_connection] = judged_setup(a.port(), fake, kItems);
-  const std::string connection(judge_api_json(a.port(), "POST", "/api/v1/llm-connections",
+  const std::string connection(serve_api_json(a.port(), "POST", "/api/v1/llm-connections",
                                               R"({"name":"inline","baseUrl":")" + fake.base_url() + R"(/v1","model":"judge-mini","apiKey":")" +
                                                   kJudgeKey + R"(","maxConcurrency":8})",
                                               201)
@@ -159,14 +142,14 @@ BOOST_AUTO_TEST_CASE(two_replicas_judge_every_item_of_a_big_run_exactly_once) {
   BOOST_TEST(ended.at("pagesDone").as_int64() == kItems / 25);
   BOOST_TEST(fake.request_count() == static_cast<std::uint64_t>(kItems));  // each item asked once
   BOOST_TEST(scored_results(b.port(), run, job) == static_cast<std::size_t>(kItems));
-  BOOST_TEST(judge_api_json(b.port(), "GET", "/api/v1/runs/" + run).at("status").as_string() == "SUCCESS");
+  BOOST_TEST(serve_api_json(b.port(), "GET", "/api/v1/runs/" + run).at("status").as_string() == "SUCCESS");
   // Both replicas took pages.
   for (ServeProcess* replica : {&a, &b}) {
-    const HttpResult metrics = judge_api(replica->port(), "GET", "/metrics");
+    const HttpResult metrics = serve_api(replica->port(), "GET", "/metrics");
     BOOST_TEST(metrics.body().find("krino_judge_pages_total{outcome=\"written\"} 0\n") == std::string::npos, metrics.body());
   }
   // The key is in no answer and no log line of either replica.
-  BOOST_TEST(judge_api(a.port(), "GET", "/api/v1/llm-connections").body().find(kJudgeKey) == std::string::npos);
+  BOOST_TEST(serve_api(a.port(), "GET", "/api/v1/llm-connections").body().find(kJudgeKey) == std::string::npos);
   a.stop(SIGTERM);
   b.stop(SIGTERM);
   BOOST_TEST(read_file(a_log).find(kJudgeKey) == std::string::npos);
@@ -198,7 +181,7 @@ BOOST_AUTO_TEST_CASE(a_replica_killed_mid_page_has_its_page_finished_by_the_othe
   BOOST_TEST(ended.at("itemsScored").as_int64() == 40);
   BOOST_TEST(scored_results(b.port(), run, job) == 40u);
   BOOST_TEST(fake.request_count() == asked_by_a + 40);  // B judged the whole page again; A wrote nothing
-  BOOST_TEST(judge_api_json(b.port(), "GET", "/api/v1/runs/" + run).at("status").as_string() == "SUCCESS");
+  BOOST_TEST(serve_api_json(b.port(), "GET", "/api/v1/runs/" + run).at("status").as_string() == "SUCCESS");
   std::filesystem::remove(a_log);
   std::filesystem::remove(b_log);
 }

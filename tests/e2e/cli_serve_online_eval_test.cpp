@@ -21,30 +21,12 @@
 #include <thread>
 
 using namespace krino::test;
-using krino::fake_llm::test::HttpCall;
 using krino::fake_llm::test::HttpResult;
 
 namespace {
 
 constexpr const char* kOnlineJudgeKey = "sk-e2e-online-never-print-me";
 constexpr const char* kFixtureTrace = "a1b2c3d4e5f60718293a4b5c6d7e8f90";  // derived_fields.otlp.json's trace
-
-HttpResult online_api(unsigned short port, const std::string& method, const std::string& target, const std::string& body = "") {
-  HttpCall call;
-  call.method = method;
-  call.target = target;
-  call.body = body;
-  call.headers = {{"Content-Type", "application/json"}};
-  call.deadline = std::chrono::milliseconds(30'000);
-  return krino::fake_llm::test::http_call(port, call);
-}
-
-boost::json::value online_api_json(unsigned short port, const std::string& method, const std::string& target, const std::string& body = "",
-                                   unsigned expected = 200) {
-  const HttpResult got = online_api(port, method, target, body);
-  BOOST_REQUIRE_MESSAGE(got.status() == expected, method + " " + target + " answered " + std::to_string(got.status()) + ": " + got.body());
-  return krino::json::parse(got.body());
-}
 
 }  // namespace
 
@@ -62,23 +44,23 @@ BOOST_AUTO_TEST_CASE(a_matched_trace_is_scored_by_the_servers_workers_and_shown_
   ServeProcess server(unused_port(), {"--data-dir", data_dir, "--job-poll-ms", "50", "--online-eval-delay-ms", "300"}, log);
   const unsigned short port = server.port();
 
-  const std::string connection(online_api_json(port, "POST", "/api/v1/llm-connections",
+  const std::string connection(serve_api_json(port, "POST", "/api/v1/llm-connections",
                                                R"({"name":"fake","baseUrl":")" + fake.base_url() +
                                                    R"(/v1","model":"judge-mini","credentialRef":"KRINO_E2E_ONLINE_KEY"})",
                                                201)
                                    .at("id")
                                    .as_string());
   const std::string judge = R"(,"connectionId":")" + connection + R"(","evaluatorName":"grounded","criteria":"Is the answer grounded?"})";
-  online_api_json(port, "POST", "/api/v1/trace-eval-rules", R"({"name":"pipelines","spanName":"rag_*","target":"TRACE")" + judge, 201);
-  online_api_json(port, "POST", "/api/v1/trace-eval-rules", R"({"name":"model calls","spanName":"llm","target":"SPAN")" + judge, 201);
+  serve_api_json(port, "POST", "/api/v1/trace-eval-rules", R"({"name":"pipelines","spanName":"rag_*","target":"TRACE")" + judge, 201);
+  serve_api_json(port, "POST", "/api/v1/trace-eval-rules", R"({"name":"model calls","spanName":"llm","target":"SPAN")" + judge, 201);
 
   const std::string fixture = read_file(std::string(paths::source_dir()) + "/tests/fixtures/traces/otlp-genai/derived_fields.otlp.json");
-  const auto accepted = online_api_json(port, "POST", "/v1/traces", fixture);
+  const auto accepted = serve_api_json(port, "POST", "/v1/traces", fixture);
   BOOST_TEST(accepted.at("acceptedSpans").as_int64() > 0);
 
   boost::json::object page;
   for (int i = 0; i < 300; ++i) {
-    page = online_api_json(port, "GET", std::string("/api/v1/traces/") + kFixtureTrace).as_object();
+    page = serve_api_json(port, "GET", std::string("/api/v1/traces/") + kFixtureTrace).as_object();
     if (page.at("evaluations").as_array().size() >= 2) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -100,11 +82,11 @@ BOOST_AUTO_TEST_CASE(a_matched_trace_is_scored_by_the_servers_workers_and_shown_
         request.prompt.find("Actual output:\n30 days from delivery.") != std::string::npos)
       asked_about_root = true;
   BOOST_TEST(asked_about_root);
-  const auto listed = online_api_json(port, "GET", "/api/v1/traces").at("traces").as_array();
+  const auto listed = serve_api_json(port, "GET", "/api/v1/traces").at("traces").as_array();
   BOOST_REQUIRE(!listed.empty());
   BOOST_TEST(listed.front().at("evaluationCount").as_int64() == 2);
   BOOST_TEST(listed.front().at("failedEvaluationCount").as_int64() == 0);
-  const std::string metrics = online_api(port, "GET", "/metrics").body();
+  const std::string metrics = serve_api(port, "GET", "/metrics").body();
   BOOST_TEST(metrics.find("krino_online_evals_total{outcome=\"enqueued\"} 2\n") != std::string::npos, metrics);
   BOOST_TEST(metrics.find("krino_online_evals_total{outcome=\"scored\"} 2\n") != std::string::npos, metrics);
   BOOST_TEST(metrics.find("krino_trace_spans_total{outcome=\"rejected\"} 0\n") != std::string::npos, metrics);

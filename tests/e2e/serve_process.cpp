@@ -3,6 +3,8 @@
 #include "process.hpp"
 #include "test_http_client.hpp"
 
+#include <krino/json_parse.hpp>
+
 #include <boost/asio/ip/tcp.hpp>
 
 #include <fcntl.h>
@@ -87,6 +89,24 @@ int ServeProcess::stop(int signal) {
   ::waitpid(pid_, &status, 0);
   pid_ = -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+krino::fake_llm::test::HttpResult serve_api(unsigned short port, const std::string& method, const std::string& target, const std::string& body) {
+  krino::fake_llm::test::HttpCall call;
+  call.method = method;
+  call.target = target;
+  call.body = body;
+  call.headers = {{"Content-Type", "application/json"}};
+  call.deadline = std::chrono::milliseconds(30'000);
+  return krino::fake_llm::test::http_call(port, call);
+}
+
+boost::json::value serve_api_json(unsigned short port, const std::string& method, const std::string& target, const std::string& body,
+                                  unsigned expected) {
+  const auto got = serve_api(port, method, target, body);
+  if (got.status() != expected)
+    throw std::runtime_error(method + " " + target + " answered " + std::to_string(got.status()) + ": " + got.body());
+  return krino::json::parse(got.body());
 }
 
 }  // namespace krino::test

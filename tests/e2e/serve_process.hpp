@@ -5,8 +5,12 @@
 // for a crash).
 #include <sys/types.h>
 
+#include <boost/json/value.hpp>
+
 #include <string>
 #include <vector>
+
+#include "test_http_client.hpp"
 
 namespace krino::test {
 
@@ -34,5 +38,12 @@ class ServeProcess {
   unsigned short port_;
   pid_t pid_ = -1;
 };
+
+// One JSON request to a running server (Content-Type application/json, 30 s deadline).
+krino::fake_llm::test::HttpResult serve_api(unsigned short port, const std::string& method, const std::string& target, const std::string& body = "");
+
+// The same, requiring the status `expected` (the message names the request and the answer), parsed.
+boost::json::value serve_api_json(unsigned short port, const std::string& method, const std::string& target, const std::string& body = "",
+                                  unsigned expected = 200);
 
 }  // namespace krino::test
