@@ -65,6 +65,23 @@ BOOST_AUTO_TEST_CASE(openai_json_mode_gets_the_word_json_when_the_prompt_lacks_i
                     "Authorization") == "<absent>");  // no key configured: none sent
 }
 
+// The check folds ASCII case by hand (it once went through the locale per character): any letter case,
+// in any message, up to the last character counts; a word that only comes close does not.
+BOOST_AUTO_TEST_CASE(openai_json_mode_finds_the_word_in_any_case_and_message) {
+  auto p = provider(R"({"provider": "openai", "model": "gpt-x"})");
+  auto instructed = [&](std::string_view second) {
+    json::object request{{"messages", json::array{json::object{{"role", "system"}, {"content", "Rate it."}},
+                                                  json::object{{"role", "user"}, {"content", second}}}},
+                         {"response_format", "json"}};
+    auto body = json::parse(p->build_request(request).body);
+    return body.at("messages").as_array()[0].at("content").as_string() != "Rate it.";  // the instruction appended
+  };
+  BOOST_TEST(!instructed("reply as jSoN"));
+  BOOST_TEST(!instructed("JSON"));
+  BOOST_TEST(instructed("a jso n reply"));
+  BOOST_TEST(instructed("jso"));
+}
+
 BOOST_AUTO_TEST_CASE(request_overrides_win_over_the_config) {
   auto p = provider(R"({"provider": "openai", "model": "m", "temperature": 0.2, "seed": 1, "max_tokens": 10})");
   auto body = json::parse(p->build_request(json::parse(R"({"messages": [{"role": "user", "content": "x"}],

@@ -2,26 +2,18 @@
 
 #include "provider_json.hpp"
 
-#include <boost/algorithm/string/find.hpp>
-
 namespace krino::core {
 namespace {
 
 namespace json = boost::json;
-
-bool mentions_json(const std::vector<JudgeMessage>& messages) {
-  for (const auto& message : messages) {
-    if (boost::algorithm::ifind_first(message.content, "json")) return true;
-  }
-  return false;
-}
 
 }  // namespace
 
 ProviderHttpRequest OpenAiProvider::encode(const JudgeRequest& request) const {
   std::vector<JudgeMessage> messages = request.messages;
   // JSON mode answers 400 unless the prompt itself asks for JSON.
-  if (request.json_reply && !mentions_json(messages)) provider_json::add_json_instruction(messages, kJsonReplyInstruction);
+  if (request.json_reply && !provider_json::mentions_json(messages))
+    provider_json::add_json_instruction(messages, kJsonReplyInstruction);
 
   json::object body;
   body["model"] = config().model;

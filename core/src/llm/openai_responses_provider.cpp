@@ -2,24 +2,17 @@
 
 #include "provider_json.hpp"
 
-#include <boost/algorithm/string/find.hpp>
-
 namespace krino::core {
 namespace {
 
 namespace json = boost::json;
 
-bool responses_mention_json(const std::vector<JudgeMessage>& messages) {
-  for (const auto& message : messages)
-    if (boost::algorithm::ifind_first(message.content, "json")) return true;
-  return false;
-}
-
 }  // namespace
 
 ProviderHttpRequest OpenAiResponsesProvider::encode(const JudgeRequest& request) const {
   std::vector<JudgeMessage> messages = request.messages;
-  if (request.json_reply && !responses_mention_json(messages)) provider_json::add_json_instruction(messages, kJsonReplyInstruction);
+  if (request.json_reply && !provider_json::mentions_json(messages))
+    provider_json::add_json_instruction(messages, kJsonReplyInstruction);
 
   std::string instructions;
   json::array input;

@@ -14,6 +14,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include <iterator>
 #include <stdexcept>
 
 namespace krino::core::http_detail {
@@ -145,6 +146,7 @@ void HttpExchange::on_response() {
   HttpResult result;
   result.outcome = HttpOutcome::response;
   result.response.status = message.result_int();
+  result.response.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
   for (const auto& field : message) {
     result.response.headers.push_back({std::string(field.name_string()), std::string(field.value())});
   }
