@@ -3,13 +3,19 @@
 // flags, waited for until it answers, stopped with SIGTERM (a graceful stop), and measured by wait4
 // (its peak RSS) as it ends.
 #include "bench_process.hpp"
+#include "postgres_cluster.hpp"
 #include "test_http_client.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -64,5 +70,37 @@ class BenchServer {
   Measured measured_;
   std::thread thread_;
 };
+
+// Where an ingestion bench's server keeps its data: a database of a throwaway PostgreSQL cluster
+// (`postgres`), else a data directory under the temporary directory named after the bench and this
+// process (`data_dir`, which the bench removes when done).
+struct BenchStorage {
+  std::unique_ptr<krino::test::PostgresCluster> cluster;
+  std::string data_dir;
+  std::vector<std::string> flags;
+};
+
+inline BenchStorage bench_storage(bool postgres, const std::string& bench_name) {
+  BenchStorage storage;
+  storage.data_dir = (std::filesystem::temp_directory_path() / (bench_name + "-" + std::to_string(::getpid()))).string();
+  if (postgres) {
+    storage.cluster = std::make_unique<krino::test::PostgresCluster>();
+    storage.flags = {"--database", storage.cluster->new_database()};
+  } else {
+    storage.flags = {"--data-dir", storage.data_dir};
+  }
+  return storage;
+}
+
+// Starts `krino serve` into `server`; false, the reason on stderr, when it did not start.
+inline bool start_bench_server(std::optional<BenchServer>& server, const std::string& krino, const std::vector<std::string>& flags) {
+  try {
+    server.emplace(krino, flags);
+    return true;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return false;
+  }
+}
 
 }  // namespace krino::bench

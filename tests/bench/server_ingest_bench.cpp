@@ -64,22 +64,10 @@ int main(int argc, char** argv) {
   }
   if (batch == 0 || clients <= 0) return 2;
 
-  std::unique_ptr<krino::test::PostgresCluster> cluster;
-  std::vector<std::string> storage;
-  const std::string data_dir = (std::filesystem::temp_directory_path() / ("krino-ingest-bench-" + std::to_string(::getpid()))).string();
-  if (postgres) {
-    cluster = std::make_unique<krino::test::PostgresCluster>();
-    storage = {"--database", cluster->new_database()};
-  } else {
-    storage = {"--data-dir", data_dir};
-  }
+  const krino::bench::BenchStorage storage = krino::bench::bench_storage(postgres, "krino-ingest-bench");
+  const std::string& data_dir = storage.data_dir;
   std::optional<krino::bench::BenchServer> server;
-  try {
-    server.emplace(krino, storage);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 3;
-  }
+  if (!krino::bench::start_bench_server(server, krino, storage.flags)) return 3;
   const unsigned short port = server->port();
   std::optional<TestHttpClient> probe(std::in_place, port);
 

@@ -140,12 +140,7 @@ int main(int argc, char** argv) {
   const double fill_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - fill_started).count();
 
   std::optional<krino::bench::BenchServer> server;
-  try {
-    server.emplace(krino, storage);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 3;
-  }
+  if (!krino::bench::start_bench_server(server, krino, storage)) return 3;
   std::optional<TestHttpClient> client(std::in_place, server->port());
 
   std::mt19937_64 random(42);

@@ -180,22 +180,10 @@ int main(int argc, char** argv) {
   std::size_t body_bytes = 0;
   for (const std::string& body : bodies) body_bytes += body.size();
 
-  std::unique_ptr<krino::test::PostgresCluster> cluster;
-  std::vector<std::string> storage;
-  const std::string data_dir = (std::filesystem::temp_directory_path() / ("krino-trace-bench-" + std::to_string(::getpid()))).string();
-  if (postgres) {
-    cluster = std::make_unique<krino::test::PostgresCluster>();
-    storage = {"--database", cluster->new_database()};
-  } else {
-    storage = {"--data-dir", data_dir};
-  }
+  const krino::bench::BenchStorage storage = krino::bench::bench_storage(postgres, "krino-trace-bench");
+  const std::string& data_dir = storage.data_dir;
   std::optional<krino::bench::BenchServer> server;
-  try {
-    server.emplace(krino, storage);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 3;
-  }
+  if (!krino::bench::start_bench_server(server, krino, storage.flags)) return 3;
   const unsigned short port = server->port();
   if (rules && !add_rules(port)) {
     std::fprintf(stderr, "the server refused the trace eval rules\n");

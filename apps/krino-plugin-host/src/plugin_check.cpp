@@ -155,6 +155,21 @@ bool empty_options_allowed(Checker& check) {
   return false;
 }
 
+// Creates an instance with options {} (which the caller found the schema allows), checking what
+// create answered; nullptr, the problem told, when it gave none.
+template <class Vtable>
+void* create_with_empty_options(Checker& check, const Vtable& v, const krino_host* host) {
+  void* instance = nullptr;
+  core::StringSink error;
+  check.call("create with options {}");
+  const krino_status created = v.create(host, "{}", 2, &instance, error.sink());
+  check.returned();
+  if (created == KRINO_OK && instance != nullptr) return instance;
+  if (created == KRINO_OK) check.problem("returned OK without an instance");
+  else check.check_failure(created, error);
+  return nullptr;
+}
+
 // Resident memory of this process in MB (0 when /proc is not there).
 long long resident_mb() {
   std::ifstream statm("/proc/self/statm");
@@ -175,14 +190,8 @@ constexpr int kEvaluateRounds = 16;
 void check_evaluator(Checker& check, const krino_host* host) {
   const krino_evaluator_vtable& v = check.component().evaluator();
   if (!empty_options_allowed(check)) return;
-  void* instance = nullptr;
-  core::StringSink error;
-  check.call("create with options {}");
-  const krino_status created = v.create(host, "{}", 2, &instance, error.sink());
-  check.returned();
-  if (created != KRINO_OK || instance == nullptr) {
-    if (created == KRINO_OK) check.problem("returned OK without an instance");
-    else check.check_failure(created, error);
+  void* instance = create_with_empty_options(check, v, host);
+  if (instance == nullptr) {
     check.problem_overall("create refused options {}, which its schema accepts; evaluate was not called");
     return;
   }
@@ -287,16 +296,8 @@ void check_extractor(Checker& check) {
 void check_reporter(Checker& check, const krino_host* host) {
   const krino_reporter_vtable& v = check.component().reporter();
   if (!empty_options_allowed(check)) return;
-  void* instance = nullptr;
-  core::StringSink error;
-  check.call("create with options {}");
-  const krino_status created = v.create(host, "{}", 2, &instance, error.sink());
-  check.returned();
-  if (created != KRINO_OK || instance == nullptr) {
-    if (created == KRINO_OK) check.problem("returned OK without an instance");
-    else check.check_failure(created, error);
-    return;
-  }
+  void* instance = create_with_empty_options(check, v, host);
+  if (instance == nullptr) return;
   if (v.flush != nullptr) {
     core::StringSink failure;
     check.call("flush before any event");
