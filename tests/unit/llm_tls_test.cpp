@@ -139,11 +139,13 @@ BOOST_AUTO_TEST_CASE(an_untrusted_certificate_is_refused) {
   TlsServer server(make_self_signed_localhost());
   asio::io_context io;
   HttpClient client(io);
+  BOOST_TEST(!client.tls_ready());  // made at the first https:// connection
   auto result = test::post_and_wait(io, client, tls_url("localhost", server.port()), "{}");
   BOOST_TEST((result.outcome == HttpOutcome::connection_error));
   BOOST_TEST(result.error.find("TLS handshake with https://localhost:") != std::string::npos, result.error);
   BOOST_TEST(result.error.find("certificate verify failed") != std::string::npos, result.error);
   BOOST_TEST(server.served() == 0);
+  BOOST_TEST(client.tls_ready());
 }
 
 BOOST_AUTO_TEST_CASE(a_trusted_certificate_works_and_the_connection_is_kept) {
@@ -175,6 +177,12 @@ BOOST_AUTO_TEST_CASE(a_trusted_certificate_for_another_host_name_is_refused) {
 BOOST_AUTO_TEST_CASE(unreadable_extra_ca_pem_is_refused) {
   asio::io_context io;
   BOOST_CHECK_THROW(HttpClient(io, {.extra_ca_pem = "not a certificate"}), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(a_readable_extra_ca_pem_makes_the_context_at_once) {
+  asio::io_context io;
+  HttpClient client(io, {.extra_ca_pem = make_self_signed_localhost().certificate_pem});
+  BOOST_TEST(client.tls_ready());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

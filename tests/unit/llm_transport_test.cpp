@@ -120,6 +120,8 @@ BOOST_AUTO_TEST_CASE(sequential_calls_reuse_one_connection) {
   BOOST_TEST(server.request_count(fake::Endpoint::openai_chat) == 5u);
   BOOST_TEST(http.connections_opened() == 1u);
   BOOST_TEST(http.idle_connections() == 1u);
+  // Plain HTTP only: the system's trusted roots were never loaded (start-up stays short).
+  BOOST_TEST(!http.tls_ready());
 }
 
 BOOST_AUTO_TEST_CASE(concurrent_calls_each_finish_once) {

@@ -26,4 +26,6 @@ std::uint64_t HttpClient::connections_opened() const {
 
 std::size_t HttpClient::idle_connections() const { return state_->pool.idle(); }
 
+bool HttpClient::tls_ready() const { return state_->tls_ready.load(std::memory_order_acquire); }
+
 }  // namespace krino::core

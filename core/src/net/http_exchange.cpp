@@ -88,7 +88,7 @@ void HttpExchange::resolve() {
 }
 
 void HttpExchange::connect(const asio::ip::tcp::resolver::results_type& endpoints) {
-  connection_ = std::make_shared<Connection>(strand_, url_.is_tls() ? &state_->tls : nullptr, url_.origin());
+  connection_ = std::make_shared<Connection>(strand_, url_.is_tls() ? &state_->tls() : nullptr, url_.origin());
   state_->connections_opened.fetch_add(1, std::memory_order_relaxed);
   connection_->transport().async_connect(endpoints, [self = shared_from_this()](const error_code& error, const auto&) {
     if (error) return self->fail(error, "connecting to " + self->url_.origin());

@@ -72,6 +72,9 @@ class HttpClient {
   // diagnostics use to see that keep-alive works.
   std::uint64_t connections_opened() const;
   std::size_t idle_connections() const;
+  // [thread-safe] Whether the TLS context exists: made at the first https:// connection (or at
+  // once for extra_ca_pem), so a client that only speaks plain HTTP never loads the trusted roots.
+  bool tls_ready() const;
 
  private:
   std::shared_ptr<http_detail::ClientState> state_;
