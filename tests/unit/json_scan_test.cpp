@@ -37,6 +37,75 @@ BOOST_AUTO_TEST_CASE(members_are_exact_byte_spans) {
   BOOST_TEST(!member(members, "zz").has_value());
 }
 
+// The members found during the validating pass are exactly those of the scan: same keys, same value
+// bytes, same order (duplicates kept), whatever the white space; escaped keys fall back to the scan.
+BOOST_AUTO_TEST_CASE(members_found_while_validating_match_the_scan) {
+  const char* const texts[] = {
+      R"({})",
+      " { } ",
+      R"({"a":1})",
+      " \n{ \"a\" :\t1 , \"b\":[1, {\"c\": \"}\"}] ,\"c\" : { \"d\" : null }\n}\n ",
+      R"({"x":"a,b","y":"\"","z":[],"w":{},"v":-0.5e3,"u":true,"t":false})",
+      R"({"a":1,"a":2})",
+      R"({"":"empty key","k":"v"})",
+      R"({"esc\u0061ped":1,"b":2})",
+      R"({"a\"b":{"c":1},"d":"e"})",
+      "{\"caf\xC3\xA9\":\"\xE2\x82\xAC\",\"n\":12345678901234567890123}",
+  };
+  for (const char* text : texts) {
+    const std::optional<std::vector<JsonMember>> found = json_object_members(text);
+    BOOST_TEST_REQUIRE(found.has_value(), text);
+    const std::vector<JsonMember> scanned = top_level_members(text);
+    BOOST_TEST_REQUIRE(found->size() == scanned.size(), text);
+    for (std::size_t i = 0; i < scanned.size(); ++i) {
+      BOOST_TEST((*found)[i].key == scanned[i].key, text);
+      BOOST_TEST((*found)[i].value == scanned[i].value, text);
+      BOOST_TEST(((*found)[i].value.data() == scanned[i].value.data()), text);
+    }
+  }
+  BOOST_TEST(!json_object_members(R"({"a":1} x)"));
+  BOOST_TEST(!json_object_members(R"([1])"));
+  BOOST_TEST(!json_object_members(R"({"a":)"));
+  BOOST_TEST(!json_object_members(R"({"a":[[[1]]]})", 2));
+  bool repeated = false;
+  BOOST_TEST(json_object_members(R"({"inputs":{"q":1,"q":2}})", 512, &repeated).has_value());
+  BOOST_TEST(repeated);
+}
+
+// json_object_members accepts a text exactly when is_json_object does, with the same verdict on
+// repeated section keys, and never reads past the text while it is still unproven (a key with no
+// colon after it, a text cut short).
+BOOST_AUTO_TEST_CASE(members_accept_exactly_what_boost_json_accepts) {
+  const std::string texts[] = {
+      "{}", "{\"a\":1} x", "{\"a\":1}}", "{\"a\":1,}", "{\"a\" 1}", "{'a':1}", "[]", "\"s\"", "", "   ", "{",
+      "{\"a\":1e400}", "{\"a\":-1e400,\"b\":2}", "{\"a\":123456789012345678901234567890}", "{\"a\":1.5e-400}",
+      "{\"a\":01}", "{\"a\":1.}", "{\"a\":-}", "{\"a\":.5}", "{\"a\":NaN}", "{\"a\":tru}", "{\"a\":nul}",
+      "{\"a\":\"\\ud83d\\ude00\"}", "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00x\"}", "{\"\\uD834\\uDD1E\":1}",
+      "{\"a\":\"\\u00e9\\n\\t\\/\"}", "{\"a\":\"\\x\"}", "{\"a\":\"tab\there\"}", std::string("{\"a\":\"nul\0x\"}", 13),
+      "{\"a\":\"\xC3\xA9\"}", "{\"a\":\"\xC3\"}", "{\"a\":\"\xC0\xAF\"}", "{\"a\":\"\xED\xA0\x80\"}", "{\"a\":\"\xF4\x90\x80\x80\"}",
+      "{\"a\":\"\xEF\xBF\xBF\"}", "\xEF\xBB\xBF{\"a\":1}", "{\"a\":1}\n\n", "\t{\"a\" : [ ] , \"b\" : { } }",
+      "{\"inputs\":{\"q\":1,\"q\":2}}", "{\"inputs\":{\"q\":1},\"inputs\":{\"q\":2}}", "{\"inputs\":{\"a\":{\"q\":1,\"q\":2}}}",
+      "{\"a\":[[[[1]]]]}", "{\"a\":{\"b\":{\"c\":{}}}}", "{\"a\":[{\"b\":[{}]}]}", "{\"a\":1}/*c*/", "{\"a\":1 // c\n}",
+  };
+  for (const std::size_t depth : {std::size_t(512), std::size_t(64), std::size_t(4), std::size_t(3), std::size_t(2), std::size_t(1)}) {
+    for (const std::string& text : texts) {
+      bool boost_repeated = false;
+      const bool boost_accepts = is_json_object(text, depth, &boost_repeated);
+      bool repeated = false;
+      const std::optional<std::vector<JsonMember>> members = json_object_members(text, depth, &repeated);
+      BOOST_TEST(members.has_value() == boost_accepts, text << " at depth " << depth);
+      if (!members || !boost_accepts) continue;
+      BOOST_TEST(repeated == boost_repeated, text);
+      const std::vector<JsonMember> scanned = top_level_members(text);
+      BOOST_TEST_REQUIRE(members->size() == scanned.size(), text);
+      for (std::size_t i = 0; i < scanned.size(); ++i) {
+        BOOST_TEST((*members)[i].key == scanned[i].key, text);
+        BOOST_TEST(((*members)[i].value.data() == scanned[i].value.data() && (*members)[i].value == scanned[i].value), text);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(example_view_sections_default_to_empty_objects) {
   std::string text = R"({"id":"q1","inputs":{"input":"hi"},"expectedOutputs":"not an object"})";
   auto view = ExampleView::from_text(text);

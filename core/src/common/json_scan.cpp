@@ -23,6 +23,12 @@ struct ValidatingHandler {
   bool root_is_object = false;
   bool track_member_keys = false;
   bool repeated_member_key = false;
+  // The root object's members, found during the pass (see json_object_members): the keys come as
+  // views into `text` when they hold no escape, and each value runs from after its key's colon to
+  // before the comma ahead of the next key. A key read into the parser's own buffer (an escape)
+  // stops the recording; the caller then scans.
+  std::vector<JsonMember>* members = nullptr;
+  std::string_view text;
 
   void value_start(bool object) {
     if (!root_seen) {
@@ -50,7 +56,15 @@ struct ValidatingHandler {
   }
   bool on_key(string_view s, std::size_t, error_code&) {
     if (depth_ == 2 && track_member_keys) note_key(s);
+    if (depth_ == 1 && members != nullptr) note_root_key(s);
     return true;
+  }
+  // After the parse: the last member's value ends before the root's closing brace.
+  void finish_members(std::size_t used) {
+    if (members == nullptr || members->empty()) return;
+    std::size_t end = used;
+    while (end > 0 && text[end - 1] != '}') --end;
+    close_last_member(end - 1);
   }
   bool on_string_part(string_view, std::size_t, error_code&) { return true; }
   bool on_string(string_view, std::size_t, error_code&) { value_start(false); return true; }
@@ -64,6 +78,34 @@ struct ValidatingHandler {
   bool on_comment(string_view, error_code&) { return true; }
 
  private:
+  void note_root_key(string_view key) {
+    const char* const first = text.data();
+    if (key.data() <= first || key.data() + key.size() >= first + text.size()) {
+      members = nullptr;  // escaped or split: not a view into the text
+      return;
+    }
+    const std::size_t open_quote = static_cast<std::size_t>(key.data() - first) - 1;
+    if (!members->empty()) {
+      std::size_t end = open_quote;
+      while (text[end - 1] != ',') --end;
+      close_last_member(end - 1);
+    }
+    // Where the key ends: the colon and the value are not read yet (the text may still prove invalid).
+    members->push_back(JsonMember{std::string(key.data(), key.size()), text.substr(open_quote + key.size() + 2, 0)});
+  }
+  // The last member's value, once it has been read whole: from after its key's colon to the last
+  // non-space byte before `stop`.
+  void close_last_member(std::size_t stop) {
+    JsonMember& last = members->back();
+    std::size_t begin = static_cast<std::size_t>(last.value.data() - text.data());
+    while (text[begin] != ':') ++begin;
+    ++begin;
+    while (krino::json::detail::is_space(text[begin])) ++begin;
+    std::size_t end = stop;
+    while (end > begin && krino::json::detail::is_space(text[end - 1])) --end;
+    last.value = text.substr(begin, end - begin);
+  }
+
   void note_key(string_view last_part) {
     pending_key_.append(last_part.data(), last_part.size());
     for (std::size_t i = 0; i < keys_used_ && !repeated_member_key; ++i) repeated_member_key = keys_[i] == pending_key_;
@@ -95,6 +137,28 @@ bool is_json_object(std::string_view text, size_t max_depth, bool* repeated_memb
     if (!is_space(text[i])) return false;
   }
   return true;
+}
+
+std::optional<std::vector<JsonMember>> json_object_members(std::string_view text, size_t max_depth,
+                                                          bool* repeated_member_key) {
+  boost::json::parse_options options;
+  options.max_depth = max_depth;
+  boost::json::basic_parser<ValidatingHandler> parser(options);
+  std::vector<JsonMember> members;
+  ValidatingHandler& handler = parser.handler();
+  handler.track_member_keys = repeated_member_key != nullptr;
+  handler.members = &members;
+  handler.text = text;
+  error_code ec;
+  const size_t used = parser.write_some(false, text.data(), text.size(), ec);
+  if (repeated_member_key != nullptr) *repeated_member_key = handler.repeated_member_key;
+  if (ec || !parser.done() || !handler.root_is_object) return std::nullopt;
+  for (size_t i = used; i < text.size(); ++i) {
+    if (!is_space(text[i])) return std::nullopt;
+  }
+  if (handler.members == nullptr) return top_level_members(text);
+  handler.finish_members(used);
+  return members;
 }
 
 std::vector<JsonMember> top_level_members(std::string_view t) {

@@ -119,10 +119,10 @@ struct WebhookBody {
 };
 
 std::variant<WebhookBody, Response> read_webhook_body(const Request& request) {
-  const std::string& body = request.message.body();
-  if (!is_json_object(body, 64)) return invalid_field("body", "must be one JSON object");
-  if (krino::json::has_repeated_key(body)) return invalid_field("body", "has a key twice");
-  const auto members = top_level_members(body);
+  std::optional<Response> refusal;
+  const std::optional<std::vector<JsonMember>> body = object_body(request, refusal);
+  if (!body) return std::move(*refusal);
+  const std::vector<JsonMember>& members = *body;
   WebhookBody read;
   const auto url = member(members, "url");
   if (!url || !is_string_span(*url)) return invalid_field("url", "is required and must be a string");

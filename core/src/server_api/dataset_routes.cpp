@@ -175,9 +175,10 @@ Response delete_dataset(store::Store& store, const Request& request, const store
 
 Response add_version(store::Store& store, const Request& request, const store::Scope& scope) {
   const std::string& body = request.message.body();
-  if (!is_json_object(body, kDatasetBodyDepth)) return invalid_field("body", "must be one JSON object (valid JSON, nested at most 64 deep)");
+  const std::optional<std::vector<JsonMember>> body_members = json_object_members(body, kDatasetBodyDepth);
+  if (!body_members) return invalid_field("body", "must be one JSON object (valid JSON, nested at most 64 deep)");
   if (krino::json::has_repeated_key(body)) return invalid_field("body", "has a key twice");
-  const auto members = top_level_members(body);
+  const std::vector<JsonMember>& members = *body_members;
   std::optional<std::string> description;
   if (auto problem = read_description(members, description)) return std::move(*problem);
   const auto items = member(members, "items");

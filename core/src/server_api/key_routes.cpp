@@ -33,8 +33,9 @@ void append_api_key(std::string& out, const store::ApiKey& key) {
 
 Response create_key(store::Store& store, const Request& request, const Principal& caller) {
   const std::string& body = request.message.body();
-  if (!is_json_object(body, 64) || krino::json::has_repeated_key(body)) return bad("body must be one JSON object");
-  const auto members = top_level_members(body);
+  const std::optional<std::vector<JsonMember>> read = json_object_members(body, 64);
+  if (!read || krino::json::has_repeated_key(body)) return bad("body must be one JSON object");
+  const std::vector<JsonMember>& members = *read;
   const auto name = member(members, "name");
   if (!name || !is_string_span(*name)) return bad("name is required and must be a string");
   const std::string name_text = krino::json::string_token_text(*name);

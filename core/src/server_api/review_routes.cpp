@@ -189,10 +189,10 @@ std::string as_expected_outputs(std::string_view value) {
 }
 
 Response promote(store::Store& store, const Request& request, const store::Scope& scope) {
-  const std::string& body = request.message.body();
-  if (!is_json_object(body, 64)) return invalid_field("body", "must be one JSON object");
-  if (krino::json::has_repeated_key(body)) return invalid_field("body", "has a key twice");
-  const auto members = top_level_members(body);
+  std::optional<Response> refusal;
+  const std::optional<std::vector<JsonMember>> body = object_body(request, refusal);
+  if (!body) return std::move(*refusal);
+  const std::vector<JsonMember>& members = *body;
   const auto name_token = member(members, "datasetName");
   if (!name_token || !is_string_span(*name_token)) return invalid_field("datasetName", "is required and must be a string");
   const std::string name = krino::json::string_token_text(*name_token);

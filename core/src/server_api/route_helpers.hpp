@@ -42,7 +42,8 @@ inline http_server::Response store_failure(const store::StoreError& error) {
 // The body as a JSON object's top-level members, or nullopt (the response then says why).
 inline std::optional<std::vector<JsonMember>> object_body(const http_server::Request& request, std::optional<http_server::Response>& refusal) {
   const std::string& body = request.message.body();
-  if (!is_json_object(body, 64)) {
+  std::optional<std::vector<JsonMember>> members = json_object_members(body, 64);
+  if (!members) {
     refusal = invalid_field("body", "must be one JSON object");
     return std::nullopt;
   }
@@ -50,7 +51,7 @@ inline std::optional<std::vector<JsonMember>> object_body(const http_server::Req
     refusal = invalid_field("body", "has a key twice");
     return std::nullopt;
   }
-  return top_level_members(body);
+  return members;
 }
 
 // An id from the path in canonical form; nullopt for anything that is not a UUID (a 404 without a

@@ -4,10 +4,11 @@ namespace krino::core {
 
 std::optional<ExampleView> ExampleView::from_text(std::string_view text, size_t max_depth) {
   bool repeated_section_key = false;
-  if (!is_json_object(text, max_depth, &repeated_section_key)) return std::nullopt;
+  std::optional<std::vector<JsonMember>> members = json_object_members(text, max_depth, &repeated_section_key);
+  if (!members) return std::nullopt;
   ExampleView view;
   view.repeated_section_key_ = repeated_section_key;
-  view.members_ = top_level_members(text);
+  view.members_ = std::move(*members);
   return view;
 }
 

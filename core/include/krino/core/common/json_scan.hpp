@@ -25,6 +25,12 @@ struct JsonMember {
 // it trusts the syntax and only tracks strings and nesting.
 std::vector<JsonMember> top_level_members(std::string_view object_text);
 
+// is_json_object() and top_level_members() in one pass: the members of `text` when it is one JSON
+// object (nested at most `max_depth` deep), nullopt otherwise. `repeated_member_key` as for
+// is_json_object().
+std::optional<std::vector<JsonMember>> json_object_members(std::string_view text, size_t max_depth = 512,
+                                                          bool* repeated_member_key = nullptr);
+
 // The value bytes of `key` among `members` (the last one when repeated, as a JSON parser keeps).
 std::optional<std::string_view> member(const std::vector<JsonMember>& members, std::string_view key);
 
