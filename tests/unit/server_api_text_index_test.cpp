@@ -285,6 +285,36 @@ BOOST_FIXTURE_TEST_CASE(each_index_is_a_file_of_its_own_that_a_restart_puts_in_o
   BOOST_TEST(all_matches(*this, run, "q=needle", 2) == (std::vector<std::int64_t>{19, 34, 37, 52}), boost::test_tools::per_element());
 }
 
+// Another store opened on the same files while a build runs (krino mcp beside krino serve, a second
+// server): its start-up leaves the unfinished file alone, since that build holds its lock, and it
+// does not start a second build of the same run. A file left by a crash has no lock, and goes.
+BOOST_FIXTURE_TEST_CASE(a_store_opened_during_a_build_leaves_the_build_alone, ServerFixture<OnSqlite>) {
+  const std::string run = this->new_run();
+  BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/runs/" + run + "/items", hostile_items()).status(), 201u);
+  end_run(*this, run);
+  const std::filesystem::path unfinished = this->backend.scratch / "text-index" / (run + ".db.building");
+  int chunks = 0;
+  bool checked = false;
+  BOOST_TEST(this->store->build_text_index(run, 10, [&] {
+    if (chunks++ != 1) return true;
+    BOOST_TEST(std::filesystem::exists(unfinished));
+    const std::unique_ptr<store::Store> second = this->backend.reopen();
+    BOOST_TEST(std::filesystem::exists(unfinished));
+    BOOST_TEST(!second->build_text_index(run, 10, [] { return true; }));
+    BOOST_TEST(std::filesystem::exists(unfinished));
+    checked = true;
+    return true;
+  }));
+  BOOST_TEST(checked);
+  BOOST_TEST(!std::filesystem::exists(unfinished));
+  BOOST_TEST(text_index_of(*this, run) == "READY");
+  BOOST_TEST(all_matches(*this, run, "q=needle", 2) == (std::vector<std::int64_t>{19, 34, 37, 52}), boost::test_tools::per_element());
+  // An unfinished file nobody holds: the leftover of a crash.
+  std::filesystem::copy_file(this->backend.scratch / "text-index" / (run + ".db"), unfinished);
+  this->backend.reopen();
+  BOOST_TEST(!std::filesystem::exists(unfinished));
+}
+
 BOOST_FIXTURE_TEST_CASE(an_index_an_older_krino_kept_in_the_main_file_is_dropped_and_built_again, ServerFixture<OnSqlite>) {
   const std::string run = this->new_run();
   BOOST_REQUIRE_EQUAL(this->call("POST", "/api/v1/runs/" + run + "/items", hostile_items()).status(), 201u);

@@ -15,6 +15,15 @@
 #include "krino/core/store/sqlite_store.hpp"
 #include "text_index_sql.hpp"
 
+#include "krino/core/common/error.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <system_error>
 
 namespace krino::core::store {
@@ -24,24 +33,57 @@ namespace {
 constexpr std::string_view kIndexFileSuffix = ".db";
 constexpr std::string_view kBuildingSuffix = ".building";  // a build under way, or cut off
 
-// The file a build writes, removed unless it was renamed into place (a stop, a deleted run, an
-// error: nothing half built is left).
+// An exclusive lock (flock) on `file` without waiting, on the descriptor returned; -1 when another
+// process (or another store in this one) holds it, or the file cannot be opened. The lock lives as
+// long as the descriptor. flock is apart from the POSIX locks SQLite takes on the same files.
+int lock_file(const std::filesystem::path& file, int flags) {
+  const int fd = ::open(file.c_str(), flags | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// The file a build writes, locked for as long as the build runs, so that a store opened on the same
+// files meanwhile (krino mcp beside krino serve, a second server) does not take it for the leftover
+// of a crash; removed unless it was renamed into place (a stop, a deleted run, an error: nothing half
+// built is left).
 class UnfinishedIndexFile {
  public:
-  explicit UnfinishedIndexFile(std::filesystem::path path) : path_(std::move(path)) {}
+  explicit UnfinishedIndexFile(std::filesystem::path path) : path_(std::move(path)) {
+    fd_ = lock_file(path_, O_RDWR | O_CREAT);
+    struct stat opened {};
+    struct stat named {};
+    // Locked, and still the file of that name (not one a start-up removed while this one opened it).
+    if (fd_ >= 0 && ::fstat(fd_, &opened) == 0 && ::stat(path_.c_str(), &named) == 0 && opened.st_ino == named.st_ino &&
+        opened.st_dev == named.st_dev) {
+      if (::ftruncate(fd_, 0) != 0)  // what a build cut off by a crash left
+        throw runtime_error(path_.string() + ": cannot empty the unfinished text index: " + std::strerror(errno));
+      return;
+    }
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    path_.clear();  // another build has it: nothing here to remove
+  }
   ~UnfinishedIndexFile() {
     if (!path_.empty()) {
       std::error_code ignored;
       std::filesystem::remove(path_, ignored);
     }
+    if (fd_ >= 0) ::close(fd_);  // after the rename or the removal: the lock covers both
   }
   UnfinishedIndexFile(const UnfinishedIndexFile&) = delete;
   UnfinishedIndexFile& operator=(const UnfinishedIndexFile&) = delete;
+  // False when another build (in this process or another) is writing this run's index.
+  bool ours() const { return fd_ >= 0; }
   const std::filesystem::path& path() const { return path_; }
   void kept() { path_.clear(); }
 
  private:
   std::filesystem::path path_;
+  int fd_ = -1;
 };
 
 struct IndexedDocument {
@@ -70,6 +112,11 @@ std::vector<std::string> SqliteStore::runs_awaiting_text_index(std::size_t limit
 
 bool SqliteStore::build_text_index(const std::string& run_id, std::int64_t chunk, const std::function<bool()>& keep_going) {
   const std::filesystem::path target = text_index_file(run_id);
+  std::filesystem::create_directories(text_index_dir_);
+  std::filesystem::path building_path = target;
+  building_path += kBuildingSuffix;
+  UnfinishedIndexFile building(building_path);
+  if (!building.ours()) return false;  // being built elsewhere: that build finishes it
   // Connections of the builder's own, without the store's lock. On the main file it only reads
   // (short read transactions, which wait for no one in WAL mode) and writes the run's state twice.
   SqliteConnection source(connection_.path());
@@ -82,16 +129,11 @@ bool SqliteStore::build_text_index(const std::string& run_id, std::int64_t chunk
     count = run.integer(0);
   }
   {
-    SqliteStatement building = source.prepare("UPDATE runs SET text_index = 'building' WHERE id = ?1 AND text_index <> 'ready'");
-    building.bind(1, run_id);
-    building.step();
+    SqliteStatement mark = source.prepare("UPDATE runs SET text_index = 'building' WHERE id = ?1 AND text_index <> 'ready'");
+    mark.bind(1, run_id);
+    mark.step();
   }
 
-  std::filesystem::create_directories(text_index_dir_);
-  std::filesystem::path building_path = target;
-  building_path += kBuildingSuffix;
-  std::filesystem::remove(building_path);  // what a build cut off by a restart left
-  UnfinishedIndexFile building(building_path);
   {
     SqliteConnection index(building.path().string());
     // Nobody reads this file before it is renamed into place, and a build cut off is started
@@ -189,7 +231,16 @@ void SqliteStore::reconcile_text_indexes() {
       exists.reset();
       if (of_a_run) continue;
     }
-    stale.push_back(file);  // an unfinished build, or the index of a run deleted before it was removed
+    if (file.extension() == kBuildingSuffix) {
+      // Unfinished: cut off by a crash, or under way in another process (which holds its lock).
+      const int fd = lock_file(file, O_RDONLY);
+      if (fd < 0) continue;
+      std::error_code ignored;
+      std::filesystem::remove(file, ignored);
+      ::close(fd);
+      continue;
+    }
+    stale.push_back(file);  // the index of a run deleted before its file was removed
   }
   remove_text_index_files(stale);
 }
