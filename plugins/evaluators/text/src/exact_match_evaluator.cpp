@@ -55,7 +55,7 @@ EvalResult ExactMatchEvaluator::evaluate(const TestCase& test_case, CallContext&
       e = trim_white_space(e);
       a = trim_white_space(a);
     }
-    match = ignore_case_ ? LiteralMatcher(std::string(e), true).equals(a) : e == a;
+    match = ignore_case_ ? LiteralMatcher::caseless_equals(e, a) : e == a;
   }
 
   std::string reason;

@@ -28,7 +28,7 @@ class CaseInsensitiveStrategy final : public MatchingStrategy {
  public:
   bool matches(const value& retrieved, const value& expected, CallContext&) const override {
     if (!retrieved.is_string() || !expected.is_string()) return json::same_value(retrieved, expected);
-    return LiteralMatcher(std::string(expected.get_string()), true).equals(retrieved.get_string());
+    return LiteralMatcher::caseless_equals(expected.get_string(), retrieved.get_string());
   }
   std::string describe() const override { return "case_insensitive"; }
 };
@@ -82,10 +82,10 @@ class ContainmentStrategy final : public MatchingStrategy {
   bool matches(const value& retrieved, const value& expected, CallContext&) const override {
     if (!retrieved.is_string() || !expected.is_string()) return json::same_value(retrieved, expected);
     const std::string r = normalize_ ? collapse_white_space(retrieved.get_string()) : std::string(retrieved.get_string());
-    std::string e = normalize_ ? collapse_white_space(expected.get_string()) : std::string(expected.get_string());
+    const std::string e = normalize_ ? collapse_white_space(expected.get_string()) : std::string(expected.get_string());
     // Every text contains the empty text; a blank relevant entry must not match everything.
     if (e.empty()) return r.empty();
-    return LiteralMatcher(std::move(e), normalize_).found_in(r);
+    return normalize_ ? LiteralMatcher::caseless_found_in(e, r) : r.find(e) != std::string::npos;
   }
   std::string describe() const override { return normalize_ ? "containment(normalized)" : "containment"; }
 
