@@ -67,7 +67,16 @@ struct TestCaseDocument {
   struct MemberSlot {
     Section section = Section::inputs;
     std::string key;
-    std::optional<boost::json::value> value;  // empty: the member is absent
+    std::optional<boost::json::value> value;  // empty: the member is absent, or `shared` holds it
+    // A member whose bytes equal those of a member read before (an agent that made exactly the
+    // expected tool calls, an output equal to the expected one) uses that member's value instead
+    // of parsing the same bytes again: the same bytes always parse to the same value.
+    const boost::json::value* shared = nullptr;
+    // Where the member's bytes are in `text` (offsets: the cached document's text may move); size
+    // 0 when the value was not parsed from the text.
+    std::size_t offset = 0;
+    std::size_t size = 0;
+    const boost::json::value* get() const { return shared != nullptr ? shared : value ? &*value : nullptr; }
   };
   static constexpr std::size_t kMemberSlots = 16;
   MemberSlot members[kMemberSlots];
@@ -92,7 +101,11 @@ struct TestCaseDocument {
 
   void release_values() {
     for (auto& section : sections) section.reset();
-    for (std::size_t i = 0; i < member_count; ++i) members[i].value.reset();
+    for (std::size_t i = 0; i < member_count; ++i) {
+      members[i].value.reset();
+      members[i].shared = nullptr;
+      members[i].size = 0;
+    }
     member_count = 0;
     whole.reset();
   }
@@ -282,7 +295,7 @@ struct TestCaseDocument {
     }
     for (std::size_t i = 0; i < member_count; ++i) {
       MemberSlot& slot = members[i];
-      if (slot.section == which && slot.key == key) return slot.value ? &*slot.value : nullptr;
+      if (slot.section == which && slot.key == key) return slot.get();
     }
     if (member_count == kMemberSlots) {  // an evaluator reading many members: parse the section
       const boost::json::object& parsed = section(which);
@@ -304,6 +317,10 @@ struct TestCaseDocument {
     if (!bytes || bytes->empty() || bytes->front() != '{') return nullptr;
     const std::optional<std::string_view> value = json::find_member(*bytes, key);
     if (!value) return nullptr;
+    if (const boost::json::value* same = parsed_with_bytes(*value)) {
+      slot.shared = same;
+      return same;
+    }
     boost::system::error_code ec;
     slot.value.emplace(krino::json::parse(*value, ec, &*arena));
     if (ec) {
@@ -311,7 +328,19 @@ struct TestCaseDocument {
       throw invalid_argument(std::string("test case '") + section_key(which) + "." + std::string(key) +
                              "' is not valid JSON: " + ec.message());
     }
+    slot.offset = static_cast<std::size_t>(value->data() - text.data());
+    slot.size = value->size();
     return &*slot.value;
+  }
+
+  // The value of a member parsed before from exactly the bytes `value`, or nullptr. Sizes differ
+  // for most pairs, so the byte comparison runs mainly when the members are equal.
+  const boost::json::value* parsed_with_bytes(std::string_view value) const {
+    for (std::size_t i = 0; i < member_count; ++i) {
+      const MemberSlot& slot = members[i];
+      if (slot.size == value.size() && slot.value && text.compare(slot.offset, slot.size, value) == 0) return &*slot.value;
+    }
+    return nullptr;
   }
 
   const boost::json::object& document() {
