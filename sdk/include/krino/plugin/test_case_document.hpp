@@ -315,12 +315,17 @@ struct TestCaseDocument {
     }
     const std::optional<std::string_view> bytes = raw(which);
     if (!bytes || bytes->empty() || bytes->front() != '{') return nullptr;
-    const std::optional<std::string_view> value = json::find_member(*bytes, key);
+    // The list or object looked for is read by the parser as the scan reaches it, so its bytes
+    // are walked once, not once by the scan and again by the parser.
+    const std::optional<std::string_view> value =
+        json::find_member_measured(*bytes, key, [&](std::string_view rest) { return read_member_value(slot, rest); });
     if (!value) return nullptr;
-    if (const boost::json::value* same = parsed_with_bytes(*value)) {
-      slot.shared = same;
-      return same;
-    }
+    const std::size_t offset = static_cast<std::size_t>(value->data() - text.data());
+    if (slot.size != 0 && slot.offset == offset) return slot.get();  // read while scanning
+    // Not read while scanning (bytes the parser rejects, or no delimiter after them): parsed on
+    // its own as before, so the error is the one the member's own bytes give.
+    slot.shared = nullptr;
+    slot.size = 0;
     boost::system::error_code ec;
     slot.value.emplace(krino::json::parse(*value, ec, &*arena));
     if (ec) {
@@ -328,19 +333,48 @@ struct TestCaseDocument {
       throw invalid_argument(std::string("test case '") + section_key(which) + "." + std::string(key) +
                              "' is not valid JSON: " + ec.message());
     }
-    slot.offset = static_cast<std::size_t>(value->data() - text.data());
+    slot.offset = offset;
     slot.size = value->size();
     return &*slot.value;
   }
 
-  // The value of a member parsed before from exactly the bytes `value`, or nullptr. Sizes differ
-  // for most pairs, so the byte comparison runs mainly when the members are equal.
-  const boost::json::value* parsed_with_bytes(std::string_view value) const {
+  // Reads the value at the start of `rest` (the section's text from the member's value on) into
+  // `slot` and returns its size, or npos when it is not a complete value followed by ',' or '}'
+  // (then nothing is kept). A value whose bytes equal a member read before shares that member's
+  // value instead of being parsed again (an agent that made exactly the expected tool calls, an
+  // output equal to the expected one): the same bytes always parse to the same value.
+  std::size_t read_member_value(MemberSlot& slot, std::string_view rest) {
+    slot.shared = nullptr;
+    slot.value.reset();
+    slot.size = 0;
+    const std::size_t offset = static_cast<std::size_t>(rest.data() - text.data());
     for (std::size_t i = 0; i < member_count; ++i) {
-      const MemberSlot& slot = members[i];
-      if (slot.size == value.size() && slot.value && text.compare(slot.offset, slot.size, value) == 0) return &*slot.value;
+      const MemberSlot& other = members[i];
+      if (&other == &slot || !other.value || other.size == 0 || other.size > rest.size()) continue;
+      if (text.compare(other.offset, other.size, rest.substr(0, other.size)) == 0 && ends_member(rest, other.size)) {
+        slot.shared = &*other.value;
+        slot.offset = offset;
+        slot.size = other.size;
+        return other.size;
+      }
     }
-    return nullptr;
+    unsigned char temp[4096];  // the parser's working stack, as krino::json::parse gives it
+    json::ExactParser parser(&*arena, {}, {}, temp, sizeof temp);
+    boost::system::error_code ec;
+    const std::size_t used = parser.write_some(rest.data(), rest.size(), ec);
+    if (ec || !parser.done() || !ends_member(rest, used)) return std::string_view::npos;
+    slot.value.emplace(parser.release());
+    slot.offset = offset;
+    slot.size = used;
+    return used;
+  }
+
+  // Whether the value of `size` bytes at the start of `rest` is followed (after white space) by
+  // what ends an object member.
+  static bool ends_member(std::string_view rest, std::size_t size) {
+    std::size_t i = size;
+    while (i < rest.size() && json::detail::is_space(rest[i])) ++i;
+    return i < rest.size() && (rest[i] == ',' || rest[i] == '}');
   }
 
   const boost::json::object& document() {
