@@ -168,6 +168,16 @@ inline std::optional<std::string_view> find_member(std::string_view object_text,
   return found;
 }
 
+// Whether a value of `size` bytes at the start of `rest` (text from an object member's value to
+// the end of the object) is followed, after white space, by what ends a member: ',' or '}'. For a
+// `measure` of find_member_measured that recognises a value by its first bytes: "12" is a complete
+// value at the start of "12," but not at the start of "123,".
+inline bool value_ends_member(std::string_view rest, std::size_t size) {
+  std::size_t i = size;
+  while (i < rest.size() && detail::is_space(rest[i])) ++i;
+  return i < rest.size() && (rest[i] == ',' || rest[i] == '}');
+}
+
 // find_member for a caller that reads the value it looks for anyway (a parser that stops after one
 // value): when the key matches, `measure(rest)` gets the text from the value's first byte to the
 // end of `object_text` and returns the value's size, having read it, so the value's bytes are not

@@ -351,7 +351,7 @@ struct TestCaseDocument {
     for (std::size_t i = 0; i < member_count; ++i) {
       const MemberSlot& other = members[i];
       if (&other == &slot || !other.value || other.size == 0 || other.size > rest.size()) continue;
-      if (text.compare(other.offset, other.size, rest.substr(0, other.size)) == 0 && ends_member(rest, other.size)) {
+      if (text.compare(other.offset, other.size, rest.substr(0, other.size)) == 0 && json::value_ends_member(rest, other.size)) {
         slot.shared = &*other.value;
         slot.offset = offset;
         slot.size = other.size;
@@ -362,19 +362,11 @@ struct TestCaseDocument {
     json::ExactParser parser(&*arena, {}, {}, temp, sizeof temp);
     boost::system::error_code ec;
     const std::size_t used = parser.write_some(rest.data(), rest.size(), ec);
-    if (ec || !parser.done() || !ends_member(rest, used)) return std::string_view::npos;
+    if (ec || !parser.done() || !json::value_ends_member(rest, used)) return std::string_view::npos;
     slot.value.emplace(parser.release());
     slot.offset = offset;
     slot.size = used;
     return used;
-  }
-
-  // Whether the value of `size` bytes at the start of `rest` is followed (after white space) by
-  // what ends an object member.
-  static bool ends_member(std::string_view rest, std::size_t size) {
-    std::size_t i = size;
-    while (i < rest.size() && json::detail::is_space(rest[i])) ++i;
-    return i < rest.size() && (rest[i] == ',' || rest[i] == '}');
   }
 
   const boost::json::object& document() {
