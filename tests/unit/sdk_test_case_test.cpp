@@ -112,6 +112,78 @@ BOOST_AUTO_TEST_CASE(a_bad_member_is_reported_with_its_path) {
   }
 }
 
+// Byte-identical members (an agent that made exactly the expected calls) are parsed once; members
+// that differ in any byte, white space included, get their own parse; a bad member is reported
+// with its own path even when an identical one failed before.
+BOOST_AUTO_TEST_CASE(identical_members_share_one_parse) {
+  const std::string text =
+      R"({"actualOutputs":{"toolCalls":[{"name":"f","arguments":{"x":1e400,"y":0.1,"s":"\u00e9"}}],"output":[1, 2],)"
+      R"("bad":tru},"expectedOutputs":{"output":[1,2],"toolCalls":[{"name":"f","arguments":{"x":1e400,"y":0.1,"s":"\u00e9"}}],)"
+      R"("bad":tru}})";
+  auto document = std::make_unique<TestCaseDocument>();
+  document->reset(1, text);
+  const TestCase test_case(*document);
+  const boost::json::value* expected = test_case.find(Section::expected_outputs, "toolCalls");
+  const boost::json::value* actual = test_case.find(Section::actual_outputs, "toolCalls");
+  BOOST_REQUIRE(expected != nullptr);
+  BOOST_TEST(actual == expected);  // one value, not two
+  BOOST_TEST(test_case.find(Section::actual_outputs, "toolCalls") == expected);  // and found again
+  BOOST_TEST(*actual == krino::json::parse(R"([{"name":"f","arguments":{"x":1e400,"y":0.1,"s":"\u00e9"}}])"));
+  // "[1, 2]" and "[1,2]": equal values, different bytes, parsed each on its own.
+  const boost::json::value* actual_output = test_case.find(Section::actual_outputs, "output");
+  const boost::json::value* expected_output = test_case.find(Section::expected_outputs, "output");
+  BOOST_TEST(actual_output != expected_output);
+  BOOST_TEST(*actual_output == *expected_output);
+  for (const Section section : {Section::actual_outputs, Section::expected_outputs}) {
+    try {
+      (void)test_case.find(section, "bad");
+      BOOST_FAIL("expected an error");
+    } catch (const krino::Error& e) {
+      const std::string path = std::string("'") + (section == Section::actual_outputs ? "actualOutputs" : "expectedOutputs") + ".bad'";
+      BOOST_TEST(std::string(e.what()).find(path + " is not valid JSON") != std::string::npos, e.what());
+    }
+  }
+  // A new document starts with nothing to share.
+  document->reset(2, R"({"actualOutputs":{"toolCalls":[]},"expectedOutputs":{"toolCalls":[ ]}})");
+  BOOST_TEST(TestCase(*document).find(Section::actual_outputs, "toolCalls") !=
+             TestCase(*document).find(Section::expected_outputs, "toolCalls"));
+}
+
+// find parses a member while scanning for it; what it returns, and the error a bad member gives,
+// are those of parsing the member's own bytes: the last of repeated keys, a number that only
+// starts like another member's, bytes the parser stops in.
+BOOST_AUTO_TEST_CASE(members_read_while_scanning_are_those_of_their_own_bytes) {
+  const auto error_of = [](const std::string& text, std::string_view key) {
+    auto document = std::make_unique<TestCaseDocument>();
+    document->reset(1, text);
+    try {
+      (void)TestCase(*document).find(Section::actual_outputs, key);
+    } catch (const krino::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const auto parse_error = [](std::string_view bytes) {
+    boost::system::error_code ec;
+    (void)krino::json::parse(bytes, ec);
+    return ec.message();
+  };
+  auto document = std::make_unique<TestCaseDocument>();
+  document->reset(1, R"({"actualOutputs":{"a":12,"b":123 ,"c":[1,{"d":"}"}],"c":[2]}})");
+  const TestCase test_case(*document);
+  BOOST_TEST(test_case.find(Section::actual_outputs, "a")->as_int64() == 12);
+  BOOST_TEST(test_case.find(Section::actual_outputs, "b")->as_int64() == 123);
+  BOOST_TEST(test_case.find(Section::actual_outputs, "c")->as_array().at(0).as_int64() == 2);  // the last "c"
+  for (const std::string_view bad : {"tru", "truex", "[1,}", "\"a\xff\"", "{\"x\":1 2}"}) {
+    BOOST_TEST_CONTEXT(bad) {
+      const std::string expected = "test case 'actualOutputs.v' is not valid JSON: " + parse_error(bad);
+      BOOST_TEST(error_of(R"({"actualOutputs":{"v":)" + std::string(bad) + "}}", "v") == expected);
+      // A good first "v" does not hide a bad last one.
+      BOOST_TEST(error_of(R"({"actualOutputs":{"v":1,"v":)" + std::string(bad) + "}}", "v") == expected);
+    }
+  }
+}
+
 // ABI 1.1: the host says where the sections are, and the plugin believes it when it is plausible.
 BOOST_AUTO_TEST_CASE(host_section_spans_replace_the_scan) {
   const std::string text = R"({"inputs":{"input":"q"},"actualOutputs":{"output":"a"},"expectedOutputs":{},"metadata":{}})";

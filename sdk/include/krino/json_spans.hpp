@@ -168,6 +168,46 @@ inline std::optional<std::string_view> find_member(std::string_view object_text,
   return found;
 }
 
+// Whether a value of `size` bytes at the start of `rest` (text from an object member's value to
+// the end of the object) is followed, after white space, by what ends a member: ',' or '}'. For a
+// `measure` of find_member_measured that recognises a value by its first bytes: "12" is a complete
+// value at the start of "12," but not at the start of "123,".
+inline bool value_ends_member(std::string_view rest, std::size_t size) {
+  std::size_t i = size;
+  while (i < rest.size() && detail::is_space(rest[i])) ++i;
+  return i < rest.size() && (rest[i] == ',' || rest[i] == '}');
+}
+
+// find_member for a caller that reads the value it looks for anyway (a parser that stops after one
+// value): when the key matches, `measure(rest)` gets the text from the value's first byte to the
+// end of `object_text` and returns the value's size, having read it, so the value's bytes are not
+// walked twice; npos means "not measured", and skip_value measures it then. `measure` runs for
+// every member spelt `key` (a repeated key: each time; the last one is what counts).
+template <class Measure>
+std::optional<std::string_view> find_member_measured(std::string_view t, std::string_view key, Measure&& measure) {
+  std::optional<std::string_view> found;
+  std::size_t i = 0;
+  while (i < t.size() && t[i] != '{') ++i;
+  ++i;
+  while (i < t.size()) {
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ',')) ++i;
+    if (i >= t.size() || t[i] != '"') break;  // '}' ends the object
+    const std::size_t key_end = detail::skip_string(t, i);
+    const bool wanted = key_equals(t.substr(i, key_end - i), key);
+    i = key_end;
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ':')) ++i;
+    std::size_t value_end = std::string_view::npos;
+    if (wanted) {
+      const std::size_t size = measure(t.substr(i));
+      if (size != std::string_view::npos && size <= t.size() - i) value_end = i + size;
+    }
+    if (value_end == std::string_view::npos) value_end = detail::skip_value(t, i);
+    if (wanted) found = t.substr(i, value_end - i);
+    i = value_end;
+  }
+  return found;
+}
+
 }  // namespace krino::json
 
 #endif  // KRINO_JSON_SPANS_HPP

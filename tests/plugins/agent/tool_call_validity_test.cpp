@@ -3,9 +3,14 @@
 
 #include "agent_test_support.hpp"
 
+#include <krino/json_parse.hpp>
 #include <krino/plugin.h>
+#include <krino/plugin/test_case_document.hpp>
 
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace krino::agent;
 using namespace krino::agent::testing;
@@ -54,9 +59,54 @@ bool has_error(const EvalResult& r, std::size_t index, std::string_view text) {
   return false;
 }
 
+// The result of the test case `text` read as the host sends it (bytes, members found by a scan),
+// and of the same test case parsed whole up front, as JSON text each.
+std::pair<std::string, std::string> results_from_text_and_value(const ToolCallValidityEvaluator& evaluator,
+                                                                const std::string& text) {
+  auto document = std::make_unique<krino::detail::TestCaseDocument>();
+  document->reset(1, text);
+  krino::CallContext ctx(nullptr, nullptr);
+  std::string from_text;
+  evaluator.evaluate(krino::TestCase(*document), ctx).append_json(from_text);
+  std::string from_value;
+  evaluate(evaluator, krino::json::parse(text).as_object()).append_json(from_value);
+  return {from_text, from_value};
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(tool_call_validity)
+
+// Rows offering a tool list seen on a recent row reuse its compiled schemas, the list recognised
+// from its bytes where the scan reaches it; every row scores as its own list says: a repeated
+// "tools" key (the last counts), another reading of the schemas (strict_mode), white space after.
+BOOST_AUTO_TEST_CASE(a_recent_tool_list_is_recognised_and_each_row_scores_as_its_own) {
+  const std::string tools(kToolCallValidityTools);
+  const std::string search_only = R"([{"name":"search","parameters":{"type":"object","properties":{"query":{"type":"integer"}}}}])";
+  const std::string calls = R"([{"name":"search","arguments":{"query":"x"}},{"name":"get_weather","arguments":{"city":"P"}}])";
+  const auto row = [&](const std::string& metadata) {
+    return R"({"inputs":{},"actualOutputs":{"toolCalls":)" + calls + R"(},"expectedOutputs":{},"metadata":)" + metadata + "}";
+  };
+  const std::vector<std::string> metadata = {
+      "{\"tools\":" + tools + "}",
+      "{\"tools\":" + tools + "}",  // the same list again: recognised
+      "{\"tools\":" + tools + ",\"tools\":" + search_only + "}",
+      "{\"tools\":" + search_only + ",\"tools\":" + tools + "}",
+      "{\"tools\":" + tools + " ,\"n\":1}",
+      "{\"n\":1,\"tools\":" + tools + "}",
+  };
+  for (const char* options : {"{}", R"({"strict_mode":true})", "{}"}) {
+    const ToolCallValidityEvaluator evaluator(config(options));
+    for (const std::string& m : metadata) {
+      BOOST_TEST_CONTEXT(options << " " << m) {
+        const auto [from_text, from_value] = results_from_text_and_value(evaluator, row(m));
+        BOOST_TEST(from_text == from_value);
+      }
+    }
+  }
+  const ToolCallValidityEvaluator evaluator(config("{}"));
+  BOOST_TEST(results_from_text_and_value(evaluator, row(metadata[2])).first.find("'query'") != std::string::npos);
+}
 
 BOOST_AUTO_TEST_CASE(valid_calls_score_one) {
   const EvalResult r = tool_call_validity_run(R"([{"name":"get_weather","arguments":{"city":"Paris","units":"celsius","days":3,

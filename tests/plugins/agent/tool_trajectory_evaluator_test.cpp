@@ -2,7 +2,12 @@
 
 #include "agent_test_support.hpp"
 
+#include <krino/json_parse.hpp>
+#include <krino/plugin/test_case_document.hpp>
+
+#include <memory>
 #include <string>
+#include <vector>
 
 using namespace krino::agent;
 using namespace krino::agent::testing;
@@ -35,9 +40,69 @@ double names(std::string_view mode_name, std::string_view actual, std::string_vi
   return tool_trajectory_evaluator_score(mode(mode_name), calls(actual), calls(expected));
 }
 
+// The result of evaluating the test case `text` as the host sends it (bytes, parsed lazily, where
+// byte-identical lists share one parse), as JSON text.
+std::string result_from_text(const ToolTrajectoryEvaluator& evaluator, const std::string& text) {
+  auto document = std::make_unique<krino::detail::TestCaseDocument>();
+  document->reset(1, text);
+  const krino::TestCase test_case(*document);
+  krino::CallContext ctx(nullptr, nullptr);
+  std::string out;
+  evaluator.evaluate(test_case, ctx).append_json(out);
+  return out;
+}
+
+// The same test case parsed whole up front, each list a value of its own.
+std::string result_from_value(const ToolTrajectoryEvaluator& evaluator, const std::string& text) {
+  std::string out;
+  evaluate(evaluator, krino::json::parse(text).as_object()).append_json(out);
+  return out;
+}
+
+std::string lists_case(std::string_view actual, std::string_view expected) {
+  return R"({"inputs":{},"actualOutputs":{"toolCalls":)" + std::string(actual) + R"(},"expectedOutputs":{"toolCalls":)" +
+         std::string(expected) + R"(},"metadata":{}})";
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(tool_trajectory)
+
+// An agent that made exactly the expected calls sends two byte-identical lists, read through one
+// parse: the results are those of two separate values, hostile contents included. 1e400 is
+// infinity, which equals nothing, itself included, so the call holding it never matches.
+BOOST_AUTO_TEST_CASE(identical_lists_read_once_score_as_two_lists) {
+  const std::vector<std::string> lists = {
+      R"([{"name":"se\u0061rch","arguments":{"q":"caf\u00e9","n":0.1}},{"name":"f","arguments":{"x":1e400}}])",
+      R"([{"name":"a","name":"b","arguments":{"k":1,"k":2}},{"name":"b","arguments":"{\"k\":2,\"k\":0.1}"}])",
+      R"([{"id":"c","type":"function","function":{"name":"g\"q","arguments":"{}"},"result":null}])",
+      R"([])",
+  };
+  for (const char* mode_name : {"strict", "in_order", "any_order", "recall"}) {
+    const ToolTrajectoryEvaluator evaluator(config(mode(mode_name)));
+    for (const std::string& list : lists) {
+      BOOST_TEST_CONTEXT(mode_name << " " << list) {
+        const std::string text = lists_case(list, list);
+        BOOST_TEST(result_from_text(evaluator, text) == result_from_value(evaluator, text));
+        // White space makes the bytes differ: two parses, the same result.
+        BOOST_TEST(result_from_text(evaluator, lists_case(list, " " + list)) == result_from_value(evaluator, text));
+      }
+    }
+  }
+  const ToolTrajectoryEvaluator in_order(config(mode("in_order")));
+  BOOST_TEST(result_from_text(in_order, lists_case(lists[0], lists[0])).find(R"("score":0.5,)") != std::string::npos);
+  BOOST_TEST(result_from_text(in_order, lists_case(lists[0], lists[0])).find(R"("tool":"search")") != std::string::npos);
+}
+
+// Identical lists with a bad call or bad bytes fail as the expected list, read first, always did.
+BOOST_AUTO_TEST_CASE(identical_bad_lists_fail_on_the_expected_list) {
+  const ToolTrajectoryEvaluator evaluator(config("{}"));
+  BOOST_CHECK_EXCEPTION(result_from_text(evaluator, lists_case(R"([{"name":""}])", R"([{"name":""}])")), krino::Error,
+                        invalid("'expectedOutputs.toolCalls'[0]: a tool call needs a non-empty 'name'"));
+  const std::string bad_utf8 = "[{\"name\":\"a\xff\"}]";
+  BOOST_CHECK_EXCEPTION(result_from_text(evaluator, lists_case(bad_utf8, bad_utf8)), krino::Error,
+                        invalid("test case 'expectedOutputs.toolCalls' is not valid JSON"));
+}
 
 BOOST_AUTO_TEST_CASE(default_mode_is_in_order) {
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config("{}")), calls_case(calls("a,b"), calls("a,b")));

@@ -154,35 +154,68 @@ class ToolCallView {
   boost::json::object parsed_;
 };
 
+namespace detail {
+
+// The members a call is read from, found in one pass over its object instead of a lookup per field
+// (a JSON object's keys are unique, so the pass finds what if_contains would).
+struct CallMembers {
+  const boost::json::value* id = nullptr;
+  const boost::json::value* name = nullptr;
+  const boost::json::value* function = nullptr;
+  const boost::json::value* arguments = nullptr;
+  const boost::json::value* kwargs = nullptr;
+  const boost::json::value* result = nullptr;
+  const boost::json::value* metadata = nullptr;
+
+  explicit CallMembers(const boost::json::object& object) {
+    for (const boost::json::key_value_pair& member : object) {
+      const boost::json::string_view key = member.key();
+      const boost::json::value* value = &member.value();
+      switch (key.size()) {
+        case 2: if (key == "id") id = value; break;
+        case 4: if (key == "name") name = value; break;
+        case 6: if (key == "result") result = value; else if (key == "kwargs") kwargs = value; break;
+        case 8: if (key == "function") function = value; else if (key == "metadata") metadata = value; break;
+        case 9: if (key == "arguments") arguments = value; break;
+        default: break;
+      }
+    }
+  }
+  // "arguments", or "kwargs" when there is no "arguments" (as arguments_member).
+  const boost::json::value* arguments_or_kwargs() const { return arguments != nullptr ? arguments : kwargs; }
+};
+
+}  // namespace detail
+
 // view_tool_call's work. `where()` names the call for an error message; it is called only when
 // there is an error, so a list read without errors formats no label.
 template <typename Where>
 ToolCallView view_tool_call_with_label(const boost::json::value& value, const Where& where,
                                    const boost::json::storage_ptr& storage) {
   const auto fail = [&](std::string_view problem) { return invalid_argument(where().append(problem)); };
-  const auto text_of = [&](const boost::json::object& object, std::string_view field) -> std::string_view {
-    const boost::json::value* text = object.if_contains(field);
+  const auto text_of = [&](const boost::json::value* text, std::string_view field) -> std::string_view {
     if (text == nullptr || text->is_null()) return {};
     if (!text->is_string()) throw fail(std::string(": '").append(field).append("' must be a string"));
     return text->get_string();
   };
   if (!value.is_object()) throw fail(": a tool call must be a JSON object");
-  const boost::json::object& object = value.get_object();
-  const boost::json::object* body = &object;
-  if (const boost::json::value* function = object.if_contains("function"); function != nullptr && !object.contains("name")) {
-    if (!function->is_object()) throw fail(": 'function' must be an object");
-    body = &function->get_object();
+  const detail::CallMembers members(value.get_object());
+  std::optional<detail::CallMembers> nested;
+  const detail::CallMembers* body = &members;
+  if (members.function != nullptr && members.name == nullptr) {
+    if (!members.function->is_object()) throw fail(": 'function' must be an object");
+    body = &nested.emplace(members.function->get_object());
   }
   ToolCallView call(storage);
-  call.name = text_of(*body, "name");
+  call.name = text_of(body->name, "name");
   if (call.name.empty()) throw fail(": a tool call needs a non-empty 'name'");
-  call.result = object.if_contains("result");
-  const boost::json::value* metadata = object.if_contains("metadata");
+  call.result = members.result;
+  const boost::json::value* metadata = members.metadata;
   if (metadata != nullptr && !metadata->is_null() && !metadata->is_object()) throw fail(": 'metadata' must be an object");
   if (metadata != nullptr && metadata->is_object()) call.metadata = &metadata->get_object();
   // The checks in read_tool_call's order, so the first problem reported is the same.
-  call.id = text_of(object, "id");
-  const boost::json::value* arguments = detail::arguments_member(*body);
+  call.id = text_of(members.id, "id");
+  const boost::json::value* arguments = body->arguments_or_kwargs();
   if (arguments != nullptr && arguments->is_object()) call.in_place_ = &arguments->get_object();
   else if (arguments != nullptr && !arguments->is_null()) call.parsed_ = detail::read_arguments(arguments, where(), storage);
   return call;

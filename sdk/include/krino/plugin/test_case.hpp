@@ -57,6 +57,18 @@ class TestCase {
     return json::find_member(*bytes, key);
   }
 
+  // raw_member for a caller that may know the value from its first bytes (a list it has seen on an
+  // earlier row): `measure(rest)` gets the section's text from the member's value on and returns the
+  // size of the value it recognises there (json::value_ends_member helps check it), or npos; a value
+  // recognised is not scanned again. See json::find_member_measured.
+  template <class Measure>
+  std::optional<std::string_view> raw_member(Section section, std::string_view key, Measure&& measure) const {
+    if (lazy_ == nullptr) return std::nullopt;
+    const std::optional<std::string_view> bytes = lazy_->raw(section);
+    if (!bytes || bytes->empty() || bytes->front() != '{') return std::nullopt;
+    return json::find_member_measured(*bytes, key, measure);
+  }
+
   static const boost::json::value* lookup(const boost::json::object& map, std::string_view key) {
     auto it = map.find(key);
     return it == map.end() ? nullptr : &it->value();

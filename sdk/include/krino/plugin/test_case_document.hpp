@@ -67,7 +67,16 @@ struct TestCaseDocument {
   struct MemberSlot {
     Section section = Section::inputs;
     std::string key;
-    std::optional<boost::json::value> value;  // empty: the member is absent
+    std::optional<boost::json::value> value;  // empty: the member is absent, or `shared` holds it
+    // A member whose bytes equal those of a member read before (an agent that made exactly the
+    // expected tool calls, an output equal to the expected one) uses that member's value instead
+    // of parsing the same bytes again: the same bytes always parse to the same value.
+    const boost::json::value* shared = nullptr;
+    // Where the member's bytes are in `text` (offsets: the cached document's text may move); size
+    // 0 when the value was not parsed from the text.
+    std::size_t offset = 0;
+    std::size_t size = 0;
+    const boost::json::value* get() const { return shared != nullptr ? shared : value ? &*value : nullptr; }
   };
   static constexpr std::size_t kMemberSlots = 16;
   MemberSlot members[kMemberSlots];
@@ -92,7 +101,11 @@ struct TestCaseDocument {
 
   void release_values() {
     for (auto& section : sections) section.reset();
-    for (std::size_t i = 0; i < member_count; ++i) members[i].value.reset();
+    for (std::size_t i = 0; i < member_count; ++i) {
+      members[i].value.reset();
+      members[i].shared = nullptr;
+      members[i].size = 0;
+    }
     member_count = 0;
     whole.reset();
   }
@@ -282,7 +295,7 @@ struct TestCaseDocument {
     }
     for (std::size_t i = 0; i < member_count; ++i) {
       MemberSlot& slot = members[i];
-      if (slot.section == which && slot.key == key) return slot.value ? &*slot.value : nullptr;
+      if (slot.section == which && slot.key == key) return slot.get();
     }
     if (member_count == kMemberSlots) {  // an evaluator reading many members: parse the section
       const boost::json::object& parsed = section(which);
@@ -302,8 +315,17 @@ struct TestCaseDocument {
     }
     const std::optional<std::string_view> bytes = raw(which);
     if (!bytes || bytes->empty() || bytes->front() != '{') return nullptr;
-    const std::optional<std::string_view> value = json::find_member(*bytes, key);
+    // The list or object looked for is read by the parser as the scan reaches it, so its bytes
+    // are walked once, not once by the scan and again by the parser.
+    const std::optional<std::string_view> value =
+        json::find_member_measured(*bytes, key, [&](std::string_view rest) { return read_member_value(slot, rest); });
     if (!value) return nullptr;
+    const std::size_t offset = static_cast<std::size_t>(value->data() - text.data());
+    if (slot.size != 0 && slot.offset == offset) return slot.get();  // read while scanning
+    // Not read while scanning (bytes the parser rejects, or no delimiter after them): parsed on
+    // its own as before, so the error is the one the member's own bytes give.
+    slot.shared = nullptr;
+    slot.size = 0;
     boost::system::error_code ec;
     slot.value.emplace(krino::json::parse(*value, ec, &*arena));
     if (ec) {
@@ -311,7 +333,40 @@ struct TestCaseDocument {
       throw invalid_argument(std::string("test case '") + section_key(which) + "." + std::string(key) +
                              "' is not valid JSON: " + ec.message());
     }
+    slot.offset = offset;
+    slot.size = value->size();
     return &*slot.value;
+  }
+
+  // Reads the value at the start of `rest` (the section's text from the member's value on) into
+  // `slot` and returns its size, or npos when it is not a complete value followed by ',' or '}'
+  // (then nothing is kept). A value whose bytes equal a member read before shares that member's
+  // value instead of being parsed again (an agent that made exactly the expected tool calls, an
+  // output equal to the expected one): the same bytes always parse to the same value.
+  std::size_t read_member_value(MemberSlot& slot, std::string_view rest) {
+    slot.shared = nullptr;
+    slot.value.reset();
+    slot.size = 0;
+    const std::size_t offset = static_cast<std::size_t>(rest.data() - text.data());
+    for (std::size_t i = 0; i < member_count; ++i) {
+      const MemberSlot& other = members[i];
+      if (&other == &slot || !other.value || other.size == 0 || other.size > rest.size()) continue;
+      if (text.compare(other.offset, other.size, rest.substr(0, other.size)) == 0 && json::value_ends_member(rest, other.size)) {
+        slot.shared = &*other.value;
+        slot.offset = offset;
+        slot.size = other.size;
+        return other.size;
+      }
+    }
+    unsigned char temp[4096];  // the parser's working stack, as krino::json::parse gives it
+    json::ExactParser parser(&*arena, {}, {}, temp, sizeof temp);
+    boost::system::error_code ec;
+    const std::size_t used = parser.write_some(rest.data(), rest.size(), ec);
+    if (ec || !parser.done() || !json::value_ends_member(rest, used)) return std::string_view::npos;
+    slot.value.emplace(parser.release());
+    slot.offset = offset;
+    slot.size = used;
+    return used;
   }
 
   const boost::json::object& document() {
