@@ -131,10 +131,26 @@ inline std::string compact_text(std::string_view value) {
   return out;
 }
 
+namespace detail {
+
+// The rare case of key_equals, kept out of line so the common one inlines into every reader.
+[[gnu::noinline]] inline bool escaped_key_equals(std::string_view key_token, std::string_view key) {
+  return key_token.find('\\') != std::string_view::npos && key_text(key_token) == key;
+}
+
+}  // namespace detail
+
+// Whether the raw key token `key_token` spells `key` (plain text: no backslash, no quote). Readers
+// compare every key of every event against a dozen names, so the usual answer comes from the
+// sizes alone: an escape is always longer than the character it stands for, so a token shorter
+// than the quoted key never matches, one of the same size matches only byte for byte, and only a
+// longer token that holds a backslash is decoded.
 inline bool key_equals(std::string_view key_token, std::string_view key) {
-  if (key_token.find('\\') == std::string_view::npos)
-    return key_token.size() == key.size() + 2 && key_token.substr(1, key.size()) == key;
-  return key_text(key_token) == key;
+  const std::size_t quoted = key.size() + 2;
+  if (key_token.size() < quoted) return false;
+  if (key_token.size() == quoted)
+    return key.empty() || (key_token[1] == key[0] && key_token.substr(1, key.size()) == key);
+  return detail::escaped_key_equals(key_token, key);
 }
 
 // Whether some key of the object in `object_text` (its top level only) is written twice, spelt
