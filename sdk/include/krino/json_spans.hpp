@@ -10,6 +10,7 @@
 #include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <optional>
@@ -77,25 +78,55 @@ inline std::size_t skip_value(std::string_view t, std::size_t i) {
 
 }  // namespace detail
 
+// Walks the members of the object that starts at or after t[i] (at its first '{'), for readers that
+// read some values in place so that no byte is scanned twice: visit(key_token, at) gets the index
+// of a value's first byte and returns the index just past the value (detail::skip_value(t, at)
+// when it does not read it), or npos to stop. Returns the index just past the object (t.size()
+// when the text ends first), or npos when visit stopped. `key_token` is the key's raw string
+// token, quotes included (use key_equals to compare it).
+template <class Visit>
+std::size_t walk_members(std::string_view t, std::size_t i, Visit&& visit) {
+  while (i < t.size() && t[i] != '{') ++i;
+  ++i;
+  while (i < t.size()) {
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ',')) ++i;
+    if (i >= t.size()) break;
+    if (t[i] != '"') return t[i] == '}' ? i + 1 : i;
+    const std::size_t key_end = detail::skip_string(t, i);
+    const std::string_view key_token = t.substr(i, key_end - i);
+    i = key_end;
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ':')) ++i;
+    const std::size_t value_end = visit(key_token, i);
+    if (value_end == std::string_view::npos) return value_end;
+    i = std::max(i, std::min(value_end, t.size()));
+  }
+  return t.size();
+}
+
+// The same for the elements of the array whose '[' is t[i]: visit(at) gets the index of an
+// element's first byte and returns the index just past it. Returns the index just past the array.
+template <class Visit>
+std::size_t walk_elements(std::string_view t, std::size_t i, Visit&& visit) {
+  ++i;
+  while (i < t.size()) {
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ',')) ++i;
+    if (i >= t.size()) break;
+    if (t[i] == ']') return i + 1;
+    const std::size_t value_end = visit(i);
+    i = std::max(i + 1, std::min(value_end, t.size()));
+  }
+  return t.size();
+}
+
 // Calls visit(key_token, value) for each top-level member of the object in `object_text`, in
 // order, until visit returns false. `key_token` is the key's raw string token, quotes included
 // (use key_equals to compare it); `value` is the exact bytes of the value.
 template <class Visit>
 void for_each_member(std::string_view t, Visit&& visit) {
-  std::size_t i = 0;
-  while (i < t.size() && t[i] != '{') ++i;
-  ++i;
-  while (i < t.size()) {
-    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ',')) ++i;
-    if (i >= t.size() || t[i] != '"') return;  // '}' ends the object
-    const std::size_t key_end = detail::skip_string(t, i);
-    const std::string_view key_token = t.substr(i, key_end - i);
-    i = key_end;
-    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ':')) ++i;
-    const std::size_t value_end = detail::skip_value(t, i);
-    if (!visit(key_token, t.substr(i, value_end - i))) return;
-    i = value_end;
-  }
+  walk_members(t, 0, [&](std::string_view key_token, std::size_t at) {
+    const std::size_t end = detail::skip_value(t, at);
+    return visit(key_token, t.substr(at, end - at)) ? end : std::string_view::npos;
+  });
 }
 
 // The text a raw string token spells (a key or a value, quotes included), escapes decoded.
@@ -145,11 +176,12 @@ namespace detail {
 // sizes alone: an escape is always longer than the character it stands for, so a token shorter
 // than the quoted key never matches, one of the same size matches only byte for byte, and only a
 // longer token that holds a backslash is decoded.
-inline bool key_equals(std::string_view key_token, std::string_view key) {
+// Inlined where it is called, the key is a constant and the comparison a few instructions.
+[[gnu::always_inline]] inline bool key_equals(std::string_view key_token, std::string_view key) {
   const std::size_t quoted = key.size() + 2;
   if (key_token.size() < quoted) return false;
   if (key_token.size() == quoted)
-    return key.empty() || (key_token[1] == key[0] && key_token.substr(1, key.size()) == key);
+    return key.empty() || (key_token[1] == key[0] && std::memcmp(key_token.data() + 1, key.data(), key.size()) == 0);
   return detail::escaped_key_equals(key_token, key);
 }
 
