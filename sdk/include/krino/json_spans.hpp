@@ -182,6 +182,8 @@ namespace detail {
   if (key_token.size() < quoted) return false;
   if (key_token.size() == quoted)
     return key.empty() || (key_token[1] == key[0] && std::memcmp(key_token.data() + 1, key.data(), key.size()) == 0);
+  // An escaped spelling starts with the key's first letter or with an escape.
+  if (!key.empty() && key_token[1] != key[0] && key_token[1] != '\\') return false;
   return detail::escaped_key_equals(key_token, key);
 }
 
