@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <string>
 
 namespace ev = krino::event;
@@ -118,6 +119,30 @@ BOOST_AUTO_TEST_CASE(head_of_failures_stops_at_a_passing_verdict_and_reads_a_fai
   const ev::ItemFinished failed = ev::read_item_finished(kItemLine, ev::ItemParts::head_of_failures);
   BOOST_TEST(failed.results.size() == 3u);
   BOOST_TEST(failed.inputs.empty());
+}
+
+// Whole numbers are read without the parser; every form reads as the double Boost.JSON gives.
+BOOST_AUTO_TEST_CASE(numbers_read_as_the_parser_reads_them) {
+  for (std::string_view token : {"0", "1", "1.0", "0.0", "12.000", "999999999999999", "9999999999999999",
+                                 "-0", "-0.0", "-1.0", "1e2", "1.5", "0.8333333333333334", "123456789012345678"}) {
+    const auto read = ev::read_number(token, "score");
+    BOOST_REQUIRE(read.has_value());
+    const double expected = ev::detail::scalar(token, "score", "a number").to_number<double>();
+    BOOST_TEST(std::signbit(*read) == std::signbit(expected), token);
+    BOOST_TEST(*read == expected, token);
+  }
+  for (std::string_view token : {"01", "1.", "1.0x", "\"1\"", "true"})
+    BOOST_CHECK_THROW(ev::read_number(token, "score"), ev::DecodeError);
+}
+
+// A result's "skipped" is found however its metadata spells it, and only at its top level.
+BOOST_AUTO_TEST_CASE(a_skipped_result_is_found_in_any_spelling) {
+  BOOST_TEST(ev::read_item_result(R"({"name":"a","success":true,"metadata":{"x":[1],"skipped":true}})").skipped);
+  BOOST_TEST(ev::read_item_result(R"({"name":"a","success":true,"metadata":{"\u0073kipped":true}})").skipped);
+  BOOST_TEST(!ev::read_item_result(R"({"name":"a","success":true,"metadata":{"skipped":false}})").skipped);
+  BOOST_TEST(!ev::read_item_result(R"({"name":"a","success":true,"metadata":{"x":{"skipped":true}}})").skipped);
+  BOOST_TEST(!ev::read_item_result(R"({"name":"a","success":true,"metadata":{"x":"not skipped"}})").skipped);
+  BOOST_TEST(!ev::read_item_result(R"({"name":"a","success":true,"metadata":{"pairs":[{"a":1}]}})").skipped);
 }
 
 BOOST_AUTO_TEST_CASE(an_item_error_reads_back) {

@@ -48,6 +48,20 @@ BOOST_AUTO_TEST_CASE(escaped_keys_and_repeated_keys) {
   BOOST_TEST(!krino::json::key_equals(R"("ab")", "a"));
 }
 
+// key_equals answers from the sizes first; an escaped spelling of a key is still that key.
+BOOST_AUTO_TEST_CASE(key_equals_reads_escapes_whatever_the_token_size) {
+  BOOST_TEST(krino::json::key_equals(R"("id")", "id"));
+  BOOST_TEST(krino::json::key_equals(R"("id")", "id"));
+  BOOST_TEST(!krino::json::key_equals(R"("id")", "ix"));
+  BOOST_TEST(!krino::json::key_equals(R"("
+")", "xn"));  // same size, an escape: a one-letter key
+  BOOST_TEST(!krino::json::key_equals(R"("id")", "ids"));
+  BOOST_TEST(!krino::json::key_equals(R"("ids")", "id"));
+  BOOST_TEST(!krino::json::key_equals(R"("xd")", "id"));
+  BOOST_TEST(krino::json::key_equals(R"("")", ""));
+  BOOST_TEST(!krino::json::key_equals(R"("a")", ""));
+}
+
 BOOST_AUTO_TEST_CASE(garbage_never_reads_out_of_bounds) {
   for (std::string_view text : {"", "{", "{\"", "{\"a", "{\"a\":", "{\"a\":\"x", "{\"a\":[{", "}}}", "{\"a\\"}) {
     std::size_t visits = 0;

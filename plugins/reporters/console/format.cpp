@@ -60,7 +60,31 @@ std::string clock_time(double seconds) {
   return buffer;
 }
 
+namespace {
+
+// Whether single_line would give `text` back unchanged: no control byte, no space at either end or
+// twice in a row (or before a continuation byte), and within max_chars code points. Most reasons
+// and names are, and checking costs less than building the copy byte by byte.
+bool is_single_line(std::string_view text, std::size_t max_chars) {
+  if (text.empty()) return true;
+  if (static_cast<unsigned char>(text.front()) <= 0x20 || static_cast<unsigned char>(text.back()) <= 0x20) return false;
+  std::size_t chars = 0;
+  bool after_space = false;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) return false;
+    const bool continuation = (byte & 0xC0) == 0x80;
+    if (after_space && (byte == 0x20 || continuation)) return false;
+    after_space = byte == 0x20;
+    if (!continuation) ++chars;
+  }
+  return chars <= max_chars;
+}
+
+}  // namespace
+
 std::string single_line(std::string_view text, std::size_t max_chars) {
+  if (is_single_line(text, max_chars)) return std::string(text);
   std::string out;
   std::size_t chars = 0;
   bool pending_space = false;

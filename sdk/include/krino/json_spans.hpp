@@ -10,6 +10,7 @@
 #include <krino/json_parse.hpp>
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <optional>
@@ -77,9 +78,51 @@ inline std::size_t skip_value(std::string_view t, std::size_t i) {
 
 }  // namespace detail
 
+// Walks the members of the object that starts at or after t[i] (at its first '{'), for readers that
+// read some values in place so that no byte is scanned twice: visit(key_token, at) gets the index
+// of a value's first byte and returns the index just past the value (detail::skip_value(t, at)
+// when it does not read it), or npos to stop. Returns the index just past the object (t.size()
+// when the text ends first), or npos when visit stopped. `key_token` is the key's raw string
+// token, quotes included (use key_equals to compare it).
+template <class Visit>
+std::size_t walk_members(std::string_view t, std::size_t i, Visit&& visit) {
+  while (i < t.size() && t[i] != '{') ++i;
+  ++i;
+  while (i < t.size()) {
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ',')) ++i;
+    if (i >= t.size()) break;
+    if (t[i] != '"') return t[i] == '}' ? i + 1 : i;
+    const std::size_t key_end = detail::skip_string(t, i);
+    const std::string_view key_token = t.substr(i, key_end - i);
+    i = key_end;
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ':')) ++i;
+    const std::size_t value_end = visit(key_token, i);
+    if (value_end == std::string_view::npos) return value_end;
+    i = std::max(i, std::min(value_end, t.size()));
+  }
+  return t.size();
+}
+
+// The same for the elements of the array whose '[' is t[i]: visit(at) gets the index of an
+// element's first byte and returns the index just past it. Returns the index just past the array.
+template <class Visit>
+std::size_t walk_elements(std::string_view t, std::size_t i, Visit&& visit) {
+  ++i;
+  while (i < t.size()) {
+    while (i < t.size() && (detail::is_space(t[i]) || t[i] == ',')) ++i;
+    if (i >= t.size()) break;
+    if (t[i] == ']') return i + 1;
+    const std::size_t value_end = visit(i);
+    i = std::max(i + 1, std::min(value_end, t.size()));
+  }
+  return t.size();
+}
+
 // Calls visit(key_token, value) for each top-level member of the object in `object_text`, in
 // order, until visit returns false. `key_token` is the key's raw string token, quotes included
 // (use key_equals to compare it); `value` is the exact bytes of the value.
+// The same walk as walk_members, written out: it is the scanner under every find_member, and the
+// wrapped form cost the agent evaluators' lookups more than it saved.
 template <class Visit>
 void for_each_member(std::string_view t, Visit&& visit) {
   std::size_t i = 0;
@@ -131,10 +174,29 @@ inline std::string compact_text(std::string_view value) {
   return out;
 }
 
-inline bool key_equals(std::string_view key_token, std::string_view key) {
-  if (key_token.find('\\') == std::string_view::npos)
-    return key_token.size() == key.size() + 2 && key_token.substr(1, key.size()) == key;
-  return key_text(key_token) == key;
+namespace detail {
+
+// The rare case of key_equals, kept out of line so the common one inlines into every reader.
+[[gnu::noinline]] inline bool escaped_key_equals(std::string_view key_token, std::string_view key) {
+  return key_token.find('\\') != std::string_view::npos && key_text(key_token) == key;
+}
+
+}  // namespace detail
+
+// Whether the raw key token `key_token` spells `key` (plain text: no backslash, no quote). Readers
+// compare every key of every event against a dozen names, so the usual answer comes from the
+// sizes alone: an escape is always longer than the character it stands for, so a token shorter
+// than the quoted key never matches, one of the same size matches only byte for byte, and only a
+// longer token that holds a backslash is decoded.
+// Inlined where it is called, the key is a constant and the comparison a few instructions.
+[[gnu::always_inline]] inline bool key_equals(std::string_view key_token, std::string_view key) {
+  const std::size_t quoted = key.size() + 2;
+  if (key_token.size() < quoted) return false;
+  if (key_token.size() == quoted)
+    return key.empty() || (key_token[1] == key[0] && std::memcmp(key_token.data() + 1, key.data(), key.size()) == 0);
+  // An escaped spelling starts with the key's first letter or with an escape.
+  if (!key.empty() && key_token[1] != key[0] && key_token[1] != '\\') return false;
+  return detail::escaped_key_equals(key_token, key);
 }
 
 // Whether some key of the object in `object_text` (its top level only) is written twice, spelt

@@ -70,4 +70,16 @@ BOOST_AUTO_TEST_CASE(single_line_cuts_long_text_at_a_code_point_with_an_ellipsis
   BOOST_TEST(single_line(huge, 300).size() == 300u);
 }
 
+// Text that is already one line comes back as it is; anything else still goes through the rules.
+BOOST_AUTO_TEST_CASE(single_line_keeps_text_that_is_already_one_line) {
+  BOOST_TEST(single_line("5 of 6 calls match (in_order)", 100) == "5 of 6 calls match (in_order)");
+  BOOST_TEST(single_line("\xc3\xa9t\xc3\xa9 \xc3\xa9", 5) == "\xc3\xa9t\xc3\xa9 \xc3\xa9");
+  BOOST_TEST(single_line("a  b", 100) == "a b");
+  BOOST_TEST(single_line(" a", 100) == "a");
+  BOOST_TEST(single_line("a ", 100) == "a");
+  BOOST_TEST(single_line("a\x7f" "b", 100) == "a b");
+  BOOST_TEST(single_line("a \x80" "b", 100) == "a\x80 b");  // the space waits for the next code point
+  BOOST_TEST(single_line("abcdefghij", 9) == "abcdef...");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

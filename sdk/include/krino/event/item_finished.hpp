@@ -189,25 +189,55 @@ inline void append_item_finished(std::string& out, const ItemFinished& item) {
   out += '}';
 }
 
-// Reads one result document's summary members (name, score, success, threshold, reason, skipped).
-inline ItemResult read_item_result(std::string_view json) {
-  ItemResult r;
-  r.json = json;
-  if (json.empty() || json.front() != '{') throw DecodeError("a member of \"results\" is not a JSON object");
-  krino::json::for_each_member(json, [&](std::string_view key, std::string_view value) {
-    using krino::json::key_equals;
+// Reads the result document that starts at text[at] into `r` and returns the index just past it.
+// The document's bytes are scanned once: its metadata (which can be most of it, as an agent
+// evaluator's pairing is) is walked in place for its "skipped" member.
+inline std::size_t read_item_result_at(std::string_view text, std::size_t at, ItemResult& r) {
+  if (at >= text.size() || text[at] != '{') throw DecodeError("a member of \"results\" is not a JSON object");
+  using krino::json::key_equals;
+  using krino::json::detail::skip_value;
+  const std::size_t end = krino::json::walk_members(text, at, [&](std::string_view key, std::size_t v) {
+    if (key_equals(key, "metadata") && v < text.size() && text[v] == '{') {
+      // The last "skipped" counts, as a parser keeps the last of a repeated key.
+      return krino::json::walk_members(text, v, [&](std::string_view k, std::size_t mv) {
+        const std::size_t member_end = skip_value(text, mv);
+        if (key_equals(k, "skipped")) r.skipped = text.substr(mv, member_end - mv) == "true";
+        return member_end;
+      });
+    }
+    const std::size_t value_end = skip_value(text, v);
+    const std::string_view value = text.substr(v, value_end - v);
     if (key_equals(key, "name")) r.name = read_string(value, "results[].name").value_or("");
     else if (key_equals(key, "score")) r.score = read_number(value, "results[].score");
     else if (key_equals(key, "success")) r.success = read_bool(value, "results[].success").value_or(false);
     else if (key_equals(key, "threshold")) r.threshold = read_number(value, "results[].threshold");
     else if (key_equals(key, "reason")) r.reason = read_string(value, "results[].reason").value_or("");
-    else if (key_equals(key, "metadata") && !detail::is_null(value) && value.front() == '{') {
-      if (auto skipped = krino::json::find_member(value, "skipped"))
-        r.skipped = *skipped == "true";
-    }
-    return true;
+    return value_end;
   });
+  r.json = text.substr(at, end - at);
+  return end;
+}
+
+// Reads one result document's summary members (name, score, success, threshold, reason, skipped).
+inline ItemResult read_item_result(std::string_view json) {
+  ItemResult r;
+  read_item_result_at(json, 0, r);
+  r.json = json;
   return r;
+}
+
+// Reads the "results" array that starts at text[at] (or null) into `results`; returns the index
+// just past it. Each result is read where it lies, without a separate pass to find its end.
+inline std::size_t read_item_results_at(std::string_view text, std::size_t at, std::vector<ItemResult>& results) {
+  results.clear();
+  if (at < text.size() && text[at] == '[') {
+    return krino::json::walk_elements(text, at, [&](std::size_t element) {
+      return read_item_result_at(text, element, results.emplace_back());
+    });
+  }
+  const std::size_t end = krino::json::detail::skip_value(text, at);
+  if (!detail::is_null(text.substr(at, end - at))) detail::wrong_type("results", "an array");
+  return end;
 }
 
 // How much of an item_finished event to read.
@@ -233,7 +263,7 @@ inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = 
   auto passed_and_done = [&] {
     return parts == ItemParts::head_of_failures && success_seen && error_seen && item.success && !item.error;
   };
-  krino::json::for_each_member(line, [&](std::string_view key, std::string_view value) {
+  auto read_member = [&](std::string_view key, std::string_view value) {
     using krino::json::key_equals;
     if (key_equals(key, "run_index")) {
       item.run_index = read_whole<uint32_t>(value, "run_index").value_or(0);
@@ -266,10 +296,6 @@ inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = 
         });
         item.error = std::move(e);
       }
-    } else if (key_equals(key, "results")) {
-      item.results.clear();
-      results_seen = true;
-      for_each_element(value, "results", [&](std::string_view result) { item.results.push_back(read_item_result(result)); });
     } else if (key_equals(key, "metrics")) {
       if (!detail::is_null(value)) item.metrics = read_call_metrics(value);
     } else if (key_equals(key, "judge")) {
@@ -296,6 +322,16 @@ inline ItemFinished read_item_finished(std::string_view line, ItemParts parts = 
       item.metadata = detail::is_null(value) ? std::string_view() : value;
     }
     return true;
+  };
+  // The results, most of an item's head, are read where they lie; every other member is found
+  // first and then read.
+  krino::json::walk_members(line, 0, [&](std::string_view key, std::size_t at) {
+    if (krino::json::key_equals(key, "results")) {
+      results_seen = true;
+      return read_item_results_at(line, at, item.results);
+    }
+    const std::size_t end = krino::json::detail::skip_value(line, at);
+    return read_member(key, line.substr(at, end - at)) ? end : std::string_view::npos;
   });
   return item;
 }

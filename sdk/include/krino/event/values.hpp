@@ -56,11 +56,30 @@ inline boost::json::value scalar(std::string_view token, std::string_view member
   return v;
 }
 
+// The double of a number written as a whole (`1`, `0.0`, `12.000`): most scores and thresholds.
+// Only forms whose double no parser can round differently: no sign (so no negative zero), up to
+// 15 digits (exact in a double), no leading zero, no exponent, a fraction of zeros only.
+// nullopt for every other token, which Boost.JSON reads.
+inline std::optional<double> whole_number_token(std::string_view token) {
+  std::size_t digits = 0;
+  while (digits < token.size() && token[digits] >= '0' && token[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 15 || (digits > 1 && token[0] == '0')) return std::nullopt;
+  if (digits < token.size()) {
+    if (token[digits] != '.' || digits + 1 == token.size()) return std::nullopt;
+    for (std::size_t i = digits + 1; i < token.size(); ++i)
+      if (token[i] != '0') return std::nullopt;
+  }
+  uint64_t value = 0;
+  for (std::size_t i = 0; i < digits; ++i) value = value * 10 + static_cast<uint64_t>(token[i] - '0');
+  return static_cast<double>(value);
+}
+
 }  // namespace detail
 
 // A number member, or nullopt when it is missing or null.
 inline std::optional<double> read_number(std::string_view token, std::string_view member) {
   if (detail::is_null(token)) return std::nullopt;
+  if (const auto whole = detail::whole_number_token(token)) return whole;
   const boost::json::value v = detail::scalar(token, member, "a number");
   if (!v.is_number()) detail::wrong_type(member, "a number");
   return v.to_number<double>();
