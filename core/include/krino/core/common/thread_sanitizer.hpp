@@ -7,26 +7,15 @@
 namespace krino::core {
 
 #if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitizer = true;
 extern "C" void __tsan_acquire(void* address);
 extern "C" void __tsan_release(void* address);
 inline void happens_before(void* address) { __tsan_release(address); }
 inline void happens_after(void* address) { __tsan_acquire(address); }
 #else
+inline constexpr bool kThreadSanitizer = false;
 inline void happens_before(void*) {}
 inline void happens_after(void*) {}
-#endif
-
-// Whether a wait inside the oneTBB scheduler (await_callback) blocks its thread instead of
-// suspending its task. Suspension switches to a resumable task's stack with swapcontext inside a
-// oneTBB built without the sanitizers, which neither can follow: ThreadSanitizer takes the reused
-// stacks for races, and AddressSanitizer, when an exception unwinds a suspended call, unpoisons the
-// wrong stack and then reports overflows that are not there (google/sanitizers#189). Under either,
-// the waiting thread blocks: fewer waits at once, the same results. The dev and release builds
-// suspend.
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kWaitsBlockThreads = true;
-#else
-inline constexpr bool kWaitsBlockThreads = false;
 #endif
 
 }  // namespace krino::core
