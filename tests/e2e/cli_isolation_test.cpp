@@ -196,11 +196,6 @@ BOOST_AUTO_TEST_CASE(in_process_a_call_past_timeout_ms_is_an_item_error) {
 
 // AddressSanitizer reserves terabytes of address space for its shadow memory at start, so a worker
 // built with it cannot start under any memory_mb: the limit is tested in the other builds.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
 
 BOOST_AUTO_TEST_CASE(a_leak_hits_memory_mb_and_the_worker_is_replaced, *boost::unit_test::enable_if<!kAddressSanitizer>()) {
   // 64 MB on every tenth item against 200 MB of address space: every worker fails its third or
