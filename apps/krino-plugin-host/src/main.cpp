@@ -21,11 +21,12 @@
 #include "krino/core/plugin/plugin_loader.hpp"
 #include "krino/core/plugin/plugin_probe.hpp"
 
+#include <ext/stdio_filebuf.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
-#include <iostream>
+#include <istream>
 #include <string>
 
 namespace {
@@ -90,12 +91,11 @@ int main(int argc, char** argv) {
   int plugin_stdout = -1;
   std::FILE* protocol = check ? take_stdout_for_check(plugin_stdout) : take_stdout();
   if (protocol == nullptr) return 2;
-  std::ios::sync_with_stdio(false);
-  // krino writes pipelined requests in batches of several test cases: one read takes what has
-  // arrived, up to a whole batch (a stream's own buffer would read a few KB, a system call for
-  // every case or two). Set before the first read, as a stream buffer requires.
-  static char request_buffer[1 << 20];
-  std::cin.rdbuf()->pubsetbuf(request_buffer, sizeof request_buffer);
+  // krino writes pipelined requests in groups of several test cases: one read takes what has
+  // arrived, up to a megabyte (std::cin's buffer would read 8 KB at a time, a system call for every
+  // case or two, and cannot be given a larger one once open).
+  __gnu_cxx::stdio_filebuf<char> request_buffer(STDIN_FILENO, std::ios::in, 1 << 20);
+  std::istream requests(&request_buffer);
 
   krino::core::Cancellation cancellation;
   krino::core::HostServices host(cancellation);
@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "krino-plugin-host: %s is not an evaluator\n", component_id.c_str());
       return 2;
     }
-    const int code = krino::plugin_host::serve(component, host.host(), std::cin, protocol);
+    const int code = krino::plugin_host::serve(component, host.host(), requests, protocol);
     if (plugin.deinit != nullptr) plugin.deinit();
     return code;
   }
