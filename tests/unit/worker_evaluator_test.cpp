@@ -15,6 +15,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <vector>
@@ -77,6 +78,28 @@ std::string why_not(const StatusOr<T, E>& value) {
 }
 
 bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A worker in Python that reads ahead (whatever has arrived), answers each request with its id,
+// and dies on a request mentioning "die". `extra_handshake` goes into its handshake ("concurrency").
+ProcessSpec read_ahead_worker(const std::filesystem::path& dir, const std::string& extra_handshake = "") {
+  std::string script = R"py(
+import os, sys
+out = sys.stdout.buffer
+out.write(b'{"protocol":"krino.evaluatorworker/1","evaluator":{"id":"test.py","name":"py_eval"}EXTRA}\n'); out.flush()
+rest = b""
+while True:
+    chunk = os.read(0, 65536)
+    if not chunk: break
+    lines = (rest + chunk).split(b"\n"); rest = lines.pop()
+    for line in lines:
+        if b"configure" in line: out.write(b'{"configured":true}\n'); out.flush(); continue
+        if b'"die"' in line: sys.stderr.write("py_eval: dying\n"); sys.stderr.flush(); os._exit(7)
+        request_id = int(line[6:line.index(b",")])
+        out.write(b'{"id":%d,"result":{"name":"x","score":1,"success":true}}\n' % request_id); out.flush()
+)py";
+  script.replace(script.find("EXTRA"), 5, extra_handshake);
+  return ProcessSpec{"/usr/bin/python3", {"python3", "-c", script}, dir, {}};
+}
 
 }  // namespace
 
@@ -238,21 +261,7 @@ BOOST_AUTO_TEST_CASE(pipelined_requests_through_one_worker_blame_only_the_item_i
   // that item is the error; the requests it had read behind it are sent again to a new worker,
   // those it had not read as well, and every other item is scored.
   WorkerEvaluatorSettings s = settings(1);
-  s.process = ProcessSpec{"/usr/bin/python3", {"python3", "-c", R"py(
-import os, sys
-out = sys.stdout.buffer
-out.write(b'{"protocol":"krino.evaluatorworker/1","evaluator":{"id":"test.py","name":"py_eval"}}\n'); out.flush()
-rest = b""
-while True:
-    chunk = os.read(0, 65536)
-    if not chunk: break
-    lines = (rest + chunk).split(b"\n"); rest = lines.pop()
-    for line in lines:
-        if b"configure" in line: out.write(b'{"configured":true}\n'); out.flush(); continue
-        if b'"die"' in line: sys.stderr.write("py_eval: dying\n"); sys.stderr.flush(); os._exit(7)
-        request_id = int(line[6:line.index(b",")])
-        out.write(b'{"id":%d,"result":{"name":"x","score":1,"success":true}}\n' % request_id); out.flush()
-)py"}, dir.path(), {}};
+  s.process = read_ahead_worker(dir.path());
   auto evaluator = start({}, s);
   BOOST_TEST(evaluator->handshake().concurrency == kDefaultWorkerConcurrency);  // none given
   constexpr int kItems = 200;
@@ -274,6 +283,56 @@ while True:
     }
   }
   BOOST_TEST(evaluator->workers_started() == 2u);  // the first, and the one after the death
+}
+
+BOOST_AUTO_TEST_CASE(a_batch_goes_out_at_once_and_blames_only_the_item_it_died_on) {
+  // A group's requests through evaluate_batch: every answer in its place, the item the worker died
+  // on the only error, the requests behind it sent again. Once inside TBB (the task suspends once)
+  // and once from a plain thread.
+  WorkerEvaluatorSettings s = settings(2);
+  s.process = read_ahead_worker(dir.path());
+  auto evaluator = start({}, s);
+  BOOST_TEST(evaluator->batches());
+  constexpr std::size_t kItems = 40;
+  std::vector<krino_call_context> contexts;
+  for (std::size_t i = 0; i < kItems; ++i) contexts.push_back(item_context(i));
+  std::vector<EvaluatorCall> calls;
+  for (std::size_t i = 0; i < kItems; ++i)
+    calls.push_back({&contexts[i], i == 17 ? R"({"inputs":{"die":true}})" : R"({"inputs":{}})"});
+  auto check = [&](const std::vector<StatusOr<std::string, ItemError>>& results) {
+    BOOST_TEST_REQUIRE(results.size() == kItems);
+    for (std::size_t i = 0; i < kItems; ++i) {
+      if (i == 17) {
+        BOOST_TEST(mentions(why_not(results[i]), "exited with status 7 before answering"), why_not(results[i]));
+      } else {
+        BOOST_TEST(results[i].ok(), "item " << i << ": " << why_not(results[i]));
+      }
+    }
+  };
+  std::vector<StatusOr<std::string, ItemError>> in_tbb;
+  tbb::task_arena arena(2);
+  arena.execute([&] { tbb::parallel_for(0, 1, [&](int) { in_tbb = evaluator->evaluate_batch(calls); }); });
+  check(in_tbb);
+  check(evaluator->evaluate_batch(calls));
+}
+
+BOOST_AUTO_TEST_CASE(a_batch_larger_than_the_workers_room_flows_through_them) {
+  // One worker that takes one request at a time: the batch's later requests wait for the earlier
+  // answers' leases, which go back as the answers arrive (held to the end, they would deadlock).
+  WorkerEvaluatorSettings s = settings(1);
+  s.process = read_ahead_worker(dir.path(), R"(,"concurrency":1)");
+  auto evaluator = start({}, s);
+  BOOST_TEST(evaluator->handshake().concurrency == 1u);
+  std::vector<krino_call_context> contexts;
+  for (std::size_t i = 0; i < 12; ++i) contexts.push_back(item_context(i));
+  std::vector<EvaluatorCall> calls;
+  for (const auto& ctx : contexts) calls.push_back({&ctx, R"({"inputs":{}})"});
+  std::vector<StatusOr<std::string, ItemError>> results;
+  tbb::task_arena arena(2);
+  arena.execute([&] { tbb::parallel_for(0, 1, [&](int) { results = evaluator->evaluate_batch(calls); }); });
+  BOOST_TEST_REQUIRE(results.size() == calls.size());
+  for (std::size_t i = 0; i < results.size(); ++i) BOOST_TEST(results[i].ok(), "item " << i << ": " << why_not(results[i]));
+  BOOST_TEST(evaluator->workers_started() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(a_worker_that_declares_its_reads_gets_only_those_sections) {

@@ -199,6 +199,66 @@ WorkerPool::Exchange WorkerPool::exchange(const std::string& line, std::optional
   return result;
 }
 
+std::vector<WorkerPool::Exchange> WorkerPool::exchange_all(std::span<const std::string> lines,
+                                                         std::span<const uint64_t> ids,
+                                                         const std::function<bool()>& cancelled) {
+  std::vector<Exchange> results(lines.size());
+  // Answers arrive on the workers' strands; the last one resumes this task. Everything here lives
+  // until then, since the task waits for it.
+  std::mutex mutex;
+  std::size_t outstanding = 0;
+  std::function<void(bool)> resume;
+  auto answered = [&](std::size_t k, WorkerReply reply) {
+    Exchange& result = results[k];
+    result.reply = std::move(reply);
+    release(result.worker);
+    std::function<void(bool)> wake;
+    {
+      std::lock_guard lock(mutex);
+      if (--outstanding == 0) wake = std::move(resume);
+    }
+    if (wake) wake(true);  // the last thing this callback touches: the task may return at once
+  };
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    Lease lease = acquire();  // may suspend until an earlier answer gives its lease back
+    if (!lease.worker) {
+      results[k].kind = Exchange::Kind::no_worker;
+      results[k].error = std::move(lease.error);
+      continue;
+    }
+    if (cancelled && cancelled()) {
+      release(std::move(lease.worker));
+      results[k].kind = Exchange::Kind::cancelled;
+      continue;
+    }
+    results[k].worker = lease.worker;
+    {
+      std::lock_guard lock(mutex);
+      ++outstanding;
+    }
+    lease.worker->request(lines[k], [&answered, k](WorkerReply reply) { answered(k, std::move(reply)); }, ids[k]);
+  }
+  await_callback<bool>([&](auto done) {
+    {
+      std::lock_guard lock(mutex);
+      if (outstanding > 0) {
+        resume = std::move(done);
+        return;
+      }
+    }
+    done(true);
+  });
+  // A request no worker read, or one caught behind another's failure, goes through exchange()'s
+  // retries.
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const WorkerReply::Outcome outcome = results[k].reply.outcome;
+    if (results[k].kind != Exchange::Kind::replied || !results[k].worker) continue;
+    if (outcome == WorkerReply::Outcome::not_sent || outcome == WorkerReply::Outcome::interrupted)
+      results[k] = exchange(lines[k], ids[k], cancelled);
+  }
+  return results;
+}
+
 void WorkerPool::shutdown() {
   std::vector<std::shared_ptr<WorkerProcess>> workers;
   {

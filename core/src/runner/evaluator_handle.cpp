@@ -45,13 +45,24 @@ EvaluatorHandle::EvaluatorHandle(const Component& component, std::string name, c
 
 EvaluatorHandle::~EvaluatorHandle() = default;
 
-StatusOr<CheckedResult, ItemError> EvaluatorHandle::evaluate(const krino_call_context& ctx,
-                                                             std::string_view testcase) const {
-  StatusOr<std::string, ItemError> written = backend_->evaluate(ctx, testcase);
+StatusOr<CheckedResult, ItemError> EvaluatorHandle::checked(StatusOr<std::string, ItemError> written) const {
   if (!written.ok()) return std::move(written).error();
   auto checked = check_eval_result(written.value(), name_);
   if (!checked.ok()) return ItemError{"evaluator", name_, KRINO_INTERNAL, "returned a malformed result: " + checked.error().message};
   return std::move(checked).value();
+}
+
+StatusOr<CheckedResult, ItemError> EvaluatorHandle::evaluate(const krino_call_context& ctx,
+                                                             std::string_view testcase) const {
+  return checked(backend_->evaluate(ctx, testcase));
+}
+
+std::vector<StatusOr<CheckedResult, ItemError>> EvaluatorHandle::evaluate_batch(std::span<const EvaluatorCall> calls) const {
+  std::vector<StatusOr<std::string, ItemError>> written = backend_->evaluate_batch(calls);
+  std::vector<StatusOr<CheckedResult, ItemError>> results;
+  results.reserve(written.size());
+  for (auto& one : written) results.push_back(checked(std::move(one)));
+  return results;
 }
 
 }  // namespace krino::core

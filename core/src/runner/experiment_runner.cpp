@@ -105,6 +105,18 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
   const bool judged = std::any_of(evaluators_.begin(), evaluators_.end(),
                                   [](const auto& e) { return e->component().has(KRINO_CAP_NEEDS_JUDGE); });
   if (judged && !calls_out) window_ = std::max(window_, host.judge_capacity());
+  tokens_ = window_;
+  // An evaluator whose calls wait on worker processes (isolation: process, use: subprocess) costs a
+  // suspension of the item's task and wake-ups on both sides of the pipes per call; handed the
+  // items in groups, it costs them once per group. Only where an item's own concurrency does not
+  // matter: a task that calls out, or a judge, waits per item, and in a group the items would wait
+  // in turn. Enough groups stay in flight to keep every thread and worker busy.
+  const bool batching = std::any_of(evaluators_.begin(), evaluators_.end(), [](const auto& e) { return e->batches(); });
+  if (batching && !calls_out && !judged) {
+    group_size_ = kBatchedGroupSize;
+    tokens_ = std::max<size_t>(4 * workers, (window_ + group_size_ - 1) / group_size_);
+    window_ = tokens_ * group_size_;
+  }
 }
 
 ExperimentRunner::~ExperimentRunner() = default;
@@ -210,39 +222,43 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
     DatasetRecord record;
     std::optional<std::string> reported;  // resuming: the item's line in the report, when kept
     FinishedItem item;  // filled in place: its event's views point into it
+  };
+  // A pipeline token: up to group_size_ items in dataset order (one, unless the evaluators batch).
+  struct Group {
+    std::vector<std::unique_ptr<Slot>> slots;
     std::size_t place = 0;  // in the pool below
   };
-  // The items in flight, owned here and handed from stage to stage as plain pointers: when a stage
-  // throws, TBB drops the tokens still in flight, and the pool still frees their slots. At most
-  // `window_` are in use at once; a slot given back is replaced by a fresh one when taken again.
-  struct SlotPool {
+  // The groups in flight, owned here and handed from stage to stage as plain pointers: when a stage
+  // throws, TBB drops the tokens still in flight, and the pool still frees them. At most `tokens_`
+  // are in use at once; a group taken again gets fresh slots.
+  struct GroupPool {
     std::mutex mutex;
-    std::vector<std::unique_ptr<Slot>> slots;
+    std::vector<std::unique_ptr<Group>> groups;
     std::vector<std::size_t> free;
-    Slot* take() {
+    Group* take() {
       const std::lock_guard<std::mutex> lock(mutex);
-      std::size_t place = slots.size();
       if (free.empty()) {
-        slots.push_back(nullptr);
-      } else {
-        place = free.back();
-        free.pop_back();
+        groups.push_back(std::make_unique<Group>());
+        groups.back()->place = groups.size() - 1;
+        return groups.back().get();
       }
-      slots[place] = std::make_unique<Slot>();
-      slots[place]->place = place;
-      return slots[place].get();
+      Group* group = groups[free.back()].get();
+      free.pop_back();
+      return group;
     }
-    void give_back(Slot* slot) {
+    void give_back(Group* group) {
+      group->slots.clear();
       const std::lock_guard<std::mutex> lock(mutex);
-      free.push_back(slot->place);
+      free.push_back(group->place);
     }
     // After the last give_back, whichever thread made it.
-    ~SlotPool() { const std::lock_guard<std::mutex> lock(mutex); }
+    ~GroupPool() { const std::lock_guard<std::mutex> lock(mutex); }
   };
-  SlotPool pool;
-  using SlotPtr = Slot*;
+  GroupPool pool;
+  using GroupPtr = Group*;
   uint64_t next_index = 0;
   bool cancelled = false;
+  bool input_ended = false;
 
   // Items waiting on I/O (a task's request, a judge call) are suspended TBB tasks, each on a
   // coroutine stack of its own. oneTBB keeps 4 stacks per arena slot for reuse and unmaps the rest
@@ -253,72 +269,86 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   // (none come), so the arena asks the market for the workers it would get anyway: asking for one
   // per slot makes oneTBB print "The number of workers is currently limited to ..." on stderr.
   const int cores = tbb::this_task_arena::max_concurrency();
-  const int slots = std::max<int>(cores, static_cast<int>((window_ + 3) / 4));
+  const int slots = std::max<int>(cores, static_cast<int>((tokens_ + 3) / 4));
   tbb::task_arena arena(slots, static_cast<unsigned>(slots - cores + 1));
   arena.execute([&] {
   tbb::parallel_pipeline(
-      window_,
-      tbb::make_filter<void, SlotPtr>(tbb::filter_mode::serial_in_order,
-                                    [&](tbb::flow_control& fc) -> SlotPtr {
+      tokens_,
+      tbb::make_filter<void, GroupPtr>(tbb::filter_mode::serial_in_order,
+                                    [&](tbb::flow_control& fc) -> GroupPtr {
                                       // A serial stage runs on one thread at a time, not always the same.
                                       happens_after(&next_index);
                                       struct Ordered {
                                         void* stage;
                                         ~Ordered() { happens_before(stage); }
                                       } ordered{&next_index};
-                                      for (;;) {
+                                      Group* group = nullptr;
+                                      while (!input_ended && (group == nullptr || group->slots.size() < group_size_)) {
                                         // Stopped while resuming, the run still passes on every item
                                         // the report held, so the new report loses none of them.
                                         const bool draining = cancellation_.requested();
                                         if (draining) cancelled = true;
                                         if (draining && !resume_) {
-                                          fc.stop();
-                                          return nullptr;
+                                          input_ended = true;
+                                          break;
                                         }
                                         DatasetRecord record = dataset ? dataset->next() : test_cases->next();
                                         if (record.kind == DatasetRecord::Kind::end) {
-                                          fc.stop();
-                                          return nullptr;
+                                          input_ended = true;
+                                          break;
                                         }
                                         std::optional<std::string> reported;
                                         const uint64_t index = record.index ? *record.index : next_index++;
                                         if (resume_) reported = resume_->take(index);
                                         if (draining && !reported) continue;
-                                        Slot* slot = pool.take();
+                                        if (group == nullptr) group = pool.take();
+                                        auto slot = std::make_unique<Slot>();
                                         slot->index = index;
                                         slot->record = std::move(record);
                                         slot->reported = std::move(reported);
-                                        happens_before(slot);  // TBB passes the token on
-                                        return slot;
+                                        group->slots.push_back(std::move(slot));
                                       }
+                                      if (group == nullptr) {
+                                        fc.stop();
+                                        return nullptr;
+                                      }
+                                      happens_before(group);  // TBB passes the token on
+                                      return group;
                                     }) &
-          tbb::make_filter<SlotPtr, SlotPtr>(tbb::filter_mode::parallel,
-                                         [&](SlotPtr slot) {
-                                           happens_after(slot);
-                                           if (slot->reported)
-                                             processor.replay(slot->index, slot->record, std::move(*slot->reported), slot->item);
-                                           else
-                                             processor.process(run_index, slot->index, slot->record, slot->item);
-                                           slot->record = {};
-                                           happens_before(slot);
-                                           return slot;
+          tbb::make_filter<GroupPtr, GroupPtr>(tbb::filter_mode::parallel,
+                                         [&](GroupPtr group) {
+                                           happens_after(group);
+                                           std::vector<ItemToProcess> fresh;
+                                           fresh.reserve(group->slots.size());
+                                           for (auto& slot : group->slots) {
+                                             if (slot->reported)
+                                               processor.replay(slot->index, slot->record, std::move(*slot->reported), slot->item);
+                                             else
+                                               fresh.push_back({slot->index, &slot->record, &slot->item});
+                                           }
+                                           if (!fresh.empty()) processor.process(run_index, fresh);
+                                           for (auto& slot : group->slots) slot->record = {};
+                                           happens_before(group);
+                                           return group;
                                          }) &
-          tbb::make_filter<SlotPtr, void>(tbb::filter_mode::serial_in_order, [&](SlotPtr owned) {
+          tbb::make_filter<GroupPtr, void>(tbb::filter_mode::serial_in_order, [&](GroupPtr owned) {
             happens_after(owned);
             happens_after(&run_stats);
             struct GiveBack {
-              SlotPool& pool;
-              Slot* slot;
+              GroupPool& pool;
+              Group* group;
               void* stage;
               ~GiveBack() {
                 happens_before(stage);
-                pool.give_back(slot);
+                pool.give_back(group);
               }
             } give_back{pool, owned, &run_stats};
-            if (owned->item.skipped) return;  // another shard's item
-            run_stats.add_item(owned->item.event);
-            emit(owned->item.line);
-            if (observer_) observer_->on_item(owned->item.event);
+            for (const auto& slot : owned->slots) {
+              if (slot->item.skipped) continue;  // another shard's item
+              run_stats.add_item(slot->item.event);
+              emit(slot->item.line);
+              if (observer_) observer_->on_item(slot->item.event);
+            }
           }));
   });
 

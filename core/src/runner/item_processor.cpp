@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <optional>
 
 namespace krino::core {
@@ -147,91 +148,150 @@ void ItemProcessor::replay(uint64_t index, const DatasetRecord& record, std::str
                        differs + "' than the report says; resume only over the dataset that run read");
 }
 
-void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const {
-  const auto started = std::chrono::steady_clock::now();
+// One item on its way through process(): what its steps share. Never moved (the context's host
+// handle points at its attribution and parse).
+struct ItemProcessor::ItemInProgress {
+  ItemInProgress() = default;
+  ItemInProgress(const ItemInProgress&) = delete;
+  ItemInProgress& operator=(const ItemInProgress&) = delete;
+
+  const ItemToProcess* place = nullptr;
+  std::chrono::steady_clock::time_point started;
   std::optional<ItemError> error;
   std::optional<TaskOutput> output;
-  std::vector<CheckedResult>& results = item.results_;
-  results.reserve(evaluators_.size());
-  krino::event::ItemFinished& event = item.event;
-
   krino_call_context ctx{};
+  // Judge calls made for this item are counted here (HostServices::judge_entry).
+  CallAttribution attribution;
+  CallHandle handle{&attribution, nullptr};
+  ExampleView example = ExampleView::empty();
+  std::string_view inputs, expected, metadata, actual;
+  std::string testcase;  // what every evaluator gets
+  std::optional<HostTestCase> parsed;
+};
+
+void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const {
+  const ItemToProcess one{index, &record, &item};
+  process(run_index, std::span<const ItemToProcess>(&one, 1));
+}
+
+void ItemProcessor::process(uint32_t run_index, std::span<const ItemToProcess> group) const {
+  const auto items = std::make_unique<ItemInProgress[]>(group.size());
+  std::vector<ItemInProgress*> scored;  // not skipped
+  scored.reserve(group.size());
+  for (std::size_t k = 0; k < group.size(); ++k) {
+    items[k].place = &group[k];
+    if (begin(run_index, items[k])) scored.push_back(&items[k]);
+  }
+  // 3. Every evaluator in order; the first error ends the item. An evaluator that batches gets the
+  // group's live items at once: the same calls, in one exchange with its workers.
+  std::vector<ItemInProgress*> live;
+  std::vector<EvaluatorCall> calls;
+  for (const auto& evaluator : evaluators_) {
+    live.clear();
+    for (ItemInProgress* item : scored)
+      if (!item->error) live.push_back(item);
+    if (live.empty()) break;
+    std::vector<JudgeUsage> before;
+    before.reserve(live.size());
+    for (ItemInProgress* item : live) before.push_back(item->attribution.usage());
+    std::vector<StatusOr<CheckedResult, ItemError>> evaluated;
+    if (evaluator->batches() && live.size() > 1) {
+      calls.clear();
+      for (ItemInProgress* item : live) calls.push_back({&item->ctx, item->testcase});
+      evaluated = evaluator->evaluate_batch(calls);
+    } else {
+      evaluated.reserve(live.size());
+      for (ItemInProgress* item : live) evaluated.push_back(evaluator->evaluate(item->ctx, item->testcase));
+    }
+    for (std::size_t k = 0; k < live.size(); ++k) {
+      ItemInProgress& item = *live[k];
+      FinishedItem& finished = *item.place->item;
+      const JudgeUsage spent = item.attribution.usage().minus(before[k]);
+      if (!spent.empty()) finished.event.judge_by_evaluator.emplace_back(evaluator->name(), spent);
+      if (auto* e = std::get_if<ItemError>(&evaluated[k])) {
+        item.error = std::move(*e);
+        finished.results_.clear();  // one broken evaluator discards the item's other results
+        continue;
+      }
+      finished.results_.push_back(std::move(std::get<CheckedResult>(evaluated[k])));
+    }
+  }
+  for (ItemInProgress* item : scored) finish(run_index, *item);
+}
+
+bool ItemProcessor::begin(uint32_t run_index, ItemInProgress& state) const {
+  state.started = std::chrono::steady_clock::now();
+  const uint64_t index = state.place->index;
+  const DatasetRecord& record = *state.place->record;
+  FinishedItem& item = *state.place->item;
+  item.results_.reserve(evaluators_.size());
+
+  krino_call_context& ctx = state.ctx;
   ctx.struct_size = sizeof(ctx);
   ctx.run_index = run_index;
   ctx.item_index = index;
   ctx.seed = item_seed(seed_, run_index, index);
-  // Judge calls made for this item are counted here (HostServices::judge_entry).
-  CallAttribution attribution;
-  CallHandle handle{&attribution, nullptr};
-  ctx.host_handle = &handle;
+  ctx.host_handle = &state.handle;
 
   // 1. The example: validated once, then read through spans (no document is built). A test case
   // given directly is read the same way, its actual outputs among its sections.
-  ExampleView example = ExampleView::empty();
-  error = read_example(record, item, example);
+  std::optional<ItemError>& error = state.error;
+  error = read_example(record, item, state.example);
   // A sharded run decides here, once the id is known, and leaves other shards' items alone.
-  if (!owns(example, error.has_value(), index)) {
+  if (!owns(state.example, error.has_value(), index)) {
     item.skipped = true;
-    return;
+    return false;
   }
-  const std::string_view inputs = example.section("inputs");
-  const std::string_view expected = example.section("expectedOutputs");
-  const std::string_view metadata = example.section("metadata");
+  state.inputs = state.example.section("inputs");
+  state.expected = state.example.section("expectedOutputs");
+  state.metadata = state.example.section("metadata");
 
-  // 2. The task (a test case given directly has its actual outputs already), then 3. every
-  // evaluator in order; the first error ends the item.
-  std::string_view actual;
+  // 2. The task (a test case given directly has its actual outputs already).
   if (!error && task_ == nullptr) {
-    actual = example.section("actualOutputs");
+    state.actual = state.example.section("actualOutputs");
   } else if (!error) {
     try {
-      auto ran = task_->run(example, ctx);
+      auto ran = task_->run(state.example, ctx);
       if (auto* e = std::get_if<ItemError>(&ran)) error = std::move(*e);
-      else output = std::move(std::get<TaskOutput>(ran));
+      else state.output = std::move(std::get<TaskOutput>(ran));
     } catch (const std::exception& e) {
       error = ItemError{"task", task_->kind(), KRINO_INTERNAL, e.what()};
     }
-    if (output) actual = output->actual_outputs;
+    if (state.output) state.actual = state.output->actual_outputs;
   }
-  if (!error) {
-    // Assembled once from the example's own bytes; every evaluator gets these bytes.
-    std::string testcase;
-    testcase.reserve(inputs.size() + actual.size() + expected.size() + metadata.size() + 80);
-    // Each section's place is recorded as it is appended, so plugins need not look for it.
-    auto append_section = [&](const char* key, std::string_view value, krino_span& span) {
-      testcase += key;
-      span.offset = testcase.size();
-      span.size = value.size();
-      testcase += value;
-    };
-    append_section("{\"inputs\":", inputs, ctx.testcase_sections[0]);
-    append_section(",\"actualOutputs\":", actual, ctx.testcase_sections[1]);
-    append_section(",\"expectedOutputs\":", expected, ctx.testcase_sections[2]);
-    append_section(",\"metadata\":", metadata, ctx.testcase_sections[3]);
-    testcase += '}';
-    ctx.document_serial = host_.next_document_serial();
-    // Parsed by section on first use, once for every evaluator of the item (krino.host.document/1).
-    std::optional<HostTestCase> parsed;
-    if (host_.lends_documents()) handle.testcase = &parsed.emplace(testcase, ctx.testcase_sections);
-    for (const auto& evaluator : evaluators_) {
-      const JudgeUsage before = attribution.usage();
-      auto evaluated = evaluator->evaluate(ctx, testcase);
-      const JudgeUsage spent = attribution.usage().minus(before);
-      if (!spent.empty()) event.judge_by_evaluator.emplace_back(evaluator->name(), spent);
-      if (auto* e = std::get_if<ItemError>(&evaluated)) {
-        error = std::move(*e);
-        results.clear();  // one broken evaluator discards the item's other results
-        break;
-      }
-      results.push_back(std::move(std::get<CheckedResult>(evaluated)));
-    }
-  }
+  if (error) return true;
+  // Assembled once from the example's own bytes; every evaluator gets these bytes.
+  std::string& testcase = state.testcase;
+  testcase.reserve(state.inputs.size() + state.actual.size() + state.expected.size() + state.metadata.size() + 80);
+  // Each section's place is recorded as it is appended, so plugins need not look for it.
+  auto append_section = [&](const char* key, std::string_view value, krino_span& span) {
+    testcase += key;
+    span.offset = testcase.size();
+    span.size = value.size();
+    testcase += value;
+  };
+  append_section("{\"inputs\":", state.inputs, ctx.testcase_sections[0]);
+  append_section(",\"actualOutputs\":", state.actual, ctx.testcase_sections[1]);
+  append_section(",\"expectedOutputs\":", state.expected, ctx.testcase_sections[2]);
+  append_section(",\"metadata\":", state.metadata, ctx.testcase_sections[3]);
+  testcase += '}';
+  ctx.document_serial = host_.next_document_serial();
+  // Parsed by section on first use, once for every evaluator of the item (krino.host.document/1).
+  if (host_.lends_documents()) state.handle.testcase = &state.parsed.emplace(testcase, ctx.testcase_sections);
+  return true;
+}
 
+void ItemProcessor::finish(uint32_t run_index, ItemInProgress& state) const {
   // 4. The event: its model, then its line.
+  FinishedItem& item = *state.place->item;
+  const DatasetRecord& record = *state.place->record;
+  krino::event::ItemFinished& event = item.event;
+  std::vector<CheckedResult>& results = item.results_;
+  const std::optional<ItemError>& error = state.error;
   event.run_index = run_index;
-  event.index = index;
-  if (auto id = example.id_token()) event.id = *id;
-  if (auto own_id = example.raw("datasetItemId"); own_id && !own_id->empty() && own_id->front() == '"')
+  event.index = state.place->index;
+  if (auto id = state.example.id_token()) event.id = *id;
+  if (auto own_id = state.example.raw("datasetItemId"); own_id && !own_id->empty() && own_id->front() == '"')
     event.dataset_item_id = *own_id;
   if (!record.location.empty()) event.location = record.location;
   event.success = !error;
@@ -242,20 +302,20 @@ void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRec
     event.success = event.success && r.record.success;
     event.results.push_back(std::move(r.record));
   }
-  if (output) {
-    item.actual_outputs_ = std::move(output->actual_outputs);
+  if (state.output) {
+    item.actual_outputs_ = std::move(state.output->actual_outputs);
     event.actual_outputs = item.actual_outputs_;
-    if (output->metrics) event.metrics = *output->metrics;
+    if (state.output->metrics) event.metrics = *state.output->metrics;
   } else if (task_ == nullptr && !error) {
-    event.actual_outputs = actual;  // in the test case's own bytes
+    event.actual_outputs = state.actual;  // in the test case's own bytes
   }
-  if (const JudgeUsage spent = attribution.usage(); !spent.empty()) event.judge = spent;
+  if (const JudgeUsage spent = state.attribution.usage(); !spent.empty()) event.judge = spent;
   const double duration_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - state.started).count();
   event.duration_ms = std::round(duration_ms * 1000.0) / 1000.0;
-  event.inputs = inputs;
-  event.expected_outputs = expected;
-  event.metadata = metadata;
+  event.inputs = state.inputs;
+  event.expected_outputs = state.expected;
+  event.metadata = state.metadata;
 
   if (!writes_line_) return;
   item.line.reserve(item.example_text_.size() + item.actual_outputs_.size() + 512 * (results.size() + 1));

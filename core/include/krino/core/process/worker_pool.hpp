@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,6 +87,14 @@ class WorkerPool {
   };
   // `id`: the request's id, when the worker's answers carry it (pipelined workers).
   Exchange exchange(const std::string& line, std::optional<uint64_t> id, const std::function<bool()>& cancelled);
+  // Several requests at once (a group of items), answered in their order, with the same retries:
+  // each is sent as soon as a worker has room (acquire), so they spread over the workers, and the
+  // calling task is suspended once, until the last answer, rather than once per request. A
+  // request's lease goes back as its answer arrives (so a group larger than the pool's room flows
+  // through it); `lease` is then empty, and a caller that stops a worker does so after others may
+  // have been granted it (their requests come back `interrupted` and are sent again).
+  std::vector<Exchange> exchange_all(std::span<const std::string> lines, std::span<const uint64_t> ids,
+                                     const std::function<bool()>& cancelled);
 
   // Ends every worker: closes its stdin, gives it kill_grace to exit, then stops its process group.
   // Blocks until all are reaped. Idempotent.

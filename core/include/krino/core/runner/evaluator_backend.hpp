@@ -8,10 +8,18 @@
 
 #include <krino/plugin.h>
 
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace krino::core {
+
+// One item's call: its context and its test case's bytes, both owned by the caller.
+struct EvaluatorCall {
+  const krino_call_context* ctx = nullptr;
+  std::string_view testcase;
+};
 
 class EvaluatorBackend {
  public:
@@ -19,6 +27,18 @@ class EvaluatorBackend {
   // The eval result's text as the evaluator wrote it (not yet checked), or why there is none.
   // [thread-safe]: called from many TBB workers at once.
   virtual StatusOr<std::string, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const = 0;
+
+  // Several items' calls, answered in their order. By default each in turn through evaluate(); a
+  // backend whose calls wait on another process overrides it to send them together and wait once
+  // (batches() says so, and the runner then hands it items in groups). [thread-safe]
+  virtual std::vector<StatusOr<std::string, ItemError>> evaluate_batch(std::span<const EvaluatorCall> calls) const {
+    std::vector<StatusOr<std::string, ItemError>> results;
+    results.reserve(calls.size());
+    for (const EvaluatorCall& call : calls) results.push_back(evaluate(*call.ctx, call.testcase));
+    return results;
+  }
+  // Whether evaluate_batch() costs less than the same calls one by one.
+  virtual bool batches() const { return false; }
 };
 
 }  // namespace krino::core

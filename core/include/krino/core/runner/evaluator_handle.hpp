@@ -13,8 +13,10 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace krino::core {
 
@@ -40,8 +42,14 @@ class EvaluatorHandle {
 
   // The checked eval result (its "name" this evaluator's name), or why there is none.
   StatusOr<CheckedResult, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const;
+  // The same for several items at once, in their order (EvaluatorBackend::evaluate_batch).
+  std::vector<StatusOr<CheckedResult, ItemError>> evaluate_batch(std::span<const EvaluatorCall> calls) const;
+  // Whether items are better handed to this evaluator in groups (its calls wait on another process).
+  bool batches() const { return backend_->batches(); }
 
  private:
+  StatusOr<CheckedResult, ItemError> checked(StatusOr<std::string, ItemError> written) const;
+
   std::shared_ptr<const Component> owned_component_;
   const Component& component_;
   std::string name_;

@@ -100,6 +100,10 @@ class ExperimentRunner {
   std::vector<std::unique_ptr<EvaluatorHandle>> evaluators_;
   std::vector<std::unique_ptr<ReporterHandle>> reporters_;
   size_t window_ = 1;
+  // The pipeline's tokens: groups of group_size_ items each (see the constructor).
+  size_t tokens_ = 1;
+  size_t group_size_ = 1;
+  static constexpr size_t kBatchedGroupSize = 16;
   Observer* observer_ = nullptr;
   std::optional<krino::event::RunFingerprint> fingerprint_;  // none with test cases given directly
   std::optional<ResumeSource> resume_;

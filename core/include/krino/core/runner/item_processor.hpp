@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,13 @@ struct FinishedItem {
   std::vector<CheckedResult> results_;
 };
 
+// One record of a group given to ItemProcessor::process: its index, and the fresh item it fills.
+struct ItemToProcess {
+  uint64_t index = 0;
+  const DatasetRecord* record = nullptr;
+  FinishedItem* item = nullptr;
+};
+
 class ItemProcessor {
  public:
   // Records are examples: decoded by `dataset`, run through `task`, then scored.
@@ -54,12 +62,22 @@ class ItemProcessor {
 
   // Fills `item`, a fresh FinishedItem.
   void process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const;
+  // Fills the items of a group of records: each is read and run through the task in turn, then
+  // each evaluator scores the group's items that have no error yet, together when it batches()
+  // (EvaluatorHandle::evaluate_batch). Every item gets what process() alone would give it; its
+  // duration_ms includes the time its evaluators spent on the group.
+  void process(uint32_t run_index, std::span<const ItemToProcess> group) const;
   // Fills `item` from `reported_line`, the item's line in the report of an interrupted run
   // (`krino run --resume`), instead of running it again; the record is read only to check that it is
   // the example the report holds. Throws a configuration error when it is not (the dataset changed).
   void replay(uint64_t index, const DatasetRecord& record, std::string reported_line, FinishedItem& item) const;
 
  private:
+  struct ItemInProgress;
+  // Steps 1 and 2 of an item (example, task, the test case evaluators get); false when another
+  // shard owns it. Then step 4: its event.
+  bool begin(uint32_t run_index, ItemInProgress& item) const;
+  void finish(uint32_t run_index, ItemInProgress& item) const;
   // Step 1 of an item: the record as an example (its text kept in `item`), or why it cannot be one.
   std::optional<ItemError> read_example(const DatasetRecord& record, FinishedItem& item, ExampleView& example) const;
   // Whether this run's shard (if any) owns the example at `index`.
