@@ -1,5 +1,6 @@
 #include "krino/core/process/worker_pool.hpp"
 
+#include "krino/core/common/await_all.hpp"
 #include "krino/core/common/await_callback.hpp"
 #include "krino/core/process/printable_text.hpp"
 
@@ -203,22 +204,7 @@ std::vector<WorkerPool::Exchange> WorkerPool::exchange_all(std::span<const std::
                                                          std::span<const uint64_t> ids,
                                                          const std::function<bool()>& cancelled) {
   std::vector<Exchange> results(lines.size());
-  // Answers arrive on the workers' strands; the last one resumes this task. Everything here lives
-  // until then, since the task waits for it.
-  std::mutex mutex;
-  std::size_t outstanding = 0;
-  std::function<void(bool)> resume;
-  auto answered = [&](std::size_t k, WorkerReply reply) {
-    Exchange& result = results[k];
-    result.reply = std::move(reply);
-    release(result.worker);
-    std::function<void(bool)> wake;
-    {
-      std::lock_guard lock(mutex);
-      if (--outstanding == 0) wake = std::move(resume);
-    }
-    if (wake) wake(true);  // the last thing this callback touches: the task may return at once
-  };
+  AwaitAll answers;  // they arrive on the workers' strands
   for (std::size_t k = 0; k < lines.size(); ++k) {
     Lease lease = acquire();  // may suspend until an earlier answer gives its lease back
     if (!lease.worker) {
@@ -232,22 +218,17 @@ std::vector<WorkerPool::Exchange> WorkerPool::exchange_all(std::span<const std::
       continue;
     }
     results[k].worker = lease.worker;
-    {
-      std::lock_guard lock(mutex);
-      ++outstanding;
-    }
-    lease.worker->request(lines[k], [&answered, k](WorkerReply reply) { answered(k, std::move(reply)); }, ids[k]);
+    answers.expect();
+    lease.worker->request(
+        lines[k],
+        [this, &results, &answers, k](WorkerReply reply) {
+          results[k].reply = std::move(reply);
+          release(results[k].worker);
+          answers.done();
+        },
+        ids[k]);
   }
-  await_callback<bool>([&](auto done) {
-    {
-      std::lock_guard lock(mutex);
-      if (outstanding > 0) {
-        resume = std::move(done);
-        return;
-      }
-    }
-    done(true);
-  });
+  answers.wait();
   // A request no worker read, or one caught behind another's failure, goes through exchange()'s
   // retries.
   for (std::size_t k = 0; k < lines.size(); ++k) {

@@ -1,5 +1,6 @@
 #include "krino/core/runner/http_evaluator.hpp"
 
+#include "krino/core/common/await_all.hpp"
 #include "krino/core/common/await_callback.hpp"
 #include "krino/core/common/error.hpp"
 #include "krino/core/net/retrying_http_call.hpp"
@@ -91,19 +92,17 @@ WorkerAnswer HttpEvaluator::transport_failure(const HttpResult& result, int atte
   return answer;
 }
 
-StatusOr<std::string, ItemError> HttpEvaluator::evaluate(const krino_call_context& ctx,
-                                                         std::string_view testcase) const {
-  if (cancelled(cancellation_)) return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
+HttpEvaluator::Pending HttpEvaluator::pending_call(const krino_call_context& ctx, std::string_view testcase) const {
   Pending pending;
   pending.id = next_id_.fetch_add(1, std::memory_order_relaxed);
   krino_call_context timed = ctx;
   if (timed.deadline_unix_ms == 0) timed.deadline_unix_ms = http_deadline_after(settings_.timeout);
   // The same request a worker process gets: with the handshake's "reads", only those sections.
   pending.line = worker_evaluate_line(pending.id, timed, testcase, handshake_.reads);
-  WorkerAnswer answer = await_callback<WorkerAnswer>([&](auto done) {
-    pending.done = std::move(done);
-    enqueue(std::move(pending));
-  });
+  return pending;
+}
+
+StatusOr<std::string, ItemError> HttpEvaluator::result_of(WorkerAnswer answer) const {
   switch (answer.kind) {
     case WorkerAnswer::Kind::result: return std::move(answer.text);
     // The server's own error for this test case as it wrote it, or a failed exchange (its text
@@ -114,11 +113,50 @@ StatusOr<std::string, ItemError> HttpEvaluator::evaluate(const krino_call_contex
   return error(KRINO_INTERNAL, settings_.what + " answered with " + settings_.redact(answer.text));
 }
 
-void HttpEvaluator::enqueue(Pending pending) const {
+StatusOr<std::string, ItemError> HttpEvaluator::evaluate(const krino_call_context& ctx,
+                                                         std::string_view testcase) const {
+  if (cancelled(cancellation_)) return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
+  Pending pending = pending_call(ctx, testcase);
+  return result_of(await_callback<WorkerAnswer>([&](auto done) {
+    pending.done = std::move(done);
+    std::vector<Pending> one;
+    one.push_back(std::move(pending));
+    enqueue(std::move(one));
+  }));
+}
+
+std::vector<StatusOr<std::string, ItemError>> HttpEvaluator::evaluate_batch(std::span<const EvaluatorCall> calls) const {
+  std::vector<StatusOr<std::string, ItemError>> results;
+  results.reserve(calls.size());
+  if (cancelled(cancellation_)) {
+    for (std::size_t k = 0; k < calls.size(); ++k)
+      results.push_back(error(KRINO_CANCELLED, "the run was cancelled before the request was sent"));
+    return results;
+  }
+  // Queued together: they leave in as few requests as `batch` allows.
+  std::vector<WorkerAnswer> answers(calls.size());
+  AwaitAll all;
+  std::vector<Pending> pendings;
+  pendings.reserve(calls.size());
+  for (std::size_t k = 0; k < calls.size(); ++k) {
+    pendings.push_back(pending_call(*calls[k].ctx, calls[k].testcase));
+    pendings.back().done = [&answers, &all, k](WorkerAnswer answer) {
+      answers[k] = std::move(answer);
+      all.done();
+    };
+    all.expect();
+  }
+  enqueue(std::move(pendings));
+  all.wait();
+  for (WorkerAnswer& answer : answers) results.push_back(result_of(std::move(answer)));
+  return results;
+}
+
+void HttpEvaluator::enqueue(std::vector<Pending> pendings) const {
   std::vector<Batch> ready;
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(pending));
+    for (Pending& pending : pendings) queue_.push_back(std::move(pending));
     ready = take_batches_locked();
   }
   for (Batch& batch : ready) send(std::move(batch));
