@@ -206,6 +206,12 @@ BOOST_AUTO_TEST_CASE(answers_are_matched_by_id) {
   BOOST_TEST(static_cast<int>(result.kind) == static_cast<int>(WorkerAnswer::Kind::result));
   BOOST_TEST(result.text == R"({"name":"x","score":0.1,"success":false})");
 
+  // The result's bytes as written: numbers digit for digit, white space and all.
+  WorkerAnswer exact =
+      read_worker_answer(R"({"id":3, "result": {"score":1.50,"success":true,"metadata":{"n":18446744073709551616}} })", 3);
+  BOOST_TEST(static_cast<int>(exact.kind) == static_cast<int>(WorkerAnswer::Kind::result));
+  BOOST_TEST(exact.text == R"({"score":1.50,"success":true,"metadata":{"n":18446744073709551616}})");
+
   WorkerAnswer error = read_worker_answer(R"({"id":3,"error":{"code":"INVALID_ARGUMENT","message":"no toolCalls"}})", 3);
   BOOST_TEST(static_cast<int>(error.kind) == static_cast<int>(WorkerAnswer::Kind::error));
   BOOST_TEST(error.code == KRINO_INVALID_ARGUMENT);
@@ -333,6 +339,38 @@ BOOST_AUTO_TEST_CASE(a_batch_larger_than_the_workers_room_flows_through_them) {
   BOOST_TEST_REQUIRE(results.size() == calls.size());
   for (std::size_t i = 0; i < results.size(); ++i) BOOST_TEST(results[i].ok(), "item " << i << ": " << why_not(results[i]));
   BOOST_TEST(evaluator->workers_started() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_group_whose_worker_leaves_after_every_answer_is_scored) {
+  // One worker at a time, one request each, and each exits after its answer (as krino-plugin-host
+  // does near its memory limit): most of the group's requests find their worker gone and are sent
+  // again, one after the other, each to a new worker. Their leases must go back as they are done,
+  // or the retries would wait for each other forever.
+  WorkerEvaluatorSettings s = settings(1);
+  s.process = shell(R"sh(
+printf '%s\n' '{"protocol":"krino.evaluatorworker/1","evaluator":{"id":"test.once","name":"once"},"concurrency":1}'
+IFS= read -r configure
+printf '%s\n' '{"configured":true}'
+IFS= read -r line
+id=${line#'{"id":'}; id=${id%%,*}
+printf '{"id":%s,"result":{"name":"x","score":1,"success":true}}\n' "$id"
+)sh", dir.path());
+  auto evaluator = start({}, s);
+  std::vector<krino_call_context> contexts;
+  for (std::size_t i = 0; i < 8; ++i) contexts.push_back(item_context(i));
+  std::vector<EvaluatorCall> calls;
+  for (const auto& ctx : contexts) calls.push_back({&ctx, R"({"inputs":{}})"});
+  std::vector<StatusOr<std::string, ItemError>> results;
+  tbb::task_arena arena(2);
+  arena.execute([&] { tbb::parallel_for(0, 1, [&](int) { results = evaluator->evaluate_batch(calls); }); });
+  BOOST_TEST_REQUIRE(results.size() == calls.size());
+  std::size_t scored = 0;
+  for (const auto& result : results) scored += result.ok() ? 1 : 0;
+  // A request is sent to three workers at most: the one that finds a worker gone three times fails,
+  // saying so; every one is answered.
+  for (std::size_t i = 0; i < results.size(); ++i)
+    if (!results[i].ok()) BOOST_TEST(mentions(why_not(results[i]), "worker"), "item " << i << ": " << why_not(results[i]));
+  BOOST_TEST(scored >= 1u);
 }
 
 BOOST_AUTO_TEST_CASE(a_worker_that_declares_its_reads_gets_only_those_sections) {

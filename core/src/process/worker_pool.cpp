@@ -234,8 +234,11 @@ std::vector<WorkerPool::Exchange> WorkerPool::exchange_all(std::span<const std::
   for (std::size_t k = 0; k < lines.size(); ++k) {
     const WorkerReply::Outcome outcome = results[k].reply.outcome;
     if (results[k].kind != Exchange::Kind::replied || !results[k].worker) continue;
-    if (outcome == WorkerReply::Outcome::not_sent || outcome == WorkerReply::Outcome::interrupted)
-      results[k] = exchange(lines[k], ids[k], cancelled);
+    if (outcome != WorkerReply::Outcome::not_sent && outcome != WorkerReply::Outcome::interrupted) continue;
+    results[k] = exchange(lines[k], ids[k], cancelled);
+    // Back at once, like the others' leases: held until the group is done, the retries of a group
+    // larger than the pool's room would wait for each other.
+    results[k].lease.reset();
   }
   return results;
 }
