@@ -25,15 +25,26 @@ BOOST_AUTO_TEST_CASE(a_result_with_the_configured_name_is_kept_byte_for_byte) {
   BOOST_TEST(checked.record.success == false);
 }
 
-BOOST_AUTO_TEST_CASE(another_name_or_a_multi_line_result_is_rewritten) {
-  auto renamed = check_eval_result(R"({"name":"plugin_default","score":1,"success":true})", "configured");
+BOOST_AUTO_TEST_CASE(another_name_or_a_multi_line_result_keeps_every_other_byte) {
+  // Numbers stay as written (1.50, an integer beyond 64 bits); only the name's value changes, or a
+  // raw line break becomes a space.
+  auto renamed = check_eval_result(
+      R"({"name":"plugin_default","score":1,"success":true,"metadata":{"n":1.50,"big":18446744073709551616}})", "configured");
   BOOST_REQUIRE(std::holds_alternative<CheckedResult>(renamed));
-  BOOST_TEST(boost::json::parse(std::get<CheckedResult>(renamed).json).at("name").as_string() == "configured");
+  BOOST_TEST(std::get<CheckedResult>(renamed).json ==
+             R"({"name":"configured","score":1,"success":true,"metadata":{"n":1.50,"big":18446744073709551616}})");
   BOOST_TEST(*std::get<CheckedResult>(renamed).record.score == 1.0);
-  auto multi_line = check_eval_result("{\"name\":\"e\",\n \"score\":null,\"success\":false}", "e");
+  auto unnamed = check_eval_result(R"( {"score":0.50,"success":true})", "configured");
+  BOOST_REQUIRE(std::holds_alternative<CheckedResult>(unnamed));
+  BOOST_TEST(std::get<CheckedResult>(unnamed).json == R"({"name":"configured","score":0.50,"success":true})");
+  auto multi_line = check_eval_result("{\"name\":\"e\",\r\n \"score\":null,\"success\":false,\"metadata\":{\"x\":2.0}}", "e");
   BOOST_REQUIRE(std::holds_alternative<CheckedResult>(multi_line));
-  BOOST_TEST(std::get<CheckedResult>(multi_line).json.find('\n') == std::string::npos);
+  BOOST_TEST(std::get<CheckedResult>(multi_line).json == "{\"name\":\"e\",   \"score\":null,\"success\":false,\"metadata\":{\"x\":2.0}}");
   BOOST_TEST(!std::get<CheckedResult>(multi_line).record.score.has_value());
+  // Two "name" keys: one object with the configured name, written anew.
+  auto twice = check_eval_result(R"({"name":"a","name":"b","score":1,"success":true})", "configured");
+  BOOST_REQUIRE(std::holds_alternative<CheckedResult>(twice));
+  BOOST_TEST(boost::json::parse(std::get<CheckedResult>(twice).json).at("name").as_string() == "configured");
 }
 
 BOOST_AUTO_TEST_CASE(every_contract_violation_has_its_reason) {

@@ -1,11 +1,14 @@
 #include "krino/core/runner/eval_result_check.hpp"
 
+#include "krino/core/common/json_scan.hpp"
+
 #include <boost/json.hpp>
 #include <krino/json_parse.hpp>
 #include <boost/json/basic_parser_impl.hpp>
 #include <krino/json_text.hpp>
 #include <krino/utf8.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -173,16 +176,30 @@ StatusOr<CheckedResult> check_eval_result(std::string_view text, const std::stri
   if (f.threshold == Seen::number) checked.record.threshold = f.threshold_value;
   checked.record.skipped = f.skipped_value;
   const std::string_view document = text.substr(text.find('{'), used - text.find('{'));
-  // Kept byte for byte when it already is what a report line needs: the configured name, one line.
+  // Kept as the plugin wrote it, numbers digit for digit (a parse and a rewrite would turn 1.50 into
+  // 1.5 and an integer beyond 64 bits into a double). Only made a report line's worth: a raw line
+  // break can only be white space between tokens, so it becomes a space; and a plugin that wrote
+  // another name than the configured one (the aggregation key) has the value of its "name" replaced.
+  checked.json.assign(document);
   // (Two memchr passes: string_view::find_first_of would call memchr once per byte.)
-  const bool one_line = document.find('\n') == std::string_view::npos && document.find('\r') == std::string_view::npos;
-  if (f.name == Seen::string && f.name_text == name && one_line) {
-    checked.json.assign(document);
-  } else {
-    // The configured name is the aggregation key; a plugin that wrote another one is renamed.
-    boost::json::object object = krino::json::parse(text).as_object();
-    object["name"] = name;
-    checked.json = krino::json::to_compact_json(object);
+  if (document.find('\n') != std::string_view::npos || document.find('\r') != std::string_view::npos)
+    std::replace_if(checked.json.begin(), checked.json.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  if (f.name != Seen::string || f.name_text != name) {
+    bool repeated = false;
+    const auto members = json_object_members(checked.json, boost::json::parse_options().max_depth, &repeated);
+    std::string quoted;
+    krino::json::append_json_string(quoted, name);
+    const auto old_name = members ? member(*members, "name") : std::nullopt;
+    if (members && !repeated && old_name) {
+      checked.json.replace(static_cast<std::size_t>(old_name->data() - checked.json.data()), old_name->size(), quoted);
+    } else if (members && !repeated) {
+      checked.json.insert(checked.json.find('{') + 1, "\"name\":" + quoted + ",");  // never empty: "score" is there
+    } else {
+      // Repeated keys (which one a reader keeps is its own choice): one object, written anew.
+      boost::json::object object = krino::json::parse(checked.json).as_object();
+      object["name"] = name;
+      checked.json = krino::json::to_compact_json(object);
+    }
   }
   return checked;
 }

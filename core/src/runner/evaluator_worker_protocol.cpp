@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstring>
 #include <utility>
 
@@ -226,6 +227,22 @@ std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std
 
 WorkerAnswer read_worker_answer(std::string_view line, uint64_t id) {
   WorkerAnswer answer;
+  // The usual answer, {"id":N,"result":{...}}, in one validating pass: the result goes on as the
+  // bytes the worker wrote (numbers digit for digit; check_eval_result reads them). Anything else
+  // (an error, another id, ill-formed UTF-8) is read as a whole below.
+  if (const auto members = json_object_members(line)) {
+    const auto echoed = member(*members, "id");
+    const auto result = member(*members, "result");
+    uint64_t echoed_id = 0;
+    if (echoed && result && is_object_span(*result)) {
+      const auto [end, error] = std::from_chars(echoed->data(), echoed->data() + echoed->size(), echoed_id);
+      if (error == std::errc() && end == echoed->data() + echoed->size() && echoed_id == id) {
+        answer.kind = WorkerAnswer::Kind::result;
+        answer.text.assign(*result);
+        return answer;
+      }
+    }
+  }
   auto object = line_object(line, answer.text);
   if (!object) return answer;
   const json::value* echoed = object->if_contains("id");

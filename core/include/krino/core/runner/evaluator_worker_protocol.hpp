@@ -68,7 +68,8 @@ std::string worker_evaluate_line(uint64_t id, const krino_call_context& ctx, std
 
 struct WorkerAnswer {
   enum class Kind {
-    result,        // `text` is the eval result document, compact
+    result,        // `text` is the eval result document: its bytes as the worker wrote them (written anew
+                   // only when the line had ill-formed UTF-8, or is read through worker_answer_from)
     error,         // the worker's own error: `code` and `text` (its message)
     not_an_answer, // `text` says what is wrong: the worker is out of step with the protocol
   };
