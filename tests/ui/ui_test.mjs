@@ -228,7 +228,9 @@ try {
     assert.equal(background, 'rgb(18, 21, 27)');
     await shoot('run-dark');
     await page.getByRole('button', { name: /^Theme/ }).click();  // auto -> light
-    assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(255, 255, 255)');
+    // The theme is applied by an effect after the click's render: waited for, not read at once.
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).backgroundColor === 'rgb(255, 255, 255)',
+      null, { timeout: 5000 });
   });
 
   await check('keyboard: the skip link comes first, a row opens with Enter, the key prompt closes with Escape', async () => {
