@@ -47,7 +47,13 @@ double ns_per_call(uint64_t calls, F&& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const uint64_t calls = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 2000000;
+  // krino_abi_overhead_bench [CALLS]   (default 2,000,000 calls per figure)
+  char* end = nullptr;
+  const uint64_t calls = argc > 1 ? std::strtoull(argv[1], &end, 10) : 2000000;
+  if (argc > 2 || (argc > 1 && (end == argv[1] || *end != '\0' || calls == 0))) {
+    std::fprintf(stderr, "usage: %s [CALLS]   (a positive number of calls per figure; default 2000000)\n", argv[0]);
+    return 2;
+  }
   const std::string testcase = json::serialize(json::parse(kCase));
 
   // In-process: the class itself on a parsed document, producing the result object a host reports.
