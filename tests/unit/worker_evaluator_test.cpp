@@ -101,6 +101,24 @@ while True:
   return ProcessSpec{"/usr/bin/python3", {"python3", "-c", script}, dir, {}};
 }
 
+// One group of `items` calls through evaluate_batch, from inside TBB (the task suspends once) or
+// from a plain thread; item i's test case is testcase_of(i).
+template <class TestCaseOf>
+std::vector<StatusOr<std::string, ItemError>> evaluate_group(const WorkerEvaluator& evaluator, std::size_t items,
+                                                             TestCaseOf testcase_of, bool in_tbb = true) {
+  std::vector<krino_call_context> contexts;
+  for (std::size_t i = 0; i < items; ++i) contexts.push_back(item_context(i));
+  std::vector<EvaluatorCall> calls;
+  for (std::size_t i = 0; i < items; ++i) calls.push_back({&contexts[i], testcase_of(i)});
+  if (!in_tbb) return evaluator.evaluate_batch(calls);
+  std::vector<StatusOr<std::string, ItemError>> results;
+  tbb::task_arena arena(2);
+  arena.execute([&] { tbb::parallel_for(0, 1, [&](int) { results = evaluator.evaluate_batch(calls); }); });
+  return results;
+}
+
+const auto kEmptyCase = [](std::size_t) { return std::string_view(R"({"inputs":{}})"); };
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(evaluator_worker_protocol)
@@ -300,12 +318,9 @@ BOOST_AUTO_TEST_CASE(a_batch_goes_out_at_once_and_blames_only_the_item_it_died_o
   auto evaluator = start({}, s);
   BOOST_TEST(evaluator->batches());
   constexpr std::size_t kItems = 40;
-  std::vector<krino_call_context> contexts;
-  for (std::size_t i = 0; i < kItems; ++i) contexts.push_back(item_context(i));
-  std::vector<EvaluatorCall> calls;
-  for (std::size_t i = 0; i < kItems; ++i)
-    calls.push_back({&contexts[i], i == 17 ? R"({"inputs":{"die":true}})" : R"({"inputs":{}})"});
-  auto check = [&](const std::vector<StatusOr<std::string, ItemError>>& results) {
+  auto dies_on_17 = [](std::size_t i) { return std::string_view(i == 17 ? R"({"inputs":{"die":true}})" : R"({"inputs":{}})"); };
+  for (const bool in_tbb : {true, false}) {
+    const auto results = evaluate_group(*evaluator, kItems, dies_on_17, in_tbb);
     BOOST_TEST_REQUIRE(results.size() == kItems);
     for (std::size_t i = 0; i < kItems; ++i) {
       if (i == 17) {
@@ -314,12 +329,7 @@ BOOST_AUTO_TEST_CASE(a_batch_goes_out_at_once_and_blames_only_the_item_it_died_o
         BOOST_TEST(results[i].ok(), "item " << i << ": " << why_not(results[i]));
       }
     }
-  };
-  std::vector<StatusOr<std::string, ItemError>> in_tbb;
-  tbb::task_arena arena(2);
-  arena.execute([&] { tbb::parallel_for(0, 1, [&](int) { in_tbb = evaluator->evaluate_batch(calls); }); });
-  check(in_tbb);
-  check(evaluator->evaluate_batch(calls));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_batch_larger_than_the_workers_room_flows_through_them) {
@@ -329,14 +339,8 @@ BOOST_AUTO_TEST_CASE(a_batch_larger_than_the_workers_room_flows_through_them) {
   s.process = read_ahead_worker(dir.path(), R"(,"concurrency":1)");
   auto evaluator = start({}, s);
   BOOST_TEST(evaluator->handshake().concurrency == 1u);
-  std::vector<krino_call_context> contexts;
-  for (std::size_t i = 0; i < 12; ++i) contexts.push_back(item_context(i));
-  std::vector<EvaluatorCall> calls;
-  for (const auto& ctx : contexts) calls.push_back({&ctx, R"({"inputs":{}})"});
-  std::vector<StatusOr<std::string, ItemError>> results;
-  tbb::task_arena arena(2);
-  arena.execute([&] { tbb::parallel_for(0, 1, [&](int) { results = evaluator->evaluate_batch(calls); }); });
-  BOOST_TEST_REQUIRE(results.size() == calls.size());
+  const auto results = evaluate_group(*evaluator, 12, kEmptyCase);
+  BOOST_TEST_REQUIRE(results.size() == 12u);
   for (std::size_t i = 0; i < results.size(); ++i) BOOST_TEST(results[i].ok(), "item " << i << ": " << why_not(results[i]));
   BOOST_TEST(evaluator->workers_started() == 1u);
 }
@@ -356,14 +360,8 @@ id=${line#'{"id":'}; id=${id%%,*}
 printf '{"id":%s,"result":{"name":"x","score":1,"success":true}}\n' "$id"
 )sh", dir.path());
   auto evaluator = start({}, s);
-  std::vector<krino_call_context> contexts;
-  for (std::size_t i = 0; i < 8; ++i) contexts.push_back(item_context(i));
-  std::vector<EvaluatorCall> calls;
-  for (const auto& ctx : contexts) calls.push_back({&ctx, R"({"inputs":{}})"});
-  std::vector<StatusOr<std::string, ItemError>> results;
-  tbb::task_arena arena(2);
-  arena.execute([&] { tbb::parallel_for(0, 1, [&](int) { results = evaluator->evaluate_batch(calls); }); });
-  BOOST_TEST_REQUIRE(results.size() == calls.size());
+  const auto results = evaluate_group(*evaluator, 8, kEmptyCase);
+  BOOST_TEST_REQUIRE(results.size() == 8u);
   std::size_t scored = 0;
   for (const auto& result : results) scored += result.ok() ? 1 : 0;
   // A request is sent to three workers at most: the one that finds a worker gone three times fails,
