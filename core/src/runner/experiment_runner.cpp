@@ -16,20 +16,21 @@
 #include <krino/event/run_finished.hpp>
 #include <krino/event/run_started.hpp>
 #include <tbb/info.h>
-#include <algorithm>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
-#include <chrono>
+#include <algorithm>
+#include <array>
 #include <cerrno>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
-#include <exception>
 #include <cstring>
 #include <exception>
-#include <cmath>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <span>
 
 namespace krino::core {
 namespace json = boost::json;
@@ -318,15 +319,15 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
           tbb::make_filter<GroupPtr, GroupPtr>(tbb::filter_mode::parallel,
                                          [&](GroupPtr group) {
                                            happens_after(group);
-                                           std::vector<ItemToProcess> fresh;
-                                           fresh.reserve(group->slots.size());
+                                           std::array<ItemToProcess, kBatchedGroupSize> fresh;
+                                           std::size_t count = 0;
                                            for (auto& slot : group->slots) {
                                              if (slot->reported)
                                                processor.replay(slot->index, slot->record, std::move(*slot->reported), slot->item);
                                              else
-                                               fresh.push_back({slot->index, &slot->record, &slot->item});
+                                               fresh[count++] = {slot->index, &slot->record, &slot->item};
                                            }
-                                           if (!fresh.empty()) processor.process(run_index, fresh);
+                                           if (count > 0) processor.process(run_index, std::span(fresh.data(), count));
                                            for (auto& slot : group->slots) slot->record = {};
                                            happens_before(group);
                                            return group;

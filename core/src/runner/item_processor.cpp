@@ -156,6 +156,7 @@ struct ItemProcessor::ItemInProgress {
   ItemInProgress& operator=(const ItemInProgress&) = delete;
 
   const ItemToProcess* place = nullptr;
+  bool skipped = false;  // another shard's: no evaluator, no event
   std::chrono::steady_clock::time_point started;
   std::optional<ItemError> error;
   std::optional<TaskOutput> output;
@@ -170,53 +171,64 @@ struct ItemProcessor::ItemInProgress {
 };
 
 void ItemProcessor::process(uint32_t run_index, uint64_t index, const DatasetRecord& record, FinishedItem& item) const {
-  const ItemToProcess one{index, &record, &item};
-  process(run_index, std::span<const ItemToProcess>(&one, 1));
+  ItemInProgress one;
+  const ItemToProcess place{index, &record, &item};
+  one.place = &place;
+  score(run_index, std::span<ItemInProgress>(&one, 1));
 }
 
 void ItemProcessor::process(uint32_t run_index, std::span<const ItemToProcess> group) const {
+  if (group.size() == 1) return process(run_index, group[0].index, *group[0].record, *group[0].item);
   const auto items = std::make_unique<ItemInProgress[]>(group.size());
-  std::vector<ItemInProgress*> scored;  // not skipped
-  scored.reserve(group.size());
-  for (std::size_t k = 0; k < group.size(); ++k) {
-    items[k].place = &group[k];
-    if (begin(run_index, items[k])) scored.push_back(&items[k]);
-  }
+  for (std::size_t k = 0; k < group.size(); ++k) items[k].place = &group[k];
+  score(run_index, std::span<ItemInProgress>(items.get(), group.size()));
+}
+
+void ItemProcessor::score(uint32_t run_index, std::span<ItemInProgress> items) const {
+  for (ItemInProgress& item : items) item.skipped = !begin(run_index, item);
+  auto live = [](const ItemInProgress& item) { return !item.skipped && !item.error; };
   // 3. Every evaluator in order; the first error ends the item. An evaluator that batches gets the
   // group's live items at once: the same calls, in one exchange with its workers.
-  std::vector<ItemInProgress*> live;
+  std::vector<ItemInProgress*> batch;
   std::vector<EvaluatorCall> calls;
+  std::vector<JudgeUsage> before;
   for (const auto& evaluator : evaluators_) {
-    live.clear();
-    for (ItemInProgress* item : scored)
-      if (!item->error) live.push_back(item);
-    if (live.empty()) break;
-    std::vector<JudgeUsage> before;
-    before.reserve(live.size());
-    for (ItemInProgress* item : live) before.push_back(item->attribution.usage());
-    std::vector<StatusOr<CheckedResult, ItemError>> evaluated;
-    if (evaluator->batches() && live.size() > 1) {
-      calls.clear();
-      for (ItemInProgress* item : live) calls.push_back({&item->ctx, item->testcase});
-      evaluated = evaluator->evaluate_batch(calls);
-    } else {
-      evaluated.reserve(live.size());
-      for (ItemInProgress* item : live) evaluated.push_back(evaluator->evaluate(item->ctx, item->testcase));
-    }
-    for (std::size_t k = 0; k < live.size(); ++k) {
-      ItemInProgress& item = *live[k];
-      FinishedItem& finished = *item.place->item;
-      const JudgeUsage spent = item.attribution.usage().minus(before[k]);
-      if (!spent.empty()) finished.event.judge_by_evaluator.emplace_back(evaluator->name(), spent);
-      if (auto* e = std::get_if<ItemError>(&evaluated[k])) {
-        item.error = std::move(*e);
-        finished.results_.clear();  // one broken evaluator discards the item's other results
-        continue;
+    if (!evaluator->batches() || items.size() == 1) {
+      for (ItemInProgress& item : items) {
+        if (!live(item)) continue;
+        const JudgeUsage usage = item.attribution.usage();
+        record(*evaluator, item, usage, evaluator->evaluate(item.ctx, item.testcase));
       }
-      finished.results_.push_back(std::move(std::get<CheckedResult>(evaluated[k])));
+      continue;
     }
+    batch.clear();
+    calls.clear();
+    before.clear();
+    for (ItemInProgress& item : items) {
+      if (!live(item)) continue;
+      batch.push_back(&item);
+      calls.push_back({&item.ctx, item.testcase});
+      before.push_back(item.attribution.usage());
+    }
+    if (batch.empty()) break;
+    std::vector<StatusOr<CheckedResult, ItemError>> evaluated = evaluator->evaluate_batch(calls);
+    for (std::size_t k = 0; k < batch.size(); ++k) record(*evaluator, *batch[k], before[k], std::move(evaluated[k]));
   }
-  for (ItemInProgress* item : scored) finish(run_index, *item);
+  for (ItemInProgress& item : items)
+    if (!item.skipped) finish(run_index, item);
+}
+
+void ItemProcessor::record(const EvaluatorHandle& evaluator, ItemInProgress& item, const JudgeUsage& before,
+                           StatusOr<CheckedResult, ItemError> evaluated) const {
+  FinishedItem& finished = *item.place->item;
+  const JudgeUsage spent = item.attribution.usage().minus(before);
+  if (!spent.empty()) finished.event.judge_by_evaluator.emplace_back(evaluator.name(), spent);
+  if (auto* e = std::get_if<ItemError>(&evaluated)) {
+    item.error = std::move(*e);
+    finished.results_.clear();  // one broken evaluator discards the item's other results
+    return;
+  }
+  finished.results_.push_back(std::move(std::get<CheckedResult>(evaluated)));
 }
 
 bool ItemProcessor::begin(uint32_t run_index, ItemInProgress& state) const {

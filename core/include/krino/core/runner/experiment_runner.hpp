@@ -103,7 +103,7 @@ class ExperimentRunner {
   // The pipeline's tokens: groups of group_size_ items each (see the constructor).
   size_t tokens_ = 1;
   size_t group_size_ = 1;
-  static constexpr size_t kBatchedGroupSize = 16;
+  static constexpr size_t kBatchedGroupSize = 16;  // and the most a group ever holds
   Observer* observer_ = nullptr;
   std::optional<krino::event::RunFingerprint> fingerprint_;  // none with test cases given directly
   std::optional<ResumeSource> resume_;

@@ -8,6 +8,7 @@
 #include "krino/core/runner/evaluator_handle.hpp"
 #include "krino/core/shard/shard_spec.hpp"
 #include "krino/core/task/task.hpp"
+#include "krino/core/usage/judge_usage.hpp"
 
 #include <atomic>
 #include <memory>
@@ -78,6 +79,11 @@ class ItemProcessor {
   // shard owns it. Then step 4: its event.
   bool begin(uint32_t run_index, ItemInProgress& item) const;
   void finish(uint32_t run_index, ItemInProgress& item) const;
+  // Steps 1 to 4 for items already placed.
+  void score(uint32_t run_index, std::span<ItemInProgress> items) const;
+  // One evaluator's outcome for an item: its result, or the error that ends the item.
+  void record(const EvaluatorHandle& evaluator, ItemInProgress& item, const JudgeUsage& before,
+              StatusOr<CheckedResult, ItemError> evaluated) const;
   // Step 1 of an item: the record as an example (its text kept in `item`), or why it cannot be one.
   std::optional<ItemError> read_example(const DatasetRecord& record, FinishedItem& item, ExampleView& example) const;
   // Whether this run's shard (if any) owns the example at `index`.
