@@ -50,6 +50,21 @@ BOOST_AUTO_TEST_CASE(answers_are_matched_by_id_in_any_order) {
   BOOST_TEST(answers[1].text == "no toolCalls");
 }
 
+BOOST_AUTO_TEST_CASE(a_result_goes_on_as_the_server_wrote_it) {
+  // Numbers digit for digit (1.50, an integer beyond 64 bits) and the white space inside; a reply
+  // that must be repaired first (ill-formed UTF-8) is written anew from its parse.
+  const auto answers = read_http_evaluator_answers(
+      R"({"answers":[ {"id":2,"result":{"score":1.50, "success":true,"metadata":{"n":18446744073709551616}}}, {"id":1,"error":{"message":"x"}} ]})",
+      {1, 2});
+  BOOST_TEST_REQUIRE(answers.size() == 2u);
+  BOOST_TEST(kind(answers[1]) == kResult);
+  BOOST_TEST(answers[1].text == R"({"score":1.50, "success":true,"metadata":{"n":18446744073709551616}})");
+  const auto repaired = read_http_evaluator_answers("{\"answers\":[{\"id\":1,\"result\":{\"reason\":\"caf\xC3\",\"score\":1.50}}]}", {1});
+  BOOST_TEST_REQUIRE(repaired.size() == 1u);
+  BOOST_TEST(kind(repaired[0]) == kResult);
+  BOOST_TEST(repaired[0].text == "{\"reason\":\"caf\xEF\xBF\xBD\",\"score\":1.5}");
+}
+
 BOOST_AUTO_TEST_CASE(a_missing_or_duplicate_answer_names_its_id) {
   const auto answers = read_http_evaluator_answers(
       R"({"answers":[{"id":1,"result":{}},{"id":1,"result":{}},{"id":99,"result":{}},{"id":3},7]})", {1, 2, 3});

@@ -1,8 +1,10 @@
 #include "krino/core/runner/http_evaluator_protocol.hpp"
 
+#include "krino/core/common/json_scan.hpp"
 #include "krino/core/process/printable_text.hpp"
 
 #include <krino/json_parse.hpp>
+#include <krino/json_spans.hpp>
 #include <krino/json_text.hpp>
 #include <krino/utf8.hpp>
 
@@ -52,6 +54,29 @@ std::string http_evaluator_batch_body(std::string_view options_json, const std::
   return body;
 }
 
+namespace {
+
+// The bytes of each "answers" element's "result", in order (none where it has none), when the body
+// is valid as it is: results go on as the server wrote them, digit for digit, as a worker's do
+// (read_worker_answer). Empty when the body must be repaired first; its answers are then written
+// anew from the parse.
+std::vector<std::optional<std::string_view>> raw_results(std::string_view body) {
+  std::vector<std::optional<std::string_view>> raw;
+  const auto members = json_object_members(body);
+  const auto answers = members ? member(*members, "answers") : std::nullopt;
+  if (!answers || answers->empty() || answers->front() != '[') return raw;
+  krino::json::walk_elements(*answers, 0, [&](std::size_t at) {
+    const std::size_t end = krino::json::detail::skip_value(*answers, at);
+    const std::string_view element = answers->substr(at, end - at);
+    // Validated with the body: its members can be found without checking again.
+    raw.push_back(is_object_span(element) ? member(top_level_members(element), "result") : std::nullopt);
+    return end;
+  });
+  return raw;
+}
+
+}  // namespace
+
 std::vector<WorkerAnswer> read_http_evaluator_answers(std::string_view body, const std::vector<uint64_t>& ids) {
   json::error_code ec;
   json::value reply = utf8::is_valid(body) ? krino::json::parse(body, ec) : krino::json::parse(utf8::repaired(body), ec);
@@ -71,7 +96,10 @@ std::vector<WorkerAnswer> read_http_evaluator_answers(std::string_view body, con
   for (std::size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
   std::vector<WorkerAnswer> read(ids.size());
   std::vector<int> seen(ids.size(), 0);
-  for (const json::value& element : answers->get_array()) {
+  const std::vector<std::optional<std::string_view>> raw = raw_results(body);
+  const bool exact = raw.size() == answers->get_array().size();
+  for (std::size_t k = 0; k < answers->get_array().size(); ++k) {
+    const json::value& element = answers->get_array()[k];
     if (!element.is_object()) continue;  // counted below: its request has no answer
     const json::object& answer = element.get_object();
     const std::optional<uint64_t> id = answer_id(answer);
@@ -79,7 +107,9 @@ std::vector<WorkerAnswer> read_http_evaluator_answers(std::string_view body, con
     auto at = position.find(*id);
     if (at == position.end()) continue;  // an answer to a request of another batch: ignored
     const std::size_t i = at->second;
-    if (++seen[i] == 1) read[i] = worker_answer_from(answer, krino::json::to_compact_json(element));
+    if (++seen[i] > 1) continue;
+    read[i] = worker_answer_from(answer, krino::json::to_compact_json(element));
+    if (read[i].kind == WorkerAnswer::Kind::result && exact && raw[k]) read[i].text.assign(*raw[k]);
   }
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const std::string id = std::to_string(ids[i]);
