@@ -129,20 +129,26 @@ export function defineClientChecks(makeTransport) {
   });
 
   test('run_evaluation reports its progress, in order, before its result', async () => {
-    await withClient(makeTransport, async (client) => {
-      const progress = [];
-      const result = await client.callTool(
-        { name: 'run_evaluation', arguments: { dataset_path: capitals, project: 'sdk-progress', progress_every: 1 } },
-        CallToolResultSchema,
-        { onprogress: (update) => progress.push(update) });
-      assert.notEqual(result.isError, true, textOf(result));
-      // krino sends all ten before the answer, but the SDK client hands notifications on a microtask
-      // later and answers at once, dropping the progress handler: the last few notifications of a
-      // read that also holds the answer never reach onprogress. So: some, in order, with the total.
-      assert.ok(progress.length >= 1, JSON.stringify(progress));
-      for (let i = 1; i < progress.length; ++i) assert.ok(progress[i].progress > progress[i - 1].progress, JSON.stringify(progress));
-      assert.equal(progress[0].total, result.structuredContent.summary.totalCount);
-    });
+    // Enough items that the run lasts: the SDK client hands notifications on a microtask later and
+    // answers at once, dropping the progress handler, so notifications that share a read with the
+    // answer never reach onprogress. Ten items (the capitals) often fit in that one read.
+    const big = bigDataset(20000);
+    try {
+      await withClient(makeTransport, async (client) => {
+        const progress = [];
+        const result = await client.callTool(
+          { name: 'run_evaluation', arguments: { dataset_path: big.path, project: 'sdk-progress', progress_every: 1000 } },
+          CallToolResultSchema,
+          { onprogress: (update) => progress.push(update) });
+        assert.notEqual(result.isError, true, textOf(result));
+        // Some, in order, with the total.
+        assert.ok(progress.length >= 1, JSON.stringify(progress));
+        for (let i = 1; i < progress.length; ++i) assert.ok(progress[i].progress > progress[i - 1].progress, JSON.stringify(progress));
+        assert.equal(progress[0].total, result.structuredContent.summary.totalCount);
+      });
+    } finally {
+      big.remove();
+    }
   });
 
   test('a call aborted by the client is cancelled on the server: its run ends CANCELLED', async () => {
