@@ -1,11 +1,12 @@
-// krino-plugin-host --library LIB.so --component ID
+// krino-plugin-host --library LIB.so --component ID [--memory-limit-bytes N]
 // krino-plugin-host --probe LIB.so
 // krino-plugin-host --check --library LIB.so --component ID
 //
 // One plugin evaluator in a process of its own, for `isolation: process` (docs/sdk.md, "Evaluators
 // in worker processes"): loads the library through core's plugin loader and answers
 // krino.evaluatorworker/1 on stdin/stdout until stdin ends. Whatever the plugin prints to stdout
-// goes to stderr: stdout is the protocol's.
+// goes to stderr: stdout is the protocol's. --memory-limit-bytes (memory_mb) is set as the
+// process's address-space limit before anything else, so the handshake knows it is limited.
 //
 // --check (with --library and --component) calls that component on sample inputs for `krino
 // plugins check` (plugin_check.hpp).
@@ -22,9 +23,11 @@
 #include "krino/core/plugin/plugin_probe.hpp"
 
 #include <ext/stdio_filebuf.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <istream>
 #include <string>
@@ -79,11 +82,20 @@ int main(int argc, char** argv) {
   bool check = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--check") == 0) check = true;
+    else if (i + 1 < argc && std::strcmp(argv[i], "--memory-limit-bytes") == 0) {
+      char* end = nullptr;
+      const unsigned long long bytes = std::strtoull(argv[++i], &end, 10);
+      const struct rlimit limit{bytes, bytes};
+      if (end == argv[i] || *end != '\0' || bytes == 0 || ::setrlimit(RLIMIT_AS, &limit) != 0) {
+        std::fprintf(stderr, "krino-plugin-host: cannot set a memory limit of '%s' bytes\n", argv[i]);
+        return 2;
+      }
+    }
     else if (i + 1 < argc && std::strcmp(argv[i], "--library") == 0) library = argv[++i];
     else if (i + 1 < argc && std::strcmp(argv[i], "--component") == 0) component_id = argv[++i];
   }
   if (library.empty() || component_id.empty()) {
-    std::fprintf(stderr, "usage: krino-plugin-host --library LIB.so --component ID\n"
+    std::fprintf(stderr, "usage: krino-plugin-host --library LIB.so --component ID [--memory-limit-bytes N]\n"
                          "       krino-plugin-host --probe LIB.so\n"
                          "       krino-plugin-host --check --library LIB.so --component ID\n");
     return 2;

@@ -121,6 +121,11 @@ std::unique_ptr<EvaluatorHandle> make_isolated_evaluator(const Component& compon
   ProcessSpec process;
   process.executable = plugin_host_program();
   process.arguments = {process.executable, "--library", component.plugin->path.string(), "--component", component.id};
+  // The limit is also set on the process once it is spawned (prlimit: posix_spawn has no rlimit),
+  // but only after its start-up has begun; krino-plugin-host sets it on itself first, so its
+  // handshake (one request at a time under a limit) is never answered without it.
+  if (run.memory_limit_bytes > 0)
+    process.arguments.insert(process.arguments.end(), {"--memory-limit-bytes", std::to_string(run.memory_limit_bytes)});
   process.working_directory = std::filesystem::current_path();
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) process.environment.emplace_back(*entry);
   auto check = [&](const WorkerHandshake& handshake) {
