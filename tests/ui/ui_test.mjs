@@ -245,7 +245,8 @@ try {
     assert.equal(await expand.getAttribute('aria-expanded'), 'true');
     await page.getByRole('button', { name: /^(API key|Key set)$/ }).click();
     await page.getByRole('dialog').waitFor();
-    assert.equal(await page.evaluate(() => document.activeElement.name), 'apiKey');
+    // Focus moves to the field in an effect after the dialog's render: waited for, not read at once.
+    await page.waitForFunction(() => document.activeElement?.name === 'apiKey', null, { timeout: 5000 });
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
   });
