@@ -233,7 +233,7 @@ std::vector<WorkerPool::Exchange> WorkerPool::exchange_all(std::span<const std::
   // retries.
   for (std::size_t k = 0; k < lines.size(); ++k) {
     const WorkerReply::Outcome outcome = results[k].reply.outcome;
-    if (results[k].kind != Exchange::Kind::replied || !results[k].worker) continue;
+    if (results[k].kind != Exchange::Kind::replied) continue;
     if (outcome != WorkerReply::Outcome::not_sent && outcome != WorkerReply::Outcome::interrupted) continue;
     results[k] = exchange(lines[k], ids[k], cancelled);
     // Back at once, like the others' leases: held until the group is done, the retries of a group

@@ -107,8 +107,8 @@ ExperimentRunner::ExperimentRunner(const ExperimentConfig& config, const PluginR
                                   [](const auto& e) { return e->component().has(KRINO_CAP_NEEDS_JUDGE); });
   if (judged && !calls_out) window_ = std::max(window_, host.judge_capacity());
   tokens_ = window_;
-  // An evaluator whose calls wait on worker processes (isolation: process, use: subprocess) costs a
-  // suspension of the item's task and wake-ups on both sides of the pipes per call; handed the
+  // An evaluator whose calls wait on another process (isolation: process, use: subprocess, use:
+  // http_evaluator) costs a suspension of the item's task and wake-ups on both sides per call; handed the
   // items in groups, it costs them once per group. Only where an item's own concurrency does not
   // matter: a task that calls out, or a judge, waits per item, and in a group the items would wait
   // in turn. Enough groups stay in flight to keep every thread and worker busy.

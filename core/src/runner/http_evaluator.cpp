@@ -115,14 +115,8 @@ StatusOr<std::string, ItemError> HttpEvaluator::result_of(WorkerAnswer answer) c
 
 StatusOr<std::string, ItemError> HttpEvaluator::evaluate(const krino_call_context& ctx,
                                                          std::string_view testcase) const {
-  if (cancelled(cancellation_)) return error(KRINO_CANCELLED, "the run was cancelled before the request was sent");
-  Pending pending = pending_call(ctx, testcase);
-  return result_of(await_callback<WorkerAnswer>([&](auto done) {
-    pending.done = std::move(done);
-    std::vector<Pending> one;
-    one.push_back(std::move(pending));
-    enqueue(std::move(one));
-  }));
+  const EvaluatorCall call{&ctx, testcase};
+  return std::move(evaluate_batch(std::span<const EvaluatorCall>(&call, 1)).front());
 }
 
 std::vector<StatusOr<std::string, ItemError>> HttpEvaluator::evaluate_batch(std::span<const EvaluatorCall> calls) const {

@@ -56,14 +56,12 @@ std::string http_evaluator_batch_body(std::string_view options_json, const std::
 
 namespace {
 
-// The bytes of each "answers" element's "result", in order (none where it has none), when the body
-// is valid as it is: results go on as the server wrote them, digit for digit, as a worker's do
-// (read_worker_answer). Empty when the body must be repaired first; its answers are then written
-// anew from the parse.
+// The bytes of each "answers" element's "result", in order (none where it has none), in a body the
+// parser has already accepted as it is: results go on as the server wrote them, digit for digit, as
+// a worker's do (read_worker_answer). The syntax is trusted, not checked again.
 std::vector<std::optional<std::string_view>> raw_results(std::string_view body) {
   std::vector<std::optional<std::string_view>> raw;
-  const auto members = json_object_members(body);
-  const auto answers = members ? member(*members, "answers") : std::nullopt;
+  const auto answers = member(top_level_members(body), "answers");
   if (!answers || answers->empty() || answers->front() != '[') return raw;
   krino::json::walk_elements(*answers, 0, [&](std::size_t at) {
     const std::size_t end = krino::json::detail::skip_value(*answers, at);
@@ -79,7 +77,8 @@ std::vector<std::optional<std::string_view>> raw_results(std::string_view body) 
 
 std::vector<WorkerAnswer> read_http_evaluator_answers(std::string_view body, const std::vector<uint64_t>& ids) {
   json::error_code ec;
-  json::value reply = utf8::is_valid(body) ? krino::json::parse(body, ec) : krino::json::parse(utf8::repaired(body), ec);
+  const bool valid_utf8 = utf8::is_valid(body);
+  json::value reply = valid_utf8 ? krino::json::parse(body, ec) : krino::json::parse(utf8::repaired(body), ec);
   if (ec || !reply.is_object())
     return all_broken(ids.size(), "a reply that is not a JSON object: " + printable_head(body, kQuotedReplyBytes));
   const json::object& object = reply.get_object();
@@ -96,7 +95,9 @@ std::vector<WorkerAnswer> read_http_evaluator_answers(std::string_view body, con
   for (std::size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
   std::vector<WorkerAnswer> read(ids.size());
   std::vector<int> seen(ids.size(), 0);
-  const std::vector<std::optional<std::string_view>> raw = raw_results(body);
+  // A body that had to be repaired first is read from its parse alone, its results written anew.
+  std::vector<std::optional<std::string_view>> raw;
+  if (valid_utf8) raw = raw_results(body);
   const bool exact = raw.size() == answers->get_array().size();
   for (std::size_t k = 0; k < answers->get_array().size(); ++k) {
     const json::value& element = answers->get_array()[k];

@@ -48,6 +48,7 @@ class HttpEvaluator : public EvaluatorBackend {
   // POST requests sent so far (tests and benchmarks see the batching).
   std::uint64_t requests_sent() const { return requests_sent_.load(); }
 
+  // One test case is a group of one.
   StatusOr<std::string, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const override;
   // A group's test cases are queued at once and leave together; the task waits once.
   std::vector<StatusOr<std::string, ItemError>> evaluate_batch(std::span<const EvaluatorCall> calls) const override;
