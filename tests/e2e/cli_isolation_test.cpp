@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
+#include <thread>
 
 using namespace krino::test;
 namespace json = boost::json;
@@ -169,6 +171,41 @@ BOOST_AUTO_TEST_CASE(a_plugin_in_a_worker_gets_the_section_spans_it_gets_in_proc
     BOOST_TEST(sections.at("there") == sections.at("here"), json::serialize(sections.at("there")));
     BOOST_TEST(sections.at("there").as_array().at(1).as_array().at(1).to_number<int64_t>() > 0);  // given, not zero
   }
+}
+
+// The worker processes that scored a run's items (report_context gives each result its pid).
+std::set<int64_t> worker_pids(const std::string& workers_key) {
+  const std::string dir = temp_path("isolation-workers");
+  fs::create_directories(dir);
+  const std::string report = dir + "/report.jsonl";
+  const std::string file = dir + "/experiment.yaml";
+  // Many items in flight and calls slow enough to overlap: each request that finds every worker
+  // busy starts another, up to the pool's limit.
+  write_file(file, "dataset: seq:300\nparallelism: 64\nevaluators: [{use: echo_score, report_context: true, "
+                   "max_sleep_ms: 4, isolation: process" + workers_key + "}]\nreporters: [{json: {path: " + report + "}}]\n");
+  const ProcessResult r = run_process({krino_binary(), "run", file, "--plugin-dir", KRINO_TESTKIT_DIR});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const IsolationReport read = read_isolation_report(report);
+  fs::remove_all(dir);
+  std::set<int64_t> pids;
+  for (const json::object& item : read.items) {
+    BOOST_TEST_REQUIRE(item.at("results").as_array().size() == 1u, item_error(item));
+    pids.insert(item.at("results").as_array()[0].at("metadata").at("pid").as_int64());
+  }
+  return pids;
+}
+
+// A plugin that only computes gets as many workers as krino has threads, not one per item in
+// flight: more copies only take the cores from each other (and from krino), and each is another
+// process to start. `workers` still says otherwise.
+BOOST_AUTO_TEST_CASE(a_computing_plugin_gets_a_worker_per_thread_unless_workers_says_more) {
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  if (cores >= 48) return;  // the default could not be told from parallelism here
+  const std::set<int64_t> by_default = worker_pids("");
+  BOOST_TEST(by_default.size() <= cores);
+  const std::set<int64_t> asked = worker_pids(", workers: " + std::to_string(cores + 4));
+  BOOST_TEST(asked.size() > cores);
+  BOOST_TEST(asked.size() <= cores + 4);
 }
 
 BOOST_AUTO_TEST_CASE(a_segfault_is_an_item_error_naming_the_signal) {

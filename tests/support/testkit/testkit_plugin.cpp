@@ -27,6 +27,8 @@
 #include <string>
 #include <thread>
 
+#include <unistd.h>
+
 namespace {
 
 class SequenceStream {
@@ -102,6 +104,7 @@ class EchoScore {
       boost::json::array sections;
       for (const krino_span& span : ctx.raw()->testcase_sections) sections.push_back(boost::json::array{span.offset, span.size});
       result.metadata["sections"] = std::move(sections);
+      result.metadata["pid"] = static_cast<int64_t>(::getpid());  // which worker process scored it
     }
     return result;
   }
