@@ -171,6 +171,27 @@ BOOST_FIXTURE_TEST_CASE(a_request_to_a_worker_that_already_exited_is_not_sent, W
   BOOST_TEST((ask(*unhandled, "{}\n").outcome == WorkerReply::Outcome::not_sent));
 }
 
+BOOST_FIXTURE_TEST_CASE(requests_a_dying_worker_never_read_are_not_sent_even_mid_write, WorkerFixture) {
+  // It reads one request (the shell reads a line byte by byte, no further) and dies while krino is
+  // still writing the others: more than the pipe holds, so a write is in progress at its exit. A
+  // child of the worker keeps the pipe open (through descriptor 3: the shell gives a background
+  // command /dev/null as its stdin), so that write goes on after the exit instead of failing at
+  // once. Only the request it read is its failure; every other one is not_sent, to go to another
+  // worker, and none is taken for read (interrupted) because the unfinished write was counted whole.
+  limits.drain_after_exit = 200ms;
+  auto worker = start("exec 3<&0; sleep 3 <&3 & read -r line; sleep 0.3; exit 5");
+  std::vector<std::string> lines;
+  for (int i = 1; i <= 60; ++i)  // 2.4 MB: more than the pipe holds (krino asks for 1 MiB)
+    lines.push_back("{\"id\":" + std::to_string(i) + ",\"pad\":\"" + std::string(40000, 'x') + "\"}\n");
+  const std::vector<WorkerReply> replies = ask_together(*worker, lines);
+  BOOST_REQUIRE(replies.size() == lines.size());
+  BOOST_TEST((replies[0].outcome == WorkerReply::Outcome::died));
+  BOOST_TEST(replies[0].exit.status.exit_code() == 5);
+  for (std::size_t i = 1; i < replies.size(); ++i)
+    BOOST_TEST((replies[i].outcome == WorkerReply::Outcome::not_sent), "request " << i + 1 << ": outcome "
+                                                                               << static_cast<int>(replies[i].outcome));
+}
+
 BOOST_FIXTURE_TEST_CASE(pipelined_requests_take_their_answers_by_id_in_any_order, WorkerFixture) {
   // Reads three requests, then answers them last first.
   auto worker = start("read -r a; read -r b; read -r c; printf '%s\\n%s\\n%s\\n' \"$c\" \"$b\" \"$a\"; cat");

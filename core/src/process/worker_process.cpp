@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <utility>
 
 namespace krino::core {
 
@@ -137,6 +138,12 @@ void WorkerProcess::write_queued() {
                                                                                                std::size_t size) {
     self->writing_ = false;
     self->bytes_written_ += size;
+    if (const std::optional<uint64_t> unread = std::exchange(self->unread_in_pipe_at_close_, std::nullopt)) {
+      // The worker's input was closed during this write (it exited, failed or is being stopped):
+      // `size` says how far the write got, so what the worker read is now known.
+      self->note_unread_from(self->bytes_written_ - std::min(self->bytes_written_, *unread));
+      return self->after_exit();  // it waited for this
+    }
     if (self->failure_ || self->in_flight_.empty()) return;
     // EPIPE: the worker closed its stdin (or exited) and will never read what was not written.
     if (error) {
@@ -201,13 +208,17 @@ std::deque<WorkerProcess::InFlight>::iterator WorkerProcess::taker_of(std::strin
 
 void WorkerProcess::note_unread_in_pipe() {
   // A worker that exits between requests may do so just after krino wrote the next ones: they
-  // still sit whole in the pipe, so they are not the worker's failure. A write whose completion
-  // is not handled yet counts as wholly written (the safe side: those requests fail, not retry).
+  // still sit whole in the pipe, so they are not the worker's failure. Every caller closes the
+  // input next, which ends a write in progress; how much of it reached the pipe is known only when
+  // its completion runs, so the count waits for it (and so does after_exit).
   if (!child_->input().is_open()) return;
   int unread = 0;
   if (::ioctl(child_->input().native_handle(), FIONREAD, &unread) != 0 || unread < 0) return;
-  const uint64_t written = bytes_written_ + (writing_ ? writing_buffer_.size() : 0);
-  note_unread_from(written - std::min<uint64_t>(written, static_cast<uint64_t>(unread)));
+  if (writing_) {
+    unread_in_pipe_at_close_ = static_cast<uint64_t>(unread);
+    return;
+  }
+  note_unread_from(bytes_written_ - std::min<uint64_t>(bytes_written_, static_cast<uint64_t>(unread)));
 }
 
 void WorkerProcess::note_unread_from(uint64_t read_up_to) {
@@ -314,7 +325,8 @@ WorkerExit WorkerProcess::exit_report() const {
 void WorkerProcess::after_exit() {
   // Whatever follows a failure or a stop waits for the process to be reaped and its pipes drained,
   // so the report has the exit status and the last words on stderr.
-  if (!exited_ || output_open_ || child_->errors_open()) return;
+  // A write still in progress decides which requests the worker never read (note_unread_in_pipe).
+  if (!exited_ || output_open_ || child_->errors_open() || writing_) return;
   if (!gone()) {
     gone_.store(true, std::memory_order_release);
     timer_.cancel();

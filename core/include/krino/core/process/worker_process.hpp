@@ -151,6 +151,9 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
   bool writing_ = false;
   uint64_t bytes_queued_ = 0;   // in all, since the start
   uint64_t bytes_written_ = 0;  // of those, the ones whose write completed
+  // What was still in the pipe when krino stopped writing to a worker that had a write in progress:
+  // how far that write got is known only at its completion, which then marks what was never read.
+  std::optional<uint64_t> unread_in_pipe_at_close_;
   std::optional<WorkerReply::Outcome> failure_;  // what happened to the oldest request in flight
   // When a write found the worker's stdin closed (EPIPE) while its stdout was still open: its last
   // answers are still read before the requests left fail.
