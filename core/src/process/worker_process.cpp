@@ -138,12 +138,11 @@ void WorkerProcess::write_queued() {
                                                                                                std::size_t size) {
     self->writing_ = false;
     self->bytes_written_ += size;
-    if (const std::optional<uint64_t> unread = std::exchange(self->unread_in_pipe_at_close_, std::nullopt)) {
-      // The worker's input was closed during this write (it exited, failed or is being stopped):
-      // `size` says how far the write got, so what the worker read is now known.
+    // The worker's input was closed during this write (it exited, failed or is being stopped):
+    // `size` says how far the write got, so what the worker read is now known.
+    if (const std::optional<uint64_t> unread = std::exchange(self->unread_in_pipe_at_close_, std::nullopt))
       self->note_unread_from(self->bytes_written_ - std::min(self->bytes_written_, *unread));
-      return self->after_exit();  // it waited for this
-    }
+    if (self->exited_) return self->after_exit();  // it waits for the end of a write
     if (self->failure_ || self->in_flight_.empty()) return;
     // EPIPE: the worker closed its stdin (or exited) and will never read what was not written.
     if (error) {
