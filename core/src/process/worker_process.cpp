@@ -120,8 +120,7 @@ void WorkerProcess::begin_request(std::string line, std::function<void(WorkerRep
   request.done = std::move(done);
   in_flight_.push_back(std::move(request));
   bytes_queued_ += line.size();
-  if (queued_.empty()) queued_ = std::move(line);
-  else queued_.append(line);
+  if (!line.empty()) queued_.push_back(std::move(line));
   write_queued();
   arm_timer(true);
   // A line that came before it was asked for (a handshake) is its answer.
@@ -131,10 +130,12 @@ void WorkerProcess::begin_request(std::string line, std::function<void(WorkerRep
 void WorkerProcess::write_queued() {
   // One write at a time; what is queued meanwhile goes out together in the next one.
   if (writing_ || queued_.empty() || failure_ || !child_->input().is_open()) return;
-  writing_buffer_.clear();
-  writing_buffer_.swap(queued_);
+  writing_lines_.clear();
+  writing_lines_.swap(queued_);
+  writing_buffers_.clear();
+  for (const std::string& line : writing_lines_) writing_buffers_.push_back(asio::buffer(line));
   writing_ = true;
-  asio::async_write(child_->input(), asio::buffer(writing_buffer_), [self = shared_from_this()](const error_code& error,
+  asio::async_write(child_->input(), writing_buffers_, [self = shared_from_this()](const error_code& error,
                                                                                                std::size_t size) {
     self->writing_ = false;
     self->bytes_written_ += size;

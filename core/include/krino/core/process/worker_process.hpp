@@ -27,6 +27,8 @@
 
 #include "krino/core/process/wake_timer.hpp"
 
+#include <boost/asio/buffer.hpp>
+
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -35,6 +37,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace krino::core {
 
@@ -146,8 +149,11 @@ class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
 
   // The requests in flight, oldest first, and the bytes on their way to the worker's stdin.
   std::deque<InFlight> in_flight_;
-  std::string queued_;   // lines of requests not yet handed to a write
-  std::string writing_buffer_;  // the write in progress
+  // Request lines not yet handed to a write, and those of the write in progress: written as they
+  // are, several in one gathered write, so no line is copied into a growing buffer.
+  std::vector<std::string> queued_;
+  std::vector<std::string> writing_lines_;
+  std::vector<boost::asio::const_buffer> writing_buffers_;
   bool writing_ = false;
   uint64_t bytes_queued_ = 0;   // in all, since the start
   uint64_t bytes_written_ = 0;  // of those, the ones whose write completed
