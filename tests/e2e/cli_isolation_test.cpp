@@ -149,7 +149,8 @@ BOOST_AUTO_TEST_CASE(python_and_node_workers_match_the_built_in_evaluator_on_tau
 
 BOOST_AUTO_TEST_CASE(a_plugin_in_a_worker_gets_the_section_spans_it_gets_in_process) {
   // krino sends the spans of the test case's sections with each request, so a plugin under
-  // isolation reads its sections without scanning the whole test case, exactly as in process.
+  // isolation reads its sections without scanning the whole test case, exactly as in process; and
+  // the same seed and item index.
   const std::string dir = temp_path("isolation-sections");
   fs::create_directories(dir);
   const std::string report = dir + "/report.jsonl";
@@ -165,11 +166,16 @@ BOOST_AUTO_TEST_CASE(a_plugin_in_a_worker_gets_the_section_spans_it_gets_in_proc
   for (const json::object& item : read.items) {
     const json::array& results = item.at("results").as_array();
     BOOST_TEST_REQUIRE(results.size() == 2u, item_error(item));
-    std::map<std::string, json::value> sections;
+    std::map<std::string, json::object> context;
     for (const json::value& result : results)
-      sections[std::string(result.at("name").as_string())] = result.at("metadata").at("sections");
-    BOOST_TEST(sections.at("there") == sections.at("here"), json::serialize(sections.at("there")));
-    BOOST_TEST(sections.at("there").as_array().at(1).as_array().at(1).to_number<int64_t>() > 0);  // given, not zero
+      context[std::string(result.at("name").as_string())] = result.at("metadata").as_object();
+    const json::value& sections = context.at("there").at("sections");
+    BOOST_TEST(sections == context.at("here").at("sections"), json::serialize(sections));
+    BOOST_TEST(sections.as_array().at(1).as_array().at(1).to_number<int64_t>() > 0);  // given, not zero
+    // The rest of the call's context too: the seed and the item's index.
+    BOOST_TEST(context.at("there").at("seed") == context.at("here").at("seed"));
+    BOOST_TEST(context.at("there").at("itemIndex") == context.at("here").at("itemIndex"));
+    BOOST_TEST(context.at("there").at("seed").to_number<uint64_t>() != 0u);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "plugin_worker.hpp"
 
+#include "request_context.hpp"
+
 #include "krino/core/common/json_scan.hpp"
 #include "krino/core/common/status_code.hpp"
 #include "krino/core/common/string_sink.hpp"
@@ -80,29 +82,6 @@ std::string error_line(const json::value* id, krino_status code, std::string_vie
 
 double address_space_used();
 
-// krino's "testCaseSections" ([offset, size] of each section in the test case's bytes, flattened)
-// become the call's testcase_sections, as krino gives them in process: the plugin then reads the
-// sections it needs without scanning the whole test case. Anything else leaves them zero (the
-// plugin scans); the SDK checks they are plausible before it uses them.
-void set_sections(krino_call_context& ctx, const json::value* sections, std::size_t document_size) {
-  if (sections == nullptr || !sections->is_array() || sections->get_array().size() != 8) return;
-  krino_span spans[4] = {};
-  for (std::size_t k = 0; k < 4; ++k) {
-    const json::value& offset = sections->get_array()[2 * k];
-    const json::value& size = sections->get_array()[2 * k + 1];
-    auto whole = [](const json::value& value) -> std::optional<uint64_t> {
-      if (value.is_uint64()) return value.get_uint64();
-      if (value.is_int64() && value.get_int64() >= 0) return static_cast<uint64_t>(value.get_int64());
-      return std::nullopt;
-    };
-    const auto at = whole(offset);
-    const auto length = whole(size);
-    if (!at || !length || *at > document_size || *length > document_size - *at) return;
-    spans[k] = krino_span{*at, *length};
-  }
-  for (std::size_t k = 0; k < 4; ++k) ctx.testcase_sections[k] = spans[k];
-}
-
 std::string handshake_line(const core::Component& component) {
   std::string line = "{\"protocol\":";
   krino::json::append_json_string(line, core::kEvaluatorWorkerProtocol);
@@ -167,13 +146,13 @@ int serve(const core::Component& component, const krino_host* host, std::istream
     std::string_view document;
     const json::value* id = nullptr;
     const json::value* context = nullptr;
+    std::string_view context_text;
     json::error_code ec;
     std::string_view raw_id;
     if (auto quick = quick_request(line)) {
       raw_id = quick->id;
       document = quick->testcase;
-      context_value = krino::json::parse(quick->context, ec);
-      if (!ec) context = &context_value;
+      context_text = quick->context;
     } else {
       json::value message = krino::json::parse(line, ec);
       if (ec || !message.is_object()) {
@@ -224,20 +203,10 @@ int serve(const core::Component& component, const krino_host* host, std::istream
     krino_call_context ctx{};
     ctx.struct_size = sizeof(krino_call_context);
     ctx.document_serial = ++serial;
-    if (context != nullptr && context->is_object()) {
-      auto number = [&](std::string_view key) -> uint64_t {
-        const json::value* value = context->get_object().if_contains(key);
-        if (value == nullptr) return 0;
-        if (value->is_uint64()) return value->get_uint64();
-        if (value->is_int64() && value->get_int64() >= 0) return static_cast<uint64_t>(value->get_int64());
-        return 0;
-      };
-      ctx.seed = number("seed");
-      ctx.run_index = static_cast<uint32_t>(number("runIndex"));
-      ctx.item_index = number("itemIndex");
-      ctx.deadline_unix_ms = static_cast<int64_t>(number("deadlineUnixMs"));
-      set_sections(ctx, context->get_object().if_contains("testCaseSections"), document.size());
-    }
+    // krino's "testCaseSections" become the call's testcase_sections, as krino gives them in
+    // process: the plugin then reads the sections it needs without scanning the whole test case.
+    if (context != nullptr) apply_request_context(*context, document.size(), ctx);
+    else if (!context_text.empty()) read_request_context(context_text, document.size(), ctx);
     core::StringSink result;
     core::StringSink error;
     krino_status status = KRINO_OK;
