@@ -6,6 +6,11 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <sstream>
 
 using namespace krino::test;
@@ -20,9 +25,95 @@ ProcessResult eval(const std::string& input, std::vector<std::string> extra = {}
   options.stdin_text = input;
   return run_process(argv, options);
 }
+
+// krino eval as a coprocess: test cases go in one at a time, and each result must come out before
+// the next test case is written.
+class Coprocess {
+ public:
+  explicit Coprocess(const std::vector<std::string>& argv) {
+    int in[2], out[2];
+    BOOST_REQUIRE(::pipe(in) == 0 && ::pipe(out) == 0);
+    pid_ = ::fork();
+    BOOST_REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      ::dup2(in[0], 0);
+      ::dup2(out[1], 1);
+      ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
+      std::vector<char*> args;
+      for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+      args.push_back(nullptr);
+      ::execv(args[0], args.data());
+      ::_exit(127);
+    }
+    ::close(in[0]);
+    ::close(out[1]);
+    to_ = in[1];
+    from_ = out[0];
+  }
+  ~Coprocess() {
+    close_input();
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    ::close(from_);
+  }
+  void write_line(const std::string& line) {
+    const std::string text = line + "\n";
+    BOOST_REQUIRE(::write(to_, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  }
+  // The next line of output, or "" when none comes within `timeout_ms`.
+  std::string read_line(int timeout_ms) {
+    while (pending_.find('\n') == std::string::npos) {
+      pollfd ready{from_, POLLIN, 0};
+      if (::poll(&ready, 1, timeout_ms) <= 0) return {};
+      char chunk[4096];
+      const ssize_t n = ::read(from_, chunk, sizeof chunk);
+      if (n <= 0) return {};
+      pending_.append(chunk, static_cast<std::size_t>(n));
+    }
+    const std::size_t end = pending_.find('\n');
+    std::string line = pending_.substr(0, end);
+    pending_.erase(0, end + 1);
+    return line;
+  }
+  void close_input() {
+    if (to_ >= 0) ::close(to_);
+    to_ = -1;
+  }
+  int wait() {
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1;
+  int from_ = -1;
+  std::string pending_;
+};
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(cli_eval)
+
+// A program that writes a test case and waits for its result before writing the next (a coprocess)
+// gets each result while krino waits for more input: output is written in blocks only while there is
+// input to read.
+BOOST_AUTO_TEST_CASE(each_result_comes_while_the_input_waits_for_the_next_test_case) {
+  Coprocess krino({krino_binary(), "eval", "--evaluator", "echo_score", "--plugin-dir", KRINO_TESTKIT_DIR,
+                   "--plugins", "testkit"});
+  for (int i = 0; i < 3; ++i) {
+    krino.write_line(R"({"inputs":{"input":)" + std::to_string(i) + R"(},"actualOutputs":{"score":0.75}})");
+    const std::string line = krino.read_line(20000);
+    BOOST_REQUIRE_MESSAGE(!line.empty(), "no result for test case " << i << " while krino waits for the next");
+    BOOST_TEST(json::parse(line).at("score").as_double() == 0.75);
+  }
+  krino.close_input();
+  BOOST_TEST(krino.read_line(20000).empty());  // nothing more: the end of output
+  BOOST_TEST(krino.wait() == 0);
+}
 
 BOOST_AUTO_TEST_CASE(one_result_line_per_input_line_in_order) {
   std::string input;

@@ -70,7 +70,9 @@ int eval_command(const EvalArguments& args) {
   core::ResultLineWriter output(stdout);
   {
     const ExitGuard guard;
-    core::ExperimentRunner runner(config, registry, host, cancellation, core::RunnerEnvironment{io, in});
+    core::RunnerEnvironment environment{io, in};
+    environment.test_cases_idle = [&output](bool idle) { output.set_input_idle(idle); };
+    core::ExperimentRunner runner(config, registry, host, cancellation, environment);
     runner.set_observer(&output);
     runner.run();
   }  // every instance is destroyed before the registry unloads the plugins

@@ -200,7 +200,7 @@ ExperimentRunner::RunResult ExperimentRunner::run_once(uint32_t run_index, Exper
   // The records: the dataset's, or the test cases given directly.
   std::optional<DatasetStream> dataset;
   std::optional<TestCaseLines> test_cases;
-  if (environment_.test_cases != nullptr) test_cases.emplace(*environment_.test_cases);
+  if (environment_.test_cases != nullptr) test_cases.emplace(*environment_.test_cases, environment_.test_cases_idle);
   else dataset.emplace(*resolver_, host_.host(), config_.dataset.uri, config_.dataset.options);
   {
     const krino::event::RunStarted event = run_started_event(run_index, dataset ? dataset->info() : DatasetInfo{});

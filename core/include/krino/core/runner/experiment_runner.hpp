@@ -52,6 +52,11 @@ struct RunnerEnvironment {
   // Files the user named as input to the command (the experiment file, ...): no report may be
   // written over one of them. The dataset's own file is added by the runner.
   std::vector<NamedFile> inputs = {};
+  // With test cases given directly: told true when the reader has read every line that has arrived
+  // and is about to wait for more, false when a line comes again ([serial], on the reading thread).
+  // `krino eval` flushes its output then, so a program that writes a test case and waits for its
+  // result gets it.
+  std::function<void(bool)> test_cases_idle = {};
 };
 
 class ExperimentRunner {
