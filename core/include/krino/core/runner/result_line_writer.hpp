@@ -32,8 +32,8 @@ class ResultLineWriter final : public ExperimentRunner::Observer {
   bool all_passed() const { return all_passed_; }
 
  private:
-  // Writes what is buffered and flushes `out`; with mutex_ held.
-  void write_out_locked();
+  // Writes what is buffered to `out`, and flushes it when `flush`; with mutex_ held.
+  void write_out_locked(bool flush);
 
   std::FILE* out_;
   std::mutex mutex_;  // the items' thread against the reader's (set_input_idle)
