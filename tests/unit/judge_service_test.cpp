@@ -94,6 +94,38 @@ BOOST_AUTO_TEST_CASE(a_reply_with_usage_and_cost) {
   BOOST_TEST(sent.at("temperature").to_number<double>() == 0.0);
 }
 
+// The response document's exact bytes, members in their order and numbers in their one form:
+// plugins and recorded runs read this text, so a faster writer must not change it.
+BOOST_AUTO_TEST_CASE(the_response_document_keeps_its_exact_text) {
+  Fixture f(R"({"default":{"content":"plain \"words\"\n","usage":{"input_tokens":1000,"output_tokens":500}}})");
+  JudgeService service(f.options());
+  const JudgeCallOutcome outcome = service.call(ask("hello", false), 42);
+  BOOST_TEST_REQUIRE(outcome.status == KRINO_OK, outcome.text);
+  BOOST_TEST(outcome.text == R"({"content":"plain \"words\"\n","model":"judge-mini","usage":{"tokensIn":1000,"tokensOut":500},)"
+                             R"("costUsd":0.002,"cached":false,"attempts":1,"stopReason":"stop"})");
+
+  Fixture tools(R"({"default":{"tool_calls":[{"name":"get_weather","arguments":{"city":"Paris","days":2.5,"big":1e400}}]}})");
+  JudgeService with_tools(tools.options());
+  const JudgeCallOutcome called = with_tools.call(ask("weather?", false), 7);
+  BOOST_TEST_REQUIRE(called.status == KRINO_OK, called.text);
+  const json::object parsed = json::parse(called.text).as_object();
+  const std::string id(parsed.at("toolCalls").at(0).at("id").as_string());
+  // The fake server writes 2.5 as 2.5E0 and 1e400 as Infinity, which is no JSON: the arguments stay text.
+  BOOST_TEST(called.text == R"({"content":"","model":"judge-mini","usage":{"tokensIn":3,"tokensOut":14},"costUsd":3.1e-05,)"
+                            R"("cached":false,"attempts":1,"toolCalls":[{"id":")" + id +
+                                R"(","name":"get_weather","arguments":"{\"city\":\"Paris\",\"days\":2.5E0,\"big\":Infinity}"}],)"
+                                R"("stopReason":"tool_calls"})");
+
+  Fixture object(R"({"default":{"tool_calls":[{"name":"get_time","arguments":{"zone":"Europe/Paris","offset":-1}}]}})");
+  JudgeService with_object(object.options());
+  const JudgeCallOutcome timed = with_object.call(ask("time?", false), 7);
+  BOOST_TEST_REQUIRE(timed.status == KRINO_OK, timed.text);
+  const std::string call_id(json::parse(timed.text).at("toolCalls").at(0).at("id").as_string());
+  BOOST_TEST(timed.text == R"({"content":"","model":"judge-mini","usage":{"tokensIn":2,"tokensOut":11},"costUsd":2.4e-05,)"
+                           R"("cached":false,"attempts":1,"toolCalls":[{"id":")" + call_id +
+                               R"(","name":"get_time","arguments":{"zone":"Europe/Paris","offset":-1}}],"stopReason":"tool_calls"})");
+}
+
 BOOST_AUTO_TEST_CASE(json_replies_are_extracted_from_prose_and_fences) {
   Fixture f(R"({"default":{"content":"Sure! Here it is:\n```json\n{\"score\": 4, \"reason\": \"ok\"}\n```\nHope that helps."}})");
   JudgeService service(f.options());

@@ -9,6 +9,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 using namespace krino::core;
 namespace json = boost::json;
 
@@ -51,6 +53,75 @@ BOOST_AUTO_TEST_CASE(openai_request_shape) {
   BOOST_TEST(request.body ==
              R"({"model":"gpt-x","messages":[{"role":"system","content":"Answer in JSON."},{"role":"user","content":"Rate it"}],)"
              R"("temperature":0,"seed":3,"response_format":{"type":"json_object"}})");
+}
+
+// The body is written as text, not built as a JSON object and serialised; its bytes must be those
+// of the object it stands for. The reference below builds that object and serialises it.
+BOOST_AUTO_TEST_CASE(openai_bodies_are_the_bytes_of_their_json_object) {
+  const auto reference = [](const LlmProvider& p, const JudgeRequest& request) {
+    std::vector<JudgeMessage> messages = request.messages;
+    bool mentioned = false;
+    for (const auto& m : messages)
+      for (std::size_t i = 0; i + 4 <= m.content.size() && !mentioned; ++i)
+        mentioned = (m.content[i] | 0x20) == 'j' && (m.content[i + 1] | 0x20) == 's' && (m.content[i + 2] | 0x20) == 'o' &&
+                    (m.content[i + 3] | 0x20) == 'n';
+    if (request.json_reply && !mentioned) {
+      auto system = std::find_if(messages.begin(), messages.end(), [](const JudgeMessage& m) { return m.role == "system"; });
+      if (system != messages.end()) system->content += "\n\n" + std::string(kJsonReplyInstruction);
+      else messages.insert(messages.begin(), JudgeMessage{"system", std::string(kJsonReplyInstruction)});
+    }
+    json::object body;
+    body["model"] = p.config().model;
+    json::array wire;
+    for (const auto& m : messages) wire.push_back(json::object{{"role", m.role}, {"content", m.content}});
+    body["messages"] = std::move(wire);
+    const double t = request.temperature;
+    body["temperature"] = t == static_cast<double>(static_cast<std::int64_t>(t)) ? json::value(static_cast<std::int64_t>(t)) : json::value(t);
+    if (request.seed) body["seed"] = *request.seed;
+    if (request.max_tokens) body["max_tokens"] = *request.max_tokens;
+    if (request.json_reply) body["response_format"] = json::object{{"type", "json_object"}};
+    if (!request.tools.empty()) {
+      json::array tools;
+      for (const auto& tool : request.tools) {
+        json::object function{{"name", tool.name}, {"parameters", tool.parameters}};
+        if (!tool.description.empty()) function["description"] = tool.description;
+        tools.push_back(json::object{{"type", "function"}, {"function", std::move(function)}});
+      }
+      body["tools"] = std::move(tools);
+    }
+    if (request.tool_choice == "auto" || request.tool_choice == "none" || request.tool_choice == "required")
+      body["tool_choice"] = request.tool_choice;
+    else if (!request.tool_choice.empty())
+      body["tool_choice"] = json::object{{"type", "function"}, {"function", json::object{{"name", request.tool_choice}}}};
+    return json::serialize(body);
+  };
+  auto p = provider(R"({"provider": "openai", "model": "gpt-\"x\"", "temperature": 0.2})");
+  const std::string hostile = std::string("quote \" slash \\ tab \t nl \n cr \r bell \x07 nul ") + '\0' +
+                              " del \x7f \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 /";
+  JudgeRequest plain;
+  plain.messages = {{"user", "Rate it"}};
+  JudgeRequest full;
+  full.messages = {{"system", "Judge fairly."}, {"user", hostile}, {"assistant", ""}};
+  full.json_reply = true;
+  full.temperature = 0.7;
+  full.seed = -9007199254740993;
+  full.max_tokens = 4096;
+  full.tools = {{"get_weather", "Current \"weather\"", json::parse(R"({"type":"object","properties":{"t":{"maximum":1.5e300}}})").as_object()},
+                {"get_time", "", json::parse(R"({"type":"object"})").as_object()}};
+  full.tool_choice = "get_time";
+  JudgeRequest mentioned = plain;
+  mentioned.messages = {{"user", "Answer in JsOn"}};
+  mentioned.json_reply = true;
+  mentioned.temperature = 2;
+  mentioned.tool_choice = "required";
+  JudgeRequest no_system = plain;
+  no_system.json_reply = true;
+  no_system.temperature = 1e-7;
+  for (const JudgeRequest* request : {&plain, &full, &mentioned, &no_system}) {
+    const std::string body = p->encode(*request).body;
+    BOOST_TEST(body == reference(*p, *request));
+    BOOST_TEST(krino::utf8::is_valid(body));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(openai_json_mode_gets_the_word_json_when_the_prompt_lacks_it) {

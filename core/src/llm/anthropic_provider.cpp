@@ -58,7 +58,8 @@ ProviderHttpRequest AnthropicProvider::encode(const JudgeRequest& request) const
 }
 
 ProviderReply AnthropicProvider::parse_reply(std::string_view body) const {
-  auto parsed = provider_json::parse(body);
+  provider_json::ReplyArena arena;
+  auto parsed = provider_json::parse(body, arena.storage());
   if (!parsed || !parsed->is_object()) reject_reply("the reply is not a JSON object", body);
   if (provider_json::text(provider_json::field(&*parsed, "type")) == std::optional<std::string>("error"))
     reject_reply("the provider answered with an error", body);

@@ -57,7 +57,8 @@ ProviderHttpRequest OpenAiResponsesProvider::encode(const JudgeRequest& request)
 }
 
 ProviderReply OpenAiResponsesProvider::parse_reply(std::string_view body) const {
-  auto parsed = provider_json::parse(body);
+  provider_json::ReplyArena arena;
+  auto parsed = provider_json::parse(body, arena.storage());
   if (!parsed || !parsed->is_object()) reject_reply("the reply is not a JSON object", body);
   if (const auto* error = provider_json::field(&*parsed, "error"); error != nullptr && !error->is_null())
     reject_reply("the provider answered with an error", body);

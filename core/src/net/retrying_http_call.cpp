@@ -38,7 +38,7 @@ class RetryingCall : public std::enable_shared_from_this<RetryingCall> {
         request_(std::move(request)),
         timeout_(timeout),
         policy_(policy),
-        seed_(seed),
+        jitter_(seed),
         done_(std::move(done)) {}
 
   void attempt() {
@@ -56,7 +56,7 @@ class RetryingCall : public std::enable_shared_from_this<RetryingCall> {
         result.outcome == HttpOutcome::response ? result.response.retry_after() : std::nullopt;
     RetryDecision decision = decide_retry(policy_, attempts_, failure,
                                           retry_after ? std::optional<std::string_view>(*retry_after) : std::nullopt,
-                                          std::chrono::system_clock::now(), rng());
+                                          std::chrono::system_clock::now(), jitter_.engine());
     if (std::holds_alternative<GiveUp>(decision)) return finish(std::move(result));
     if (cancelled(cancellation_)) return finish(std::move(result), true);
     last_ = std::move(result);
@@ -65,13 +65,6 @@ class RetryingCall : public std::enable_shared_from_this<RetryingCall> {
       if (stopped) return self->finish(std::move(self->last_), true);
       self->attempt();
     });
-  }
-
-  // Seeded on the first retry only: seeding a Mersenne twister costs about 2,800 instructions (2.5 %
-  // of a whole http-task item), and most calls never retry. Same seed, so the same delays as before.
-  std::mt19937_64& rng() {
-    if (!rng_) rng_.emplace(seed_);
-    return *rng_;
   }
 
   void finish(HttpResult result, bool cancelled = false) {
@@ -86,8 +79,7 @@ class RetryingCall : public std::enable_shared_from_this<RetryingCall> {
   HttpRequest request_;
   std::chrono::milliseconds timeout_;
   RetryPolicy policy_;
-  std::uint64_t seed_;
-  std::optional<std::mt19937_64> rng_;
+  RetryJitter jitter_;
   std::function<void(HttpCallOutcome)> done_;
   int attempts_ = 0;
 };
