@@ -143,6 +143,23 @@ BOOST_AUTO_TEST_CASE(an_unparseable_reply_gets_one_repair_round) {
   const auto requests = f.server.recent_requests();
   BOOST_REQUIRE(requests.size() == 2u);
   BOOST_TEST(requests[1].prompt.find("I think it is good.") != std::string::npos);  // the reply is shown back
+  // The repair round asks again with the first exchange and the request for JSON appended. The
+  // first request also carried krino's JSON instruction as a system message (its prompt never said
+  // "json"); the second does not need it, since the repair request says so.
+  const json::value first = json::parse(requests[0].body);
+  const json::value second = json::parse(requests[1].body);
+  const json::array& before = first.at("messages").as_array();
+  const json::array& asked = second.at("messages").as_array();
+  BOOST_REQUIRE(before.size() == 2u);
+  BOOST_TEST(before[0].at("role").as_string() == "system");
+  BOOST_REQUIRE(asked.size() == 3u);
+  BOOST_TEST(json::serialize(asked[0]) == json::serialize(before[1]));
+  BOOST_TEST(asked[1].at("role").as_string() == "assistant");
+  BOOST_TEST(asked[1].at("content").as_string() == "I think it is good.");
+  BOOST_TEST(asked[2].at("role").as_string() == "user");
+  BOOST_TEST(second.at("seed") == first.at("seed"));
+  BOOST_TEST(second.at("temperature") == first.at("temperature"));
+  BOOST_TEST(second.at("response_format") == first.at("response_format"));
 }
 
 BOOST_AUTO_TEST_CASE(a_reply_that_never_parses_is_an_error_not_a_zero) {

@@ -210,20 +210,20 @@ class Call : public std::enable_shared_from_this<Call> {
  public:
   using Done = std::function<void(LlmCallOutcome)>;
 
-  Call(LlmClient::Impl& service, ModelLane& lane, json::object request, std::optional<ReplyCacheKey> key,
-       bool json_reply, uint64_t seed, const Cancellation* cancellation, Done done)
+  // `request` is resolved once, here and not per attempt; `estimated_tokens` is the rate limiter's guess.
+  Call(LlmClient::Impl& service, ModelLane& lane, JudgeRequest request, std::int64_t estimated_tokens,
+       std::optional<ReplyCacheKey> key, uint64_t seed, const Cancellation* cancellation, Done done)
       : service_(service),
         lane_(lane),
         request_(std::move(request)),
         key_(std::move(key)),
-        json_reply_(json_reply),
+        json_reply_(request_.json_reply),
         jitter_(seed),
         cancellation_(cancellation),
         done_(std::move(done)),
         deadline_(Clock::now() + std::chrono::milliseconds(lane_.config.call_budget_ms)),
-        timer_(std::make_shared<boost::asio::steady_timer>(service.io)) {
-    estimated_tokens_ = estimate_tokens(request_, lane_.config);
-  }
+        timer_(std::make_shared<boost::asio::steady_timer>(service.io)),
+        estimated_tokens_(estimated_tokens) {}
 
   void start() {
     boost::asio::post(service_.io, [self = shared_from_this()] { self->begin(); });
@@ -340,9 +340,8 @@ class Call : public std::enable_shared_from_this<Call> {
         // One repair round: show the model its reply and ask again for the JSON alone.
         repaired_ = true;
         service_.count([](LlmClientStats& s) { ++s.repairs; });
-        json::array& messages = request_["messages"].as_array();
-        messages.push_back(json::object{{"role", "assistant"}, {"content", content}});
-        messages.push_back(json::object{{"role", "user"}, {"content", repair_instruction(extraction.failure, JsonShape::object_or_array)}});
+        request_.messages.push_back(JudgeMessage{"assistant", content});
+        request_.messages.push_back(JudgeMessage{"user", repair_instruction(extraction.failure, JsonShape::object_or_array)});
         return admit();
       }
       content = ::krino::json::to_compact_json(*extraction.value);
@@ -403,7 +402,7 @@ class Call : public std::enable_shared_from_this<Call> {
 
   LlmClient::Impl& service_;
   ModelLane& lane_;
-  json::object request_;
+  JudgeRequest request_;
   std::optional<ReplyCacheKey> key_;
   bool json_reply_;
   RetryJitter jitter_;
@@ -494,15 +493,17 @@ LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed, con
     if (lane->config.seed) request["seed"] = *lane->config.seed;
     else request["seed"] = static_cast<std::int64_t>(seed & 0x7fffffffffffffffULL);
   }
-  bool json_reply = false;
+  // Resolved once for every attempt. The request keeps what the resolution decided (the key and the
+  // estimate read it), so resolving it again would give the same JudgeRequest.
+  JudgeRequest resolved;
   try {
-    const JudgeRequest resolved = resolve_judge_request(request, lane->config);
-    json_reply = resolved.json_reply;
+    resolved = resolve_judge_request(request, lane->config);
     request["temperature"] = resolved.temperature;
     if (resolved.max_tokens) request["max_tokens"] = *resolved.max_tokens;
   } catch (const InvalidJudgeRequest& e) {
     return {KRINO_INVALID_ARGUMENT, e.what(), {}};
   }
+  const std::int64_t estimated_tokens = estimate_tokens(request, lane->config);
 
   std::optional<ReplyCacheKey> key;
   if (s.cache) {
@@ -520,7 +521,8 @@ LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed, con
   if (cancelled(cancellation))
     return {KRINO_CANCELLED, describe_model_role(lane->config) + ": the run was cancelled before the call was sent", {}};
   return await_callback<LlmCallOutcome>([&](Call::Done done) {
-    std::make_shared<Call>(s, *lane, std::move(request), std::move(key), json_reply, seed, cancellation, std::move(done))->start();
+    std::make_shared<Call>(s, *lane, std::move(resolved), estimated_tokens, std::move(key), seed, cancellation, std::move(done))
+        ->start();
   });
 }
 

@@ -41,7 +41,12 @@ LlmTransport::LlmTransport(HttpClient& http, LlmConfig config)
 
 void LlmTransport::send(const boost::json::object& judge_request, Callback done,
                         std::optional<std::chrono::milliseconds> attempt_timeout) const {
-  ProviderHttpRequest request = provider_->build_request(judge_request);  // before any I/O
+  send(resolve_judge_request(judge_request, provider_->config()), std::move(done), attempt_timeout);  // throws before any I/O
+}
+
+void LlmTransport::send(const JudgeRequest& judge_request, Callback done,
+                        std::optional<std::chrono::milliseconds> attempt_timeout) const {
+  ProviderHttpRequest request = provider_->encode(judge_request);
   auto timeout = std::chrono::milliseconds(provider_->config().timeout_ms);
   if (attempt_timeout && *attempt_timeout < timeout) timeout = *attempt_timeout;
   http_.post(request.url, std::move(request.headers), std::move(request.body), timeout,

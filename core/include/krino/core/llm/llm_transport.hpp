@@ -46,6 +46,9 @@ class LlmTransport {
   // attempt's, when shorter than the model's timeout_ms (what is left of the call's budget).
   void send(const boost::json::object& judge_request, Callback done,
             std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
+  // [thread-safe] The same for a request already resolved (the LLM client resolves once per call,
+  // not once per attempt); never throws.
+  void send(const JudgeRequest& request, Callback done, std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
 
  private:
   HttpClient& http_;
