@@ -126,6 +126,24 @@ BOOST_AUTO_TEST_CASE(the_response_document_keeps_its_exact_text) {
                                R"(","name":"get_time","arguments":{"zone":"Europe/Paris","offset":-1}}],"stopReason":"tool_calls"})");
 }
 
+// The request is read in memory of its own that is gone before the call waits: what the call
+// sends later (tools' schemas, messages) must be its own copies. Under AddressSanitizer a schema
+// left pointing into that memory is a use after free.
+BOOST_AUTO_TEST_CASE(tools_reach_the_wire_whole) {
+  Fixture f(R"({"default":{"content":"ok"}})");
+  JudgeService service(f.options());
+  const std::string schema = R"({"type":"object","properties":{"city":{"type":"string","maxLength":64},"days":{"maximum":1.5e300}},"required":["city"]})";
+  const JudgeCallOutcome outcome = service.call(
+      R"({"messages":[{"role":"user","content":"weather?"}],"tools":[{"name":"get_weather","description":"Current weather","parameters":)" +
+          schema + R"(}],"tool_choice":"get_weather"})",
+      3);
+  BOOST_TEST_REQUIRE(outcome.status == KRINO_OK, outcome.text);
+  const json::value sent = json::parse(f.server.recent_requests().back().body);
+  BOOST_TEST(json::serialize(sent.at("tools")) == R"([{"type":"function","function":{"name":"get_weather","parameters":)" +
+                                                      json::serialize(json::parse(schema)) + R"(,"description":"Current weather"}}])");
+  BOOST_TEST(json::serialize(sent.at("tool_choice")) == R"({"type":"function","function":{"name":"get_weather"}})");
+}
+
 BOOST_AUTO_TEST_CASE(json_replies_are_extracted_from_prose_and_fences) {
   Fixture f(R"({"default":{"content":"Sure! Here it is:\n```json\n{\"score\": 4, \"reason\": \"ok\"}\n```\nHope that helps."}})");
   JudgeService service(f.options());

@@ -30,6 +30,7 @@
 #include <random>
 #include <stdexcept>
 #include <unordered_map>
+#include <variant>
 
 namespace krino::core {
 
@@ -468,60 +469,88 @@ LlmClientStats LlmClient::stats() const {
   return copy;
 }
 
-LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed, const Cancellation* cancellation) {
-  Impl& s = *impl_;
-  s.count([](LlmClientStats& st) { ++st.calls; });
+namespace {
+
+// A judge request read, checked and resolved: all a Call needs, with nothing pointing into the
+// request's parse.
+struct ReadRequest {
+  ModelLane* lane = nullptr;
+  JudgeRequest resolved;
+  std::int64_t estimated_tokens = 0;
+  std::optional<ReplyCacheKey> key;
+};
+
+// Either the request read, or the call's outcome already (an invalid request, a cache hit). The
+// parse lives in an arena of this function's own (one block instead of a malloc per key, string and
+// table, about 25 a judge call), gone before the call waits: nothing read from it is kept in it
+// (strings are copied, and values are assigned into objects of their own, which copy into their
+// own memory).
+std::variant<ReadRequest, LlmCallOutcome> read_request(LlmClient::Impl& s, std::string_view request_json, uint64_t seed) {
+  json::monotonic_resource arena(request_json.size() * 2 + 1024);
   boost::system::error_code ec;
-  json::value parsed = krino::json::parse(request_json, ec);
-  if (ec || !parsed.is_object()) return {KRINO_INVALID_ARGUMENT, "the judge request is not a JSON object", {}};
-  json::object request = std::move(parsed.get_object());
+  json::value parsed = krino::json::parse(request_json, ec, &arena);
+  if (ec || !parsed.is_object()) return LlmCallOutcome{KRINO_INVALID_ARGUMENT, "the judge request is not a JSON object", {}};
+  json::object& request = parsed.get_object();
 
   std::string name = s.options.default_model;
   if (const auto* named = request.if_contains("judge")) {
-    if (!named->is_string()) return {KRINO_INVALID_ARGUMENT, "the judge request's 'judge' must be a string", {}};
+    if (!named->is_string()) return LlmCallOutcome{KRINO_INVALID_ARGUMENT, "the judge request's 'judge' must be a string", {}};
     name = std::string(named->get_string());
   }
-  ModelLane* lane = s.lane(name);
-  if (lane == nullptr) {
+  ReadRequest read;
+  read.lane = s.lane(name);
+  if (read.lane == nullptr) {
     std::string known;
     for (const auto& n : s.names) known += (known.empty() ? "" : ", ") + n;
-    return {KRINO_INVALID_ARGUMENT, "no judge named '" + name + "' (configured: " + known + ")", {}};
+    return LlmCallOutcome{KRINO_INVALID_ARGUMENT, "no judge named '" + name + "' (configured: " + known + ")", {}};
   }
+  const LlmConfig& config = read.lane->config;
   request.erase("judge");
   // What decides the answer is written into the request, so the cache key and the wire agree.
   if (!request.contains("seed")) {
-    if (lane->config.seed) request["seed"] = *lane->config.seed;
+    if (config.seed) request["seed"] = *config.seed;
     else request["seed"] = static_cast<std::int64_t>(seed & 0x7fffffffffffffffULL);
   }
   // Resolved once for every attempt. The request keeps what the resolution decided (the key and the
   // estimate read it), so resolving it again would give the same JudgeRequest.
-  JudgeRequest resolved;
   try {
-    resolved = resolve_judge_request(request, lane->config);
-    request["temperature"] = resolved.temperature;
-    if (resolved.max_tokens) request["max_tokens"] = *resolved.max_tokens;
+    read.resolved = resolve_judge_request(request, config);
+    request["temperature"] = read.resolved.temperature;
+    if (read.resolved.max_tokens) request["max_tokens"] = *read.resolved.max_tokens;
   } catch (const InvalidJudgeRequest& e) {
-    return {KRINO_INVALID_ARGUMENT, e.what(), {}};
+    return LlmCallOutcome{KRINO_INVALID_ARGUMENT, e.what(), {}};
   }
-  const std::int64_t estimated_tokens = estimate_tokens(request, lane->config);
+  read.estimated_tokens = estimate_tokens(request, config);
 
-  std::optional<ReplyCacheKey> key;
   if (s.cache) {
-    key = make_reply_cache_key(LlmCallIdentity{std::string(provider_name(lane->config.provider)),
-                                                 lane->config.base_url.origin() + lane->config.base_url.target,
-                                                 lane->config.model, request});
-    if (auto hit = s.cache->lookup(*key)) {
+    // The key's summary is built by assignment, so it holds copies, not the arena's values.
+    read.key = make_reply_cache_key(LlmCallIdentity{std::string(provider_name(config.provider)),
+                                                    config.base_url.origin() + config.base_url.target, config.model,
+                                                    json::object(request, json::storage_ptr())});
+    if (auto hit = s.cache->lookup(*read.key)) {
       s.count([](LlmClientStats& st) { ++st.cache_hits; });
-      return {KRINO_OK,
-              response_document({hit->content, hit->model, hit->tool_calls, hit->stop_reason, hit->tokens_in, hit->tokens_out, 0.0, true, 0}),
-              JudgeCallRecord{true, true, 0, 0, false, hit->tokens_in, hit->tokens_out, 0.0}};
+      return LlmCallOutcome{KRINO_OK,
+                            response_document({hit->content, hit->model, hit->tool_calls, hit->stop_reason, hit->tokens_in,
+                                               hit->tokens_out, 0.0, true, 0}),
+                            JudgeCallRecord{true, true, 0, 0, false, hit->tokens_in, hit->tokens_out, 0.0}};
     }
   }
+  return read;
+}
 
+}  // namespace
+
+LlmCallOutcome LlmClient::call(std::string_view request_json, uint64_t seed, const Cancellation* cancellation) {
+  Impl& s = *impl_;
+  s.count([](LlmClientStats& st) { ++st.calls; });
+  auto read = read_request(s, request_json, seed);
+  if (auto* answered = std::get_if<LlmCallOutcome>(&read)) return std::move(*answered);
+  ReadRequest& request = std::get<ReadRequest>(read);
   if (cancelled(cancellation))
-    return {KRINO_CANCELLED, describe_model_role(lane->config) + ": the run was cancelled before the call was sent", {}};
+    return {KRINO_CANCELLED, describe_model_role(request.lane->config) + ": the run was cancelled before the call was sent", {}};
   return await_callback<LlmCallOutcome>([&](Call::Done done) {
-    std::make_shared<Call>(s, *lane, std::move(resolved), estimated_tokens, std::move(key), seed, cancellation, std::move(done))
+    std::make_shared<Call>(s, *request.lane, std::move(request.resolved), request.estimated_tokens, std::move(request.key), seed,
+                           cancellation, std::move(done))
         ->start();
   });
 }
