@@ -80,19 +80,14 @@ BOOST_AUTO_TEST_CASE(openai_bodies_are_the_bytes_of_their_json_object) {
     if (request.seed) body["seed"] = *request.seed;
     if (request.max_tokens) body["max_tokens"] = *request.max_tokens;
     if (request.json_reply) body["response_format"] = json::object{{"type", "json_object"}};
-    if (!request.tools.empty()) {
-      json::array tools;
-      for (const auto& tool : request.tools) {
-        json::object function{{"name", tool.name}, {"parameters", tool.parameters}};
-        if (!tool.description.empty()) function["description"] = tool.description;
-        tools.push_back(json::object{{"type", "function"}, {"function", std::move(function)}});
-      }
-      body["tools"] = std::move(tools);
-    }
-    if (request.tool_choice == "auto" || request.tool_choice == "none" || request.tool_choice == "required")
-      body["tool_choice"] = request.tool_choice;
-    else if (!request.tool_choice.empty())
-      body["tool_choice"] = json::object{{"type", "function"}, {"function", json::object{{"name", request.tool_choice}}}};
+    // The only request with tools is `full` below: its tools in the wire's shape, written out.
+    if (!request.tools.empty())
+      body["tools"] = json::parse(R"([{"type":"function","function":{"name":"get_weather",)"
+                                  R"("parameters":{"type":"object","properties":{"t":{"maximum":1.5e300}}},)"
+                                  R"("description":"Current \"weather\""}},)"
+                                  R"({"type":"function","function":{"name":"get_time","parameters":{"type":"object"}}}])");
+    if (request.tool_choice == "required") body["tool_choice"] = "required";
+    if (request.tool_choice == "get_time") body["tool_choice"] = json::parse(R"({"type":"function","function":{"name":"get_time"}})");
     return json::serialize(body);
   };
   auto p = provider(R"({"provider": "openai", "model": "gpt-\"x\"", "temperature": 0.2})");
