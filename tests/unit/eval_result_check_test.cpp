@@ -63,6 +63,37 @@ BOOST_AUTO_TEST_CASE(every_contract_violation_has_its_reason) {
   BOOST_TEST(reason_for(R"({"name":"e","score":0,"success":false,"metadata":{"score":"nested is fine"}})") == "accepted");
 }
 
+// What the check reads from the fields: a key may come escaped (and then in parts); "skipped" counts
+// only as metadata's own member with the value true.
+BOOST_AUTO_TEST_CASE(fields_are_read_whatever_their_keys_spelling) {
+  const auto record = [](std::string_view text) {
+    auto r = check_eval_result(text, "e");
+    BOOST_REQUIRE(std::holds_alternative<CheckedResult>(r));
+    return std::get<CheckedResult>(r);
+  };
+  BOOST_TEST(record(R"({"name":"e","score":null,"success":false,"metadata":{"skipped":true}})").record.skipped);
+  BOOST_TEST(record(R"({"name":"e","score":null,"success":false,"metadata":{"x":[1,{"skipped":false}],"\u0073kipped":true}})").record.skipped);
+  BOOST_TEST(!record(R"({"name":"e","score":null,"success":false,"metadata":{"skipped":false}})").record.skipped);
+  BOOST_TEST(!record(R"({"name":"e","score":null,"success":false,"metadata":{"x":{"skipped":true}}})").record.skipped);
+  BOOST_TEST(!record(R"({"name":"e","score":null,"success":false,"metadata":{"skipped":"yes"}})").record.skipped);
+  BOOST_TEST(!record(R"({"name":"e","score":null,"success":false,"skipped":true,"metadata":{"skippedx":true}})").record.skipped);
+  BOOST_TEST(!record(R"({"name":"e","score":null,"success":false,"other":{"skipped":true}})").record.skipped);
+
+  const CheckedResult escaped = record(R"({"n\u0061me":"e","\u0073core":0.25,"succ\u0065ss":true,"thres\u0068old":0.2,"re\u0061son":"\u0072"})");
+  BOOST_TEST(*escaped.record.score == 0.25);
+  BOOST_TEST(escaped.record.success == true);
+  BOOST_TEST(*escaped.record.threshold == 0.2);
+  BOOST_TEST(escaped.json == R"({"n\u0061me":"e","\u0073core":0.25,"succ\u0065ss":true,"thres\u0068old":0.2,"re\u0061son":"\u0072"})");
+  BOOST_TEST(reason_for(R"({"\u0073core":"1","success":true})") == "\"score\" is neither a number nor null");
+  BOOST_TEST(reason_for(R"({"score":1,"success":true,"metadat\u0061":[]})") == "\"metadata\" must be an object");
+
+  // A name written with escapes is still the configured name; another one is replaced.
+  BOOST_TEST(record(R"({"name":"\u0065","score":1,"success":true})").json == R"({"name":"\u0065","score":1,"success":true})");
+  BOOST_TEST(record(R"({"name":"f","score":1,"success":true})").json == R"({"name":"e","score":1,"success":true})");
+  const std::string long_name(5000, 'n');
+  BOOST_TEST(record(R"({"name":")" + long_name + R"(","score":1,"success":true})").json == R"({"name":"e","score":1,"success":true})");
+}
+
 // A reason cut inside a character by the plugin (here "é" missing its second byte) must neither
 // lose the result nor put ill-formed UTF-8 into the event line.
 BOOST_AUTO_TEST_CASE(ill_formed_utf8_in_a_reason_is_repaired_not_passed_on) {
