@@ -18,9 +18,8 @@ namespace krino::core {
 template <class Result, class Start>
 Result await_callback(Start&& start) {
   Result result{};
-  // Under ThreadSanitizer the thread waits instead: oneTBB switches a suspended task's stack in
-  // code built without the sanitizer, which it cannot follow (it then takes stack reuse for races).
-  if (!kThreadSanitizer && tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized) {
+  // Under a sanitizer the thread waits instead (kWaitsSuspendTasks says why).
+  if (kWaitsSuspendTasks && tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized) {
     tbb::task::suspend([&](tbb::task::suspend_point point) {
       start([&result, point](Result r) {
         result = std::move(r);

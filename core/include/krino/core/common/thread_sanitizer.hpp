@@ -18,4 +18,16 @@ inline void happens_before(void*) {}
 inline void happens_after(void*) {}
 #endif
 
+// Whether a waiting TBB task is suspended (its stack switched out) or its thread waits. Neither
+// sanitizer follows oneTBB's switches between task stacks: ThreadSanitizer takes stack reuse for
+// races, and AddressSanitizer cannot find a task stack's bounds, so an exception unwound on one
+// leaves its frames' poison behind ("ASan is ignoring requested __asan_handle_no_return"), which a
+// later call on the same stack reports as an overflow. Under either, waits block their thread.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+inline constexpr bool kWaitsSuspendTasks = !kThreadSanitizer && !kAddressSanitizer;
+
 }  // namespace krino::core
