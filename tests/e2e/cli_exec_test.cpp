@@ -5,6 +5,8 @@
 #include "process_checks.hpp"
 #include "test_paths.hpp"
 
+#include "krino/core/common/thread_sanitizer.hpp"
+
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -205,15 +207,6 @@ BOOST_AUTO_TEST_CASE(shell_commands_and_stderr_tails) {
   BOOST_TEST(message.size() < 4096u + 200u, "only the end of stderr is kept");
 }
 
-// krino built for a sanitizer blocks a waiting item's thread instead of suspending the item
-// (kWaitsSuspendTasks in core/include/krino/core/common/thread_sanitizer.hpp; this test is built
-// with the same preset).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kWaitsSuspendTasks = false;
-#else
-constexpr bool kWaitsSuspendTasks = true;
-#endif
-
 BOOST_AUTO_TEST_CASE(ctrl_c_stops_running_programs) {
   for (const char* mode : {"per_example", "worker"}) {
     ExecExperiment e(std::string("dataset: seq:50\n"
@@ -231,7 +224,7 @@ BOOST_AUTO_TEST_CASE(ctrl_c_stops_running_programs) {
     };
     // Three programs run at once, each in a suspended item. Under a sanitizer a waiting item holds its
     // thread (kWaitsSuspendTasks), so as many run as krino has threads.
-    const std::size_t running = kWaitsSuspendTasks
+    const std::size_t running = krino::core::kWaitsSuspendTasks
                                     ? 3u
                                     : std::min<std::size_t>(3u, std::max(1u, std::thread::hardware_concurrency()));
     ProcessOptions options;

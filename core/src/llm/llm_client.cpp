@@ -14,6 +14,7 @@
 #include "krino/core/usage/cost_rollup.hpp"
 
 #include <krino/json_extract.hpp>
+#include <krino/event/values.hpp>
 #include <krino/json_text.hpp>
 #include <krino/utf8.hpp>
 
@@ -23,7 +24,6 @@
 #include <krino/json_parse.hpp>
 
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -167,15 +167,7 @@ struct ReplyDocument {
 // Boost.JSON object first (a node per member) and serialising it cost a judge call about 12,000
 // instructions, on the I/O thread. The bytes are those append_compact_json writes.
 std::string response_document(const ReplyDocument& reply) {
-  const auto append_count = [](std::string& out, const std::optional<std::int64_t>& count) {
-    if (!count) {
-      out += "null";
-      return;
-    }
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, *count).ptr;
-    out.append(digits, static_cast<std::size_t>(end - digits));
-  };
+  using krino::event::append_optional;
   std::string out;
   out.reserve(reply.content.size() + reply.model.size() + reply.tool_calls.size() + reply.stop_reason.size() + 160);
   out += "{\"content\":";
@@ -183,16 +175,15 @@ std::string response_document(const ReplyDocument& reply) {
   out += ",\"model\":";
   ::krino::json::append_json_string(out, reply.model);
   out += ",\"usage\":{\"tokensIn\":";
-  append_count(out, reply.tokens_in);
+  append_optional(out, reply.tokens_in);
   out += ",\"tokensOut\":";
-  append_count(out, reply.tokens_out);
+  append_optional(out, reply.tokens_out);
   out += "},\"costUsd\":";
-  if (reply.cost) ::krino::json::append_double(out, *reply.cost);
-  else out += "null";
+  append_optional(out, reply.cost);
   out += ",\"cached\":";
-  out += reply.cached ? "true" : "false";
+  krino::event::append_bool(out, reply.cached);
   out += ",\"attempts\":";
-  append_count(out, reply.attempts);
+  krino::event::append_integer(out, reply.attempts);
   // Re-read and written again as every other value is, so the document's numbers keep one form.
   if (!reply.tool_calls.empty()) {
     out += ",\"toolCalls\":";

@@ -40,11 +40,11 @@ ProviderHttpRequest OpenAiProvider::encode(const JudgeRequest& request) const {
   provider_json::append_wire_number(body, request.temperature);
   if (request.seed) {
     body += ",\"seed\":";
-    provider_json::append_integer(body, *request.seed);
+    krino::event::append_integer(body, *request.seed);
   }
   if (request.max_tokens) {
     body += ",\"max_tokens\":";
-    provider_json::append_integer(body, *request.max_tokens);
+    krino::event::append_integer(body, *request.max_tokens);
   }
   if (request.json_reply) body += ",\"response_format\":{\"type\":\"json_object\"}";
   if (!request.tools.empty()) {

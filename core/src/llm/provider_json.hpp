@@ -5,9 +5,9 @@
 
 #include <boost/json.hpp>
 #include <krino/json_parse.hpp>
+#include <krino/event/values.hpp>
 #include <krino/json_text.hpp>
 
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -79,16 +79,10 @@ inline boost::json::value wire_number(double value) {
   return value;
 }
 
-inline void append_integer(std::string& out, std::int64_t value) {
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-  out.append(digits, static_cast<std::size_t>(end - digits));
-}
-
 // wire_number's value as json::serialize writes it, for a body written as text.
 inline void append_wire_number(std::string& out, double value) {
   const boost::json::value number = wire_number(value);
-  if (number.is_int64()) append_integer(out, number.get_int64());
+  if (number.is_int64()) krino::event::append_integer(out, number.get_int64());
   else out += boost::json::serialize(number);
 }
 
