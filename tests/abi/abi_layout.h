@@ -20,6 +20,7 @@
 
 /* Every struct starts with struct_size, a uint32_t, so a reader can always find it. */
 KRINO_CHECK_FIRST(krino_sink);
+KRINO_CHECK_FIRST(krino_eval_result);
 KRINO_CHECK_FIRST(krino_call_context);
 KRINO_CHECK_FIRST(krino_host);
 KRINO_CHECK_FIRST(krino_host_info);
@@ -57,9 +58,23 @@ static_assert(KRINO_CAP_THREAD_SAFE == 1u && KRINO_CAP_NEEDS_JUDGE == 2u && KRIN
 static_assert(KRINO_ABI_MAJOR == 1, "this test describes ABI major 1");
 
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
-KRINO_CHECK_SIZE(krino_sink, 24);
+/* ABI 1.0 and 1.1 ended at 24 bytes; 1.2 appended write_eval_result there. */
+KRINO_CHECK_SIZE(krino_sink, 32);
 KRINO_CHECK_OFFSET(krino_sink, host_data, 8);
 KRINO_CHECK_OFFSET(krino_sink, write, 16);
+KRINO_CHECK_OFFSET(krino_sink, write_eval_result, 24);
+KRINO_CHECK_SIZE(krino_eval_result, 88);
+KRINO_CHECK_OFFSET(krino_eval_result, name, 8);
+KRINO_CHECK_OFFSET(krino_eval_result, name_size, 16);
+KRINO_CHECK_OFFSET(krino_eval_result, has_score, 24);
+KRINO_CHECK_OFFSET(krino_eval_result, score, 32);
+KRINO_CHECK_OFFSET(krino_eval_result, success, 40);
+KRINO_CHECK_OFFSET(krino_eval_result, has_threshold, 44);
+KRINO_CHECK_OFFSET(krino_eval_result, threshold, 48);
+KRINO_CHECK_OFFSET(krino_eval_result, reason, 56);
+KRINO_CHECK_OFFSET(krino_eval_result, reason_size, 64);
+KRINO_CHECK_OFFSET(krino_eval_result, metadata_json, 72);
+KRINO_CHECK_OFFSET(krino_eval_result, metadata_size, 80);
 /* ABI 1.0 ended at 56 bytes; 1.1 appended testcase_sections there. A 1.0 host sends struct_size 56. */
 KRINO_CHECK_SIZE(krino_call_context, 120);
 KRINO_CHECK_OFFSET(krino_call_context, testcase_sections, 56);

@@ -84,7 +84,7 @@ extern "C" KRINO_EXPORT const krino_plugin_descriptor* krino_plugin_entry(const 
 
 int main() {
   struct Buffer {
-    krino_sink sink{.struct_size = sizeof(krino_sink), .host_data = this, .write = append};
+    krino_sink sink{.struct_size = sizeof(krino_sink), .host_data = this, .write = append, .write_eval_result = nullptr};
     std::string text;
     static void append(krino_sink* sink, const char* data, size_t size) {
       static_cast<Buffer*>(sink->host_data)->text.append(data, size);

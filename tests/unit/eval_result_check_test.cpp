@@ -1,7 +1,12 @@
 #include "krino/core/runner/eval_result_check.hpp"
+#include "krino/core/runner/result_sink.hpp"
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
+#include <krino/plugin/eval_result.hpp>
+
+#include <cmath>
+#include <limits>
 
 using namespace krino::core;
 
@@ -103,6 +108,119 @@ BOOST_AUTO_TEST_CASE(ill_formed_utf8_in_a_reason_is_repaired_not_passed_on) {
   const auto& checked = std::get<CheckedResult>(r);
   BOOST_TEST(*checked.record.score == 1.0);
   BOOST_TEST(boost::json::parse(checked.json).at("reason") == "caf\xEF\xBF\xBD");
+}
+
+// ABI 1.2: a result handed over as values reads exactly as the same result sent as text.
+BOOST_AUTO_TEST_CASE(values_give_the_result_text_gives_byte_for_byte) {
+  std::vector<krino::EvalResult> results;
+  results.push_back(krino::EvalResult::scored("plugin_default", 1.0, 0.5, "matched"));
+  results.push_back(krino::EvalResult::scored("e", 0.1 + 0.2, 0.3, "0.30000000000000004 is not 0.3"));
+  results.push_back(krino::EvalResult::unscored("e", std::nullopt, "no \"expected\" output\n\ttab \x01 and \\"));
+  results.push_back(krino::EvalResult::scored("e", 0.0, 1e-7, "caf\xC3\xA9 \xF0\x9F\x98\x80 \xE2\x80\xA8"));
+  results.push_back(krino::EvalResult::scored("", 5e-324, 0.0));
+  krino::EvalResult with_metadata = krino::EvalResult::scored("e", 0.75, 0.8, std::string(300, 'r'));
+  with_metadata.metadata = boost::json::parse(R"({"n":1.5,"big":18446744073709551615,"neg":-3,"nested":{"skipped":true},"s":"\u00e9\n"})").as_object();
+  results.push_back(with_metadata);
+  krino::EvalResult skipped = krino::EvalResult::unscored("e", 0.5, "does not apply");
+  skipped.metadata = boost::json::parse(R"({"skipped":true,"why":["no tools"]})").as_object();
+  results.push_back(skipped);
+  krino::EvalResult not_skipped = krino::EvalResult::scored("e", 1, 1);
+  not_skipped.metadata = boost::json::parse(R"({"skipped":false})").as_object();
+  results.push_back(not_skipped);
+
+  for (const krino::EvalResult& r : results) {
+    std::string text;
+    r.append_json(text);
+    const auto from_text = check_eval_result(text, "configured");
+    BOOST_TEST_REQUIRE(from_text.ok(), text);
+    std::string metadata_text;
+    const std::optional<CheckedResult> from_values = check_eval_values(r.values(metadata_text), "configured");
+    BOOST_TEST_REQUIRE(from_values.has_value(), text);
+    BOOST_TEST(from_values->json == from_text.value().json);
+    BOOST_TEST(from_values->record.name == "configured");
+    BOOST_TEST((from_values->record.score == from_text.value().record.score));
+    BOOST_TEST(from_values->record.success == from_text.value().record.success);
+    BOOST_TEST((from_values->record.threshold == from_text.value().record.threshold));
+    BOOST_TEST(from_values->record.skipped == from_text.value().record.skipped);
+  }
+  std::string metadata_text;
+  BOOST_TEST(check_eval_values(skipped.values(metadata_text), "e")->record.skipped);
+}
+
+// Values the text check has a message for are left to it: the host refuses them, the helper then
+// writes the text, and the item's error reads as it always has.
+BOOST_AUTO_TEST_CASE(values_the_text_check_must_judge_are_refused) {
+  const krino::EvalResult good = krino::EvalResult::scored("e", 0.5, 0.5, "ok");
+  std::string metadata_text;
+  const krino_eval_result base = good.values(metadata_text);
+  BOOST_TEST(check_eval_values(base, "e").has_value());
+  auto refused = [&](auto change) {
+    krino_eval_result v = base;
+    change(v);
+    return !check_eval_values(v, "e").has_value();
+  };
+  BOOST_TEST(refused([](krino_eval_result& v) { v.score = 1.5; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.score = -0.0001; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.score = std::nan(""); }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.success = 2; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.has_score = 0; v.success = 1; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.threshold = std::numeric_limits<double>::infinity(); }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.reason = "caf\xC3"; v.reason_size = 4; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.reason = nullptr; v.reason_size = 3; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "[1]"; v.metadata_size = 3; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "{\"a\":"; v.metadata_size = 5; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "{\n}"; v.metadata_size = 3; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "{\"a\":\"\xC3\"}"; v.metadata_size = 9; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = nullptr; v.metadata_size = 2; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.struct_size = offsetof(krino_eval_result, metadata_json); }));
+  // Taken: a null threshold, no reason at all, an empty metadata object written out.
+  BOOST_TEST(!refused([](krino_eval_result& v) { v.has_threshold = 0; v.reason = nullptr; v.reason_size = 0; }));
+  BOOST_TEST(!refused([](krino_eval_result& v) { v.metadata_json = "{}"; v.metadata_size = 2; }));
+}
+
+// The sink the host hands an evaluate call, with the C++ helper writing to it.
+BOOST_AUTO_TEST_CASE(the_result_sink_takes_values_once_and_falls_back_to_text) {
+  {
+    ResultSink sink("configured");
+    krino::EvalResult::scored("own", 1, 0.5, "r").write_to(sink.sink());
+    WrittenResult taken = sink.take();
+    BOOST_TEST_REQUIRE(std::holds_alternative<CheckedResult>(taken));
+    BOOST_TEST(std::get<CheckedResult>(taken).json ==
+               R"({"name":"configured","score":1.0,"success":true,"threshold":0.5,"reason":"r","metadata":{}})");
+  }
+  {  // A value the host leaves to the text check: the helper writes the text, whose check says why.
+    ResultSink sink("e");
+    krino::EvalResult r = krino::EvalResult::scored("e", 1.25, 0.5);
+    r.write_to(sink.sink());
+    WrittenResult taken = sink.take();
+    BOOST_TEST_REQUIRE(std::holds_alternative<std::string>(taken));
+    const auto checked = check_eval_result(std::get<std::string>(taken), "e");
+    BOOST_TEST_REQUIRE(!checked.ok());
+    BOOST_TEST(checked.error().message == "\"score\" 1.25 is outside 0..1");
+  }
+  {  // A host older than ABI 1.2 hands a shorter sink: the helper writes text.
+    ResultSink sink("e");
+    sink.sink()->struct_size = offsetof(krino_sink, write_eval_result);
+    krino::EvalResult::scored("e", 1, 0.5).write_to(sink.sink());
+    WrittenResult taken = sink.take();
+    BOOST_TEST_REQUIRE(std::holds_alternative<std::string>(taken));
+    BOOST_TEST(std::get<std::string>(taken) ==
+               R"({"name":"e","score":1.0,"success":true,"threshold":0.5,"reason":"","metadata":{}})");
+  }
+  {  // Values twice, or after text, are refused; text after values is what the host keeps.
+    ResultSink sink("e");
+    std::string metadata_text;
+    const krino_eval_result v = krino::EvalResult::scored("e", 1, 0.5).values(metadata_text);
+    BOOST_TEST(sink.sink()->write_eval_result(sink.sink(), &v) == KRINO_OK);
+    BOOST_TEST(sink.sink()->write_eval_result(sink.sink(), &v) != KRINO_OK);
+    sink.sink()->write(sink.sink(), "junk", 4);
+    WrittenResult taken = sink.take();
+    BOOST_TEST_REQUIRE(std::holds_alternative<std::string>(taken));
+    BOOST_TEST(std::get<std::string>(taken) == "junk");
+    ResultSink text_first("e");
+    text_first.sink()->write(text_first.sink(), "{", 1);
+    BOOST_TEST(text_first.sink()->write_eval_result(text_first.sink(), &v) != KRINO_OK);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

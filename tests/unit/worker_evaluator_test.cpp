@@ -104,14 +104,14 @@ while True:
 // One group of `items` calls through evaluate_batch, from inside TBB (the task suspends once) or
 // from a plain thread; item i's test case is testcase_of(i).
 template <class TestCaseOf>
-std::vector<StatusOr<std::string, ItemError>> evaluate_group(const WorkerEvaluator& evaluator, std::size_t items,
+std::vector<StatusOr<WrittenResult, ItemError>> evaluate_group(const WorkerEvaluator& evaluator, std::size_t items,
                                                              TestCaseOf testcase_of, bool in_tbb = true) {
   std::vector<krino_call_context> contexts;
   for (std::size_t i = 0; i < items; ++i) contexts.push_back(item_context(i));
   std::vector<EvaluatorCall> calls;
   for (std::size_t i = 0; i < items; ++i) calls.push_back({&contexts[i], testcase_of(i)});
   if (!in_tbb) return evaluator.evaluate_batch(calls);
-  std::vector<StatusOr<std::string, ItemError>> results;
+  std::vector<StatusOr<WrittenResult, ItemError>> results;
   tbb::task_arena arena(2);
   arena.execute([&] { tbb::parallel_for(0, 1, [&](int) { results = evaluator.evaluate_batch(calls); }); });
   return results;
@@ -266,7 +266,8 @@ BOOST_AUTO_TEST_CASE(a_worker_answers_and_one_that_dies_is_replaced) {
 
   auto first = evaluator->evaluate(item_context(0), R"({"inputs":{}})");
   BOOST_TEST_REQUIRE(first.ok(), why_not(first));
-  BOOST_TEST(mentions(first.value(), "\"score\":0.25"), first.value());
+  const std::string& first_text = std::get<std::string>(first.value());  // a worker's answer is text
+  BOOST_TEST(mentions(first_text, "\"score\":0.25"), first_text);
 
   auto died = evaluator->evaluate(item_context(1), R"({"inputs":{"die":true}})");
   BOOST_TEST_REQUIRE(!died.ok());
@@ -289,7 +290,7 @@ BOOST_AUTO_TEST_CASE(pipelined_requests_through_one_worker_blame_only_the_item_i
   auto evaluator = start({}, s);
   BOOST_TEST(evaluator->handshake().concurrency == kDefaultWorkerConcurrency);  // none given
   constexpr int kItems = 200;
-  std::vector<std::optional<StatusOr<std::string, ItemError>>> results(kItems);
+  std::vector<std::optional<StatusOr<WrittenResult, ItemError>>> results(kItems);
   tbb::task_arena arena(2);
   arena.execute([&] {
     tbb::parallel_for(0, kItems, [&](int i) {

@@ -5,7 +5,9 @@
 #include <boost/json.hpp>
 #include <krino/json_parse.hpp>
 #include <boost/json/basic_parser_impl.hpp>
+#include <krino/json_spans.hpp>
 #include <krino/json_text.hpp>
+#include <krino/plugin/eval_result.hpp>
 #include <krino/utf8.hpp>
 
 #include <algorithm>
@@ -228,6 +230,43 @@ StatusOr<CheckedResult> check_eval_result(std::string_view text, const std::stri
       checked.json = krino::json::to_compact_json(object);
     }
   }
+  return checked;
+}
+
+std::optional<CheckedResult> check_eval_values(const krino_eval_result& values, std::string_view name) {
+  if (values.struct_size < offsetof(krino_eval_result, metadata_size) + sizeof(values.metadata_size)) return std::nullopt;
+  if (values.has_score != 0 && !(std::isfinite(values.score) && values.score >= 0.0 && values.score <= 1.0))
+    return std::nullopt;
+  if ((values.success != 0 && values.success != 1) || (values.has_score == 0 && values.success != 0)) return std::nullopt;
+  if (values.has_threshold != 0 && !std::isfinite(values.threshold)) return std::nullopt;
+  const std::string_view reason(values.reason_size > 0 ? values.reason : "", values.reason_size);
+  if ((values.reason == nullptr && values.reason_size > 0) || !utf8::is_valid(reason)) return std::nullopt;
+  bool skipped = false;
+  if (values.metadata_size > 0) {
+    if (values.metadata_json == nullptr) return std::nullopt;
+    const std::string_view metadata(values.metadata_json, values.metadata_size);
+    // Taken only as the helper writes it: one object, compact (the text check turns line breaks
+    // between tokens into spaces, which would make the two ways differ).
+    if (metadata.front() != '{' || metadata.find_first_of("\r\n") != std::string_view::npos || !is_json_object(metadata))
+      return std::nullopt;
+    // As the text check reads it: the last "skipped" that is true or false says.
+    krino::json::for_each_member(metadata, [&](std::string_view key, std::string_view value) {
+      if (krino::json::key_equals(key, "skipped") && (value == "true" || value == "false")) skipped = value == "true";
+      return true;
+    });
+  }
+
+  CheckedResult checked;
+  checked.record.name = name;
+  checked.record.success = values.success != 0;
+  if (values.has_score != 0) checked.record.score = values.score;
+  if (values.has_threshold != 0) checked.record.threshold = values.threshold;
+  checked.record.skipped = skipped;
+  krino_eval_result renamed = values;  // the configured name, as the text check puts it in
+  renamed.name = name.data();
+  renamed.name_size = name.size();
+  renamed.reason = reason.data();
+  append_eval_result_json(checked.json, renamed);
   return checked;
 }
 

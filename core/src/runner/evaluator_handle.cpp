@@ -45,9 +45,10 @@ EvaluatorHandle::EvaluatorHandle(const Component& component, std::string name, c
 
 EvaluatorHandle::~EvaluatorHandle() = default;
 
-StatusOr<CheckedResult, ItemError> EvaluatorHandle::checked(StatusOr<std::string, ItemError> written) const {
+StatusOr<CheckedResult, ItemError> EvaluatorHandle::checked(StatusOr<WrittenResult, ItemError> written) const {
   if (!written.ok()) return std::move(written).error();
-  auto checked = check_eval_result(written.value(), name_);
+  if (auto* taken = std::get_if<CheckedResult>(&written.value())) return std::move(*taken);  // checked as it was taken
+  auto checked = check_eval_result(std::get<std::string>(written.value()), name_);
   if (!checked.ok()) return ItemError{"evaluator", name_, KRINO_INTERNAL, "returned a malformed result: " + checked.error().message};
   return std::move(checked).value();
 }
@@ -58,7 +59,7 @@ StatusOr<CheckedResult, ItemError> EvaluatorHandle::evaluate(const krino_call_co
 }
 
 std::vector<StatusOr<CheckedResult, ItemError>> EvaluatorHandle::evaluate_batch(std::span<const EvaluatorCall> calls) const {
-  std::vector<StatusOr<std::string, ItemError>> written = backend_->evaluate_batch(calls);
+  std::vector<StatusOr<WrittenResult, ItemError>> written = backend_->evaluate_batch(calls);
   std::vector<StatusOr<CheckedResult, ItemError>> results;
   results.reserve(written.size());
   for (auto& one : written) results.push_back(checked(std::move(one)));

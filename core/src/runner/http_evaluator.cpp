@@ -102,7 +102,7 @@ HttpEvaluator::Pending HttpEvaluator::pending_call(const krino_call_context& ctx
   return pending;
 }
 
-StatusOr<std::string, ItemError> HttpEvaluator::result_of(WorkerAnswer answer) const {
+StatusOr<WrittenResult, ItemError> HttpEvaluator::result_of(WorkerAnswer answer) const {
   switch (answer.kind) {
     case WorkerAnswer::Kind::result: return std::move(answer.text);
     // The server's own error for this test case as it wrote it, or a failed exchange (its text
@@ -113,14 +113,14 @@ StatusOr<std::string, ItemError> HttpEvaluator::result_of(WorkerAnswer answer) c
   return error(KRINO_INTERNAL, settings_.what + " answered with " + settings_.redact(answer.text));
 }
 
-StatusOr<std::string, ItemError> HttpEvaluator::evaluate(const krino_call_context& ctx,
+StatusOr<WrittenResult, ItemError> HttpEvaluator::evaluate(const krino_call_context& ctx,
                                                          std::string_view testcase) const {
   const EvaluatorCall call{&ctx, testcase};
   return std::move(evaluate_batch(std::span<const EvaluatorCall>(&call, 1)).front());
 }
 
-std::vector<StatusOr<std::string, ItemError>> HttpEvaluator::evaluate_batch(std::span<const EvaluatorCall> calls) const {
-  std::vector<StatusOr<std::string, ItemError>> results;
+std::vector<StatusOr<WrittenResult, ItemError>> HttpEvaluator::evaluate_batch(std::span<const EvaluatorCall> calls) const {
+  std::vector<StatusOr<WrittenResult, ItemError>> results;
   results.reserve(calls.size());
   if (cancelled(cancellation_)) {
     for (std::size_t k = 0; k < calls.size(); ++k)

@@ -4,6 +4,7 @@
 #include "krino/core/common/string_sink.hpp"
 #include "krino/core/host/call_handle.hpp"
 #include "krino/core/plugin/loaded_plugin.hpp"
+#include "krino/core/runner/result_sink.hpp"
 
 #include <krino/json_text.hpp>
 
@@ -19,10 +20,12 @@ namespace {
 
 // One call on a thread of its own: shared by the waiting worker and that thread.
 struct TimedCall {
+  explicit TimedCall(std::string evaluator_name) : name(std::move(evaluator_name)), result(name) {}
+  std::string name;  // the thread may outlive the evaluator
   std::string testcase;
   krino_call_context ctx{};
   CallHandle handle;  // the item's judge attribution, without the item's parse (another thread)
-  StringSink result;
+  ResultSink result;
   StringSink error;
   krino_status status = KRINO_OK;
   std::mutex mutex;
@@ -84,27 +87,27 @@ ItemError InProcessEvaluator::failure(krino_status status, const std::string& me
   return ItemError{"evaluator", name_, status, message.empty() ? "evaluator failed without a message" : message};
 }
 
-StatusOr<std::string, ItemError> InProcessEvaluator::evaluate(const krino_call_context& ctx,
+StatusOr<WrittenResult, ItemError> InProcessEvaluator::evaluate(const krino_call_context& ctx,
                                                               std::string_view testcase) const {
   if (timeout_ && timeout_->count() > 0) return evaluate_with_timeout(ctx, testcase);
-  StringSink result;
+  ResultSink result(name_);
   StringSink error;
   void* instance = instances_->acquire();
   krino_status status =
       component_.evaluator().evaluate(instance, &ctx, testcase.data(), testcase.size(), result.sink(), error.sink());
   instances_->release(instance);
   if (status != KRINO_OK) return failure(status, error.text().empty() ? std::string() : error.message());
-  return std::move(result.text());
+  return result.take();
 }
 
-StatusOr<std::string, ItemError> InProcessEvaluator::evaluate_with_timeout(const krino_call_context& ctx,
+StatusOr<WrittenResult, ItemError> InProcessEvaluator::evaluate_with_timeout(const krino_call_context& ctx,
                                                                            std::string_view testcase) const {
   const size_t capacity = instances_->shared ? std::max<size_t>(1, std::thread::hardware_concurrency()) : instances_->all.size();
   if (instances_->abandoned.load() >= capacity)
     return failure(KRINO_UNAVAILABLE, std::to_string(instances_->abandoned.load()) +
                                           " earlier calls ran past timeout_ms and are still running in this process; "
                                           "the evaluator takes no more (isolation: process would have stopped them)");
-  auto call = std::make_shared<TimedCall>();
+  auto call = std::make_shared<TimedCall>(name_);
   call->testcase.assign(testcase);
   call->ctx = ctx;
   if (ctx.host_handle != nullptr) {
@@ -142,7 +145,7 @@ StatusOr<std::string, ItemError> InProcessEvaluator::evaluate_with_timeout(const
   }
   if (call->status != KRINO_OK)
     return failure(call->status, call->error.text().empty() ? std::string() : call->error.message());
-  return std::move(call->result.text());
+  return call->result.take();
 }
 
 }  // namespace krino::core

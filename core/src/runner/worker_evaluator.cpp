@@ -117,13 +117,13 @@ std::string WorkerEvaluator::request_line(uint64_t id, const krino_call_context&
   return worker_evaluate_line(id, timed, testcase, handshake_.reads);
 }
 
-StatusOr<std::string, ItemError> WorkerEvaluator::evaluate(const krino_call_context& ctx,
+StatusOr<WrittenResult, ItemError> WorkerEvaluator::evaluate(const krino_call_context& ctx,
                                                            std::string_view testcase) const {
   const uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
   return answer(pool_->exchange(request_line(id, ctx, testcase), id, settings_.limits.cancelled), id);
 }
 
-std::vector<StatusOr<std::string, ItemError>> WorkerEvaluator::evaluate_batch(std::span<const EvaluatorCall> calls) const {
+std::vector<StatusOr<WrittenResult, ItemError>> WorkerEvaluator::evaluate_batch(std::span<const EvaluatorCall> calls) const {
   const uint64_t first = next_id_.fetch_add(calls.size(), std::memory_order_relaxed);
   std::vector<std::string> lines;
   std::vector<uint64_t> ids;
@@ -134,13 +134,13 @@ std::vector<StatusOr<std::string, ItemError>> WorkerEvaluator::evaluate_batch(st
     lines.push_back(request_line(ids.back(), *calls[k].ctx, calls[k].testcase));
   }
   std::vector<WorkerPool::Exchange> sent = pool_->exchange_all(lines, ids, settings_.limits.cancelled);
-  std::vector<StatusOr<std::string, ItemError>> results;
+  std::vector<StatusOr<WrittenResult, ItemError>> results;
   results.reserve(calls.size());
   for (std::size_t k = 0; k < calls.size(); ++k) results.push_back(answer(std::move(sent[k]), ids[k]));
   return results;
 }
 
-StatusOr<std::string, ItemError> WorkerEvaluator::answer(WorkerPool::Exchange sent, uint64_t id) const {
+StatusOr<WrittenResult, ItemError> WorkerEvaluator::answer(WorkerPool::Exchange sent, uint64_t id) const {
   if (sent.kind == WorkerPool::Exchange::Kind::no_worker)
     return error(KRINO_UNAVAILABLE, "could not start a worker: " + sent.error);
   if (sent.kind == WorkerPool::Exchange::Kind::cancelled)

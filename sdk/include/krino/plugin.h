@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define KRINO_ABI_MAJOR 1
-#define KRINO_ABI_MINOR 1
+#define KRINO_ABI_MINOR 2
 
 #if defined(_WIN32)
 #define KRINO_EXPORT __declspec(dllexport)
@@ -76,6 +76,25 @@ enum {
 /* ------------------------------------------------------------------------------------------------
  * Sink: where a plugin writes output bytes. Owned by the host.
  * ---------------------------------------------------------------------------------------------- */
+/* Since ABI 1.2: one eval result as values, the fields of krino.evalresult/1 (see the evaluator
+ * below). Strings are UTF-8 byte spans, not NUL-terminated, read during the call only. */
+typedef struct krino_eval_result {
+  uint32_t struct_size;
+  const char *name;
+  size_t name_size;
+  int32_t has_score; /* 0: the score is null (it could not be computed; `reason` says why) */
+  double score;      /* 0..1 when has_score */
+  int32_t success;   /* 0 or 1 */
+  int32_t has_threshold;
+  double threshold;
+  const char *reason; /* NULL with size 0: "" */
+  size_t reason_size;
+  /* The metadata object as compact JSON text ({"k":1}), numbers as they are to be reported; NULL
+   * with size 0: {} */
+  const char *metadata_json;
+  size_t metadata_size;
+} krino_eval_result;
+
 typedef struct krino_sink {
   uint32_t struct_size;
   void *host_data; /* opaque to the plugin */
@@ -83,6 +102,16 @@ typedef struct krino_sink {
   /* Appends `size` bytes; successive writes concatenate. The bytes are copied before it returns.
    * [same thread as the call that received the sink] Valid only during that call. */
   void (*write)(struct krino_sink *sink, const char *data, size_t size);
+
+  /* Since ABI 1.2 (read it only when struct_size covers it); NULL on sinks that take no result.
+   * On the result sink of an evaluate call: hands the host the eval result as values instead of
+   * its krino.evalresult/1 text, so the text is neither written by the plugin nor parsed by the
+   * host. KRINO_OK: the host checked and kept it, and the plugin writes nothing more. Any other
+   * status: nothing was kept (a value the host does not take this way, such as a score outside
+   * 0..1 or ill-formed UTF-8), and the plugin writes the result's text through `write` as it
+   * would without this function; the host then checks the text and reports what is wrong with it.
+   * Copies before it returns. [same thread as the call that received the sink] */
+  krino_status (*write_eval_result)(struct krino_sink *sink, const krino_eval_result *result);
 } krino_sink;
 
 /* ------------------------------------------------------------------------------------------------

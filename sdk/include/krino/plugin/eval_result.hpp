@@ -2,8 +2,8 @@
 // (name, score 0..1 or null, success, threshold, reason, metadata).
 //
 // Threads: any; an EvalResult is a plain value. Ownership: it owns its strings and metadata (default
-// storage, never the test case's arena); the trampoline writes it to the host's result sink, which
-// copies.
+// storage, never the test case's arena); the trampoline hands it to the host's result sink
+// (write_to), which copies.
 #ifndef KRINO_PLUGIN_EVAL_RESULT_HPP
 #define KRINO_PLUGIN_EVAL_RESULT_HPP
 
@@ -15,8 +15,10 @@
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace krino {
@@ -47,32 +49,91 @@ struct EvalResult {
     return r;
   }
 
-  // The krino.evalresult/1 document, written straight to text (this runs once per evaluator per item).
-  void append_json(std::string& out) const {
-    if (score && !(*score - *score == 0.0))
-      throw Error(KRINO_INTERNAL, "evaluator '" + name + "' produced a non-finite score");
-    out += "{\"name\":";
-    json::append_json_string(out, name);
-    out += ",\"score\":";
-    if (score) json::append_double(out, *score);
-    else out += "null";
-    out += success ? ",\"success\":true" : ",\"success\":false";
-    out += ",\"threshold\":";
-    if (threshold) json::append_double(out, *threshold);
-    else out += "null";
-    out += ",\"reason\":";
-    json::append_json_string(out, reason);
-    out += ",\"metadata\":";
-    json::append_compact_json(out, metadata);
-    out += '}';
+  // The result as the ABI's values, its strings viewing this result's; the metadata is written as
+  // compact JSON into `metadata_text` (left untouched, and not viewed, when there is none).
+  krino_eval_result values(std::string& metadata_text) const {
+    require_finite_score();
+    krino_eval_result v{};
+    v.struct_size = sizeof(v);
+    v.name = name.data();
+    v.name_size = name.size();
+    v.has_score = score ? 1 : 0;
+    v.score = score.value_or(0.0);
+    v.success = success ? 1 : 0;
+    v.has_threshold = threshold ? 1 : 0;
+    v.threshold = threshold.value_or(0.0);
+    v.reason = reason.data();
+    v.reason_size = reason.size();
+    if (!metadata.empty()) {
+      metadata_text.clear();
+      json::append_compact_json(metadata_text, metadata);
+      v.metadata_json = metadata_text.data();
+      v.metadata_size = metadata_text.size();
+    }
+    return v;
   }
+
+  // The krino.evalresult/1 document, written straight to text.
+  void append_json(std::string& out) const;
+
+  // Hands the result to the host's result sink: as values where the sink takes them (ABI 1.2,
+  // krino_sink::write_eval_result), which spares writing the text here and parsing it there; as
+  // krino.evalresult/1 text otherwise (an older host, or values the host leaves to its text check).
+  // This runs once per evaluator per item.
+  void write_to(krino_sink* sink) const;
 
   boost::json::object to_json() const {
     std::string text;
     append_json(text);
     return krino::json::parse(text).as_object();
   }
+
+ private:
+  void require_finite_score() const {
+    if (score && !(*score - *score == 0.0))
+      throw Error(KRINO_INTERNAL, "evaluator '" + name + "' produced a non-finite score");
+  }
 };
+
+// Writes `v` as a krino.evalresult/1 document, compact, in the member order every krino result has
+// (the host writes the values a plugin hands over with this same function, so a result reads the
+// same byte for byte whichever way it crossed). The score must be finite.
+inline void append_eval_result_json(std::string& out, const krino_eval_result& v) {
+  out.reserve(out.size() + 96 + v.name_size + v.reason_size + v.metadata_size);
+  out += "{\"name\":";
+  json::append_json_string(out, std::string_view(v.name, v.name_size));
+  out += ",\"score\":";
+  if (v.has_score) json::append_double(out, v.score);
+  else out += "null";
+  out += v.success ? ",\"success\":true" : ",\"success\":false";
+  out += ",\"threshold\":";
+  if (v.has_threshold) json::append_double(out, v.threshold);
+  else out += "null";
+  out += ",\"reason\":";
+  json::append_json_string(out, std::string_view(v.reason, v.reason_size));
+  out += ",\"metadata\":";
+  if (v.metadata_size > 0) out.append(v.metadata_json, v.metadata_size);
+  else out += "{}";
+  out += '}';
+}
+
+inline void EvalResult::append_json(std::string& out) const {
+  std::string metadata_text;
+  append_eval_result_json(out, values(metadata_text));
+}
+
+inline void EvalResult::write_to(krino_sink* sink) const {
+  thread_local std::string metadata_text;
+  const krino_eval_result v = values(metadata_text);
+  if (sink == nullptr) return;
+  if (sink->struct_size >= offsetof(krino_sink, write_eval_result) + sizeof(sink->write_eval_result) &&
+      sink->write_eval_result != nullptr && sink->write_eval_result(sink, &v) == KRINO_OK)
+    return;
+  thread_local std::string text;
+  text.clear();
+  append_eval_result_json(text, v);
+  if (sink->write != nullptr) sink->write(sink, text.data(), text.size());
+}
 
 }  // namespace krino
 

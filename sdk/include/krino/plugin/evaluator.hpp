@@ -59,11 +59,7 @@ struct EvaluatorTrampolines {
       const std::shared_ptr<TestCaseDocument> document = testcase_document(ctx, data, size, self->host);
       TestCase test_case(*document);
       CallContext call(self->host, ctx);
-      EvalResult r = self->evaluator.evaluate(test_case, call);
-      thread_local std::string text;
-      text.clear();
-      r.append_json(text);
-      write(result, text);
+      self->evaluator.evaluate(test_case, call).write_to(result);
       return KRINO_OK;
     });
   }

@@ -48,7 +48,7 @@ class EvaluatorHandle {
   bool batches() const { return backend_->batches(); }
 
  private:
-  StatusOr<CheckedResult, ItemError> checked(StatusOr<std::string, ItemError> written) const;
+  StatusOr<CheckedResult, ItemError> checked(StatusOr<WrittenResult, ItemError> written) const;
 
   std::shared_ptr<const Component> owned_component_;
   const Component& component_;

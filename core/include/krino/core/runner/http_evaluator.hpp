@@ -49,9 +49,9 @@ class HttpEvaluator : public EvaluatorBackend {
   std::uint64_t requests_sent() const { return requests_sent_.load(); }
 
   // One test case is a group of one.
-  StatusOr<std::string, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const override;
+  StatusOr<WrittenResult, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const override;
   // A group's test cases are queued at once and leave together; the task waits once.
-  std::vector<StatusOr<std::string, ItemError>> evaluate_batch(std::span<const EvaluatorCall> calls) const override;
+  std::vector<StatusOr<WrittenResult, ItemError>> evaluate_batch(std::span<const EvaluatorCall> calls) const override;
   bool batches() const override { return true; }
 
  private:
@@ -63,7 +63,7 @@ class HttpEvaluator : public EvaluatorBackend {
   using Batch = std::vector<Pending>;
 
   Pending pending_call(const krino_call_context& ctx, std::string_view testcase) const;
-  StatusOr<std::string, ItemError> result_of(WorkerAnswer answer) const;
+  StatusOr<WrittenResult, ItemError> result_of(WorkerAnswer answer) const;
   void enqueue(std::vector<Pending> pendings) const;
   // Batches that may leave now; counted as in flight.
   std::vector<Batch> take_batches_locked() const;

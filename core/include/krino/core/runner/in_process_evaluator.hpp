@@ -36,7 +36,7 @@ class InProcessEvaluator : public EvaluatorBackend {
   InProcessEvaluator(const InProcessEvaluator&) = delete;
   InProcessEvaluator& operator=(const InProcessEvaluator&) = delete;
 
-  StatusOr<std::string, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const override;
+  StatusOr<WrittenResult, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const override;
 
  private:
   // The instances and what a call running on its own thread needs after its caller stopped
@@ -50,7 +50,7 @@ class InProcessEvaluator : public EvaluatorBackend {
     void* acquire();
     void release(void* instance);
   };
-  StatusOr<std::string, ItemError> evaluate_with_timeout(const krino_call_context& ctx, std::string_view testcase) const;
+  StatusOr<WrittenResult, ItemError> evaluate_with_timeout(const krino_call_context& ctx, std::string_view testcase) const;
   ItemError failure(krino_status status, const std::string& message) const;
 
   const Component& component_;

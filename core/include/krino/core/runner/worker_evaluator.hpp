@@ -51,9 +51,9 @@ class WorkerEvaluator : public EvaluatorBackend {
   std::size_t max_workers() const { return pool_->max_workers(); }
   std::size_t workers_started() const { return pool_->started_count(); }
 
-  StatusOr<std::string, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const override;
+  StatusOr<WrittenResult, ItemError> evaluate(const krino_call_context& ctx, std::string_view testcase) const override;
   // A group's requests go out together and the task waits once for all their answers.
-  std::vector<StatusOr<std::string, ItemError>> evaluate_batch(std::span<const EvaluatorCall> calls) const override;
+  std::vector<StatusOr<WrittenResult, ItemError>> evaluate_batch(std::span<const EvaluatorCall> calls) const override;
   bool batches() const override { return true; }
 
  private:
@@ -63,7 +63,7 @@ class WorkerEvaluator : public EvaluatorBackend {
   ItemError error(krino_status code, std::string message) const;
   std::string request_line(uint64_t id, const krino_call_context& ctx, std::string_view testcase) const;
   // What an exchange's reply means for the item: its result, or the item error.
-  StatusOr<std::string, ItemError> answer(WorkerPool::Exchange sent, uint64_t id) const;
+  StatusOr<WrittenResult, ItemError> answer(WorkerPool::Exchange sent, uint64_t id) const;
 
   WorkerEvaluatorSettings settings_;
   std::string name_;

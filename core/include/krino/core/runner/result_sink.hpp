@@ -1,0 +1,37 @@
+#pragma once
+// The result sink of an evaluate call: takes the eval result as values when the plugin hands them
+// over (krino_sink::write_eval_result, ABI 1.2), checked as they arrive, and as text otherwise.
+#include "krino/core/runner/evaluator_backend.hpp"
+
+#include <krino/plugin.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace krino::core {
+
+class ResultSink {
+ public:
+  // `name` is the configured name the result takes; it must outlive the sink.
+  explicit ResultSink(std::string_view name) noexcept;
+  ResultSink(const ResultSink&) = delete;
+  ResultSink& operator=(const ResultSink&) = delete;
+
+  krino_sink* sink() noexcept { return &sink_; }
+  // What the plugin handed over: the text it wrote when it wrote any (values taken before it are
+  // dropped: the text is then what a reader sees, and its check says what is wrong), else the
+  // checked values, else the empty text (which the check refuses).
+  WrittenResult take();
+
+ private:
+  static void append(krino_sink* sink, const char* data, size_t size) noexcept;
+  static krino_status take_values(krino_sink* sink, const krino_eval_result* values) noexcept;
+
+  krino_sink sink_{};
+  std::string_view name_;
+  std::string text_;
+  std::optional<CheckedResult> checked_;
+};
+
+}  // namespace krino::core
