@@ -50,6 +50,12 @@ BOOST_AUTO_TEST_CASE(ill_formed_bytes_become_the_replacement_character) {
   BOOST_TEST(utf8::repaired("\xF4\x90\x80\x80") == kFffd + kFffd + kFffd + kFffd);  // above U+10FFFF
   BOOST_TEST(!utf8::is_valid("caf\xC3"));
   BOOST_TEST(utf8::is_valid("\xF0\x9F\x98\x80"));
+  // Past the ASCII words read eight at a time: a bad byte in the first word, after it, in the tail.
+  BOOST_TEST(!utf8::is_valid("abcdefg\x80" "abcdefgh"));
+  BOOST_TEST(!utf8::is_valid("abcdefgh" "abcdefgh" "\xC3"));
+  BOOST_TEST(!utf8::is_valid("abcdefgh" "abc\xC3" "defg"));
+  BOOST_TEST(utf8::is_valid("abcdefgh" "caf\xC3\xA9" "abcdefgh" "ij"));
+  BOOST_TEST(!utf8::is_valid("abcdefgh" "abcdefg\xC3"));  // a sequence cut at the end of a word
   // Whatever the bytes, the result is text a JSON parser accepts.
   std::string all;
   for (int b = 0; b < 256; ++b) all += static_cast<char>(b == '"' || b == '\\' || b < 0x20 ? 'x' : b);

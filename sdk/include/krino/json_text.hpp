@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -25,6 +26,15 @@ namespace krino::json {
 // same double, bit for bit. Non-finite values (which JSON cannot hold) come out as "inf", "-inf" or
 // "nan".
 inline void append_double(std::string& out, double d) {
+  // The two values most scores are, without the general shortest-form search (what it gives for them).
+  if (d == 1.0) {
+    out.append("1.0", 3);
+    return;
+  }
+  if (d == 0.0 && !std::signbit(d)) {
+    out.append("0.0", 3);
+    return;
+  }
   char buffer[64];
   auto result = std::to_chars(buffer, buffer + sizeof(buffer), d);
   std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));

@@ -99,21 +99,23 @@ struct EvalResult {
 // (the host writes the values a plugin hands over with this same function, so a result reads the
 // same byte for byte whichever way it crossed). The score must be finite.
 inline void append_eval_result_json(std::string& out, const krino_eval_result& v) {
+  // Literals appended with their length known (`+= "..."` would measure each one).
+  const auto literal = [&out](const auto& text) { out.append(text, sizeof(text) - 1); };
   out.reserve(out.size() + 96 + v.name_size + v.reason_size + v.metadata_size);
-  out += "{\"name\":";
+  literal("{\"name\":");
   json::append_json_string(out, std::string_view(v.name, v.name_size));
-  out += ",\"score\":";
+  literal(",\"score\":");
   if (v.has_score) json::append_double(out, v.score);
-  else out += "null";
-  out += v.success ? ",\"success\":true" : ",\"success\":false";
-  out += ",\"threshold\":";
+  else literal("null");
+  if (v.success) literal(",\"success\":true,\"threshold\":");
+  else literal(",\"success\":false,\"threshold\":");
   if (v.has_threshold) json::append_double(out, v.threshold);
-  else out += "null";
-  out += ",\"reason\":";
+  else literal("null");
+  literal(",\"reason\":");
   json::append_json_string(out, std::string_view(v.reason, v.reason_size));
-  out += ",\"metadata\":";
+  literal(",\"metadata\":");
   if (v.metadata_size > 0) out.append(v.metadata_json, v.metadata_size);
-  else out += "{}";
+  else literal("{}");
   out += '}';
 }
 
