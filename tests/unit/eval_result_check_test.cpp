@@ -172,6 +172,9 @@ BOOST_AUTO_TEST_CASE(values_the_text_check_must_judge_are_refused) {
   BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "{\n}"; v.metadata_size = 3; }));
   BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "{\"a\":\"\xC3\"}"; v.metadata_size = 9; }));
   BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = nullptr; v.metadata_size = 2; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "{},\"score\":0"; v.metadata_size = 13; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "{}}"; v.metadata_size = 3; }));
+  BOOST_TEST(refused([](krino_eval_result& v) { v.metadata_json = "1"; v.metadata_size = 1; }));
   BOOST_TEST(refused([](krino_eval_result& v) { v.struct_size = offsetof(krino_eval_result, metadata_json); }));
   // Taken: a null threshold, no reason at all, an empty metadata object written out.
   BOOST_TEST(!refused([](krino_eval_result& v) { v.has_threshold = 0; v.reason = nullptr; v.reason_size = 0; }));

@@ -52,18 +52,7 @@ struct EvalResult {
   // The result as the ABI's values, its strings viewing this result's; the metadata is written as
   // compact JSON into `metadata_text` (left untouched, and not viewed, when there is none).
   krino_eval_result values(std::string& metadata_text) const {
-    require_finite_score();
-    krino_eval_result v{};
-    v.struct_size = sizeof(v);
-    v.name = name.data();
-    v.name_size = name.size();
-    v.has_score = score ? 1 : 0;
-    v.score = score.value_or(0.0);
-    v.success = success ? 1 : 0;
-    v.has_threshold = threshold ? 1 : 0;
-    v.threshold = threshold.value_or(0.0);
-    v.reason = reason.data();
-    v.reason_size = reason.size();
+    krino_eval_result v = values_but_metadata();
     if (!metadata.empty()) {
       metadata_text.clear();
       json::append_compact_json(metadata_text, metadata);
@@ -89,16 +78,30 @@ struct EvalResult {
   }
 
  private:
+  krino_eval_result values_but_metadata() const {
+    require_finite_score();
+    krino_eval_result v{};
+    v.struct_size = sizeof(v);
+    v.name = name.data();
+    v.name_size = name.size();
+    v.has_score = score ? 1 : 0;
+    v.score = score.value_or(0.0);
+    v.success = success ? 1 : 0;
+    v.has_threshold = threshold ? 1 : 0;
+    v.threshold = threshold.value_or(0.0);
+    v.reason = reason.data();
+    v.reason_size = reason.size();
+    return v;
+  }
   void require_finite_score() const {
     if (score && !(*score - *score == 0.0))
       throw Error(KRINO_INTERNAL, "evaluator '" + name + "' produced a non-finite score");
   }
 };
 
-// Writes `v` as a krino.evalresult/1 document, compact, in the member order every krino result has
-// (the host writes the values a plugin hands over with this same function, so a result reads the
-// same byte for byte whichever way it crossed). The score must be finite.
-inline void append_eval_result_json(std::string& out, const krino_eval_result& v) {
+namespace detail {
+// A krino.evalresult/1 document up to its metadata: everything but the metadata and the closing brace.
+inline void append_eval_result_fields(std::string& out, const krino_eval_result& v) {
   // Literals appended with their length known (`+= "..."` would measure each one).
   const auto literal = [&out](const auto& text) { out.append(text, sizeof(text) - 1); };
   out.reserve(out.size() + 96 + v.name_size + v.reason_size + v.metadata_size);
@@ -114,27 +117,36 @@ inline void append_eval_result_json(std::string& out, const krino_eval_result& v
   literal(",\"reason\":");
   json::append_json_string(out, std::string_view(v.reason, v.reason_size));
   literal(",\"metadata\":");
+}
+}  // namespace detail
+
+// Writes `v` as a krino.evalresult/1 document, compact, in the member order every krino result has
+// (the host writes the values a plugin hands over with this same function, so a result reads the
+// same byte for byte whichever way it crossed). The score must be finite.
+inline void append_eval_result_json(std::string& out, const krino_eval_result& v) {
+  detail::append_eval_result_fields(out, v);
   if (v.metadata_size > 0) out.append(v.metadata_json, v.metadata_size);
-  else literal("{}");
+  else out.append("{}", 2);
   out += '}';
 }
 
 inline void EvalResult::append_json(std::string& out) const {
-  std::string metadata_text;
-  append_eval_result_json(out, values(metadata_text));
+  detail::append_eval_result_fields(out, values_but_metadata());
+  json::append_compact_json(out, metadata);  // straight into `out`: no copy of the metadata's text
+  out += '}';
 }
 
 inline void EvalResult::write_to(krino_sink* sink) const {
-  thread_local std::string metadata_text;
-  const krino_eval_result v = values(metadata_text);
-  if (sink == nullptr) return;
-  if (sink->struct_size >= offsetof(krino_sink, write_eval_result) + sizeof(sink->write_eval_result) &&
-      sink->write_eval_result != nullptr && sink->write_eval_result(sink, &v) == KRINO_OK)
-    return;
+  if (sink != nullptr && sink->struct_size >= offsetof(krino_sink, write_eval_result) + sizeof(sink->write_eval_result) &&
+      sink->write_eval_result != nullptr) {
+    thread_local std::string metadata_text;
+    const krino_eval_result v = values(metadata_text);
+    if (sink->write_eval_result(sink, &v) == KRINO_OK) return;
+  }
   thread_local std::string text;
   text.clear();
-  append_eval_result_json(text, v);
-  if (sink->write != nullptr) sink->write(sink, text.data(), text.size());
+  append_json(text);  // checks the score even when there is no sink
+  if (sink != nullptr && sink->write != nullptr) sink->write(sink, text.data(), text.size());
 }
 
 }  // namespace krino
