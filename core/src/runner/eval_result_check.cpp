@@ -243,8 +243,9 @@ std::optional<CheckedResult> check_eval_values(const krino_eval_result& values, 
     return std::nullopt;
   if ((values.success != 0 && values.success != 1) || (values.has_score == 0 && values.success != 0)) return std::nullopt;
   if (values.has_threshold != 0 && !std::isfinite(values.threshold)) return std::nullopt;
+  if (values.reason == nullptr && values.reason_size > 0) return std::nullopt;
   const std::string_view reason(values.reason_size > 0 ? values.reason : "", values.reason_size);
-  if ((values.reason == nullptr && values.reason_size > 0) || !utf8::is_valid(reason)) return std::nullopt;
+  if (!utf8::is_valid(reason)) return std::nullopt;
   bool skipped = false;
   if (values.metadata_size > 0) {
     if (values.metadata_json == nullptr) return std::nullopt;
@@ -262,9 +263,9 @@ std::optional<CheckedResult> check_eval_values(const krino_eval_result& values, 
     bool whole = parser.write_some(true, open.data(), open.size(), ec) == open.size();
     whole = whole && !ec && parser.write_some(true, metadata.data(), metadata.size(), ec) == metadata.size();
     whole = whole && !ec && parser.write_some(false, "}", 1, ec) == 1;
-    if (!whole) return std::nullopt;
     // One member: metadata that closes its object early and goes on ("{},\"score\":0") is refused.
-    if (ec || !parser.done() || parser.handler().metadata != Seen::object || parser.handler().top_level_members != 1)
+    if (!whole || ec || !parser.done() || parser.handler().metadata != Seen::object ||
+        parser.handler().top_level_members != 1)
       return std::nullopt;
     skipped = parser.handler().skipped_value;
   }
