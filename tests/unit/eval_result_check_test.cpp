@@ -128,6 +128,10 @@ BOOST_AUTO_TEST_CASE(values_give_the_result_text_gives_byte_for_byte) {
   not_skipped.metadata = boost::json::parse(R"({"skipped":false})").as_object();
   results.push_back(not_skipped);
 
+  krino::EvalResult written = krino::EvalResult::scored("e", 1.0, 1.0, "metadata written as text");
+  krino::json::CompactWriter(written.metadata_json).begin_object().key("n").count(6).key("skipped").boolean(true).end_object();
+  results.push_back(written);
+
   for (const krino::EvalResult& r : results) {
     std::string text;
     r.append_json(text);
@@ -145,6 +149,36 @@ BOOST_AUTO_TEST_CASE(values_give_the_result_text_gives_byte_for_byte) {
   }
   std::string metadata_text;
   BOOST_TEST(check_eval_values(skipped.values(metadata_text), "e")->record.skipped);
+  BOOST_TEST(check_eval_values(written.values(metadata_text), "e")->record.skipped);
+}
+
+// Metadata an evaluator writes as text reads and writes as the same metadata built as an object;
+// setting both is an evaluator's bug, refused rather than one of them silently dropped.
+BOOST_AUTO_TEST_CASE(metadata_written_as_text_is_the_same_result_as_metadata_built) {
+  krino::EvalResult built = krino::EvalResult::scored("e", 0.5, 1.0, "r");
+  built.metadata = boost::json::parse(R"({"actualCount":6,"tools":["a","b"],"ratio":0.5})").as_object();
+  krino::EvalResult written = krino::EvalResult::scored("e", 0.5, 1.0, "r");
+  krino::json::CompactWriter(written.metadata_json)
+      .begin_object()
+      .key("actualCount").count(6)
+      .key("tools").begin_array().string("a").string("b").end_array()
+      .key("ratio").number(0.5)
+      .end_object();
+  std::string built_text, written_text;
+  built.append_json(built_text);
+  written.append_json(written_text);
+  BOOST_TEST(written_text == built_text);
+  BOOST_TEST(written.metadata_object() == built.metadata_object());
+  BOOST_TEST(written.to_json() == built.to_json());
+  std::string scratch = "untouched";
+  const krino_eval_result values = written.values(scratch);
+  BOOST_TEST(std::string_view(values.metadata_json, values.metadata_size) == written.metadata_json);
+  BOOST_TEST(scratch == "untouched");
+
+  written.metadata = built.metadata;
+  std::string text;
+  BOOST_CHECK_THROW(written.append_json(text), krino::Error);
+  BOOST_CHECK_THROW(written.values(scratch), krino::Error);
 }
 
 // Values the text check has a message for are left to it: the host refuses them, the helper then

@@ -80,3 +80,49 @@ BOOST_AUTO_TEST_CASE(doubles_are_written_shortest_and_read_back_bit_for_bit) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// The writer gives the bytes append_compact_json gives for the same members built as a DOM: the
+// evaluators that write their metadata with it keep their results byte for byte.
+BOOST_AUTO_TEST_CASE(the_compact_writer_writes_what_a_built_value_serializes_to) {
+  json::object built;
+  built["name"] = "caf\xC3\xA9 \"quoted\"\n";
+  built["count"] = std::uint64_t{18446744073709551615ULL};
+  built["negative"] = std::int64_t{-3};
+  built["ratio"] = 0.1 + 0.2;
+  built["whole"] = 5.0;
+  built["yes"] = true;
+  built["no"] = false;
+  built["nothing"] = nullptr;
+  built["empty_list"] = json::array();
+  built["empty_object"] = json::object();
+  built["pairs"] = json::parse(R"([{"actual":0,"tool":"a"},{"actual":1,"tool":"b"}])");
+  built["nested"] = json::parse(R"({"deep":[[1,2],[],{"k":null}],"x":1e300})");
+
+  std::string written;
+  krino::json::CompactWriter w(written);
+  w.begin_object();
+  w.key("name").string("caf\xC3\xA9 \"quoted\"\n");
+  w.key("count").count(18446744073709551615ULL);
+  w.key("negative").integer(-3);
+  w.key("ratio").number(0.1 + 0.2);
+  w.key("whole").number(5.0);
+  w.key("yes").boolean(true).key("no").boolean(false).key("nothing").null();
+  w.key("empty_list").begin_array().end_array();
+  w.key("empty_object").begin_object().end_object();
+  w.key("pairs").begin_array();
+  for (std::uint64_t i = 0; i < 2; ++i) w.begin_object().key("actual").count(i).key("tool").string(i == 0 ? "a" : "b").end_object();
+  w.end_array();
+  std::string nested;
+  krino::json::CompactWriter(nested).begin_object().key("deep").value(json::parse("[[1,2],[],{\"k\":null}]")).key("x").number(1e300).end_object();
+  w.key("nested").raw(nested);
+  w.end_object();
+
+  BOOST_TEST(written == krino::json::to_compact_json(built));
+  BOOST_TEST(json::parse(written) == json::value(built));
+}
+
+BOOST_AUTO_TEST_CASE(the_compact_writer_separates_top_level_values_and_appends) {
+  std::string out = "prefix:";
+  krino::json::CompactWriter(out).begin_array().string("a").count(1).value(json::object{{"k", 2}}).end_array();
+  BOOST_TEST(out == R"(prefix:["a",1,{"k":2}])");
+}

@@ -180,6 +180,96 @@ inline std::string to_compact_json(const boost::json::value& value) {
   return out;
 }
 
+// Writes compact JSON into a string as it goes: the bytes append_compact_json writes for a value
+// built with the same members in the same order (strings escaped by append_json_string, doubles by
+// append_double). For output written on every case, such as a result's metadata, where building a
+// boost::json::object first costs an allocation per key and a walk to serialize it. The caller
+// keeps the nesting right (a key before each member's value, every begin closed); the writer places
+// the commas.
+class CompactWriter {
+ public:
+  explicit CompactWriter(std::string& out) : out_(out) {}
+
+  CompactWriter& begin_object() { return open('{'); }
+  CompactWriter& end_object() { return close('}'); }
+  CompactWriter& begin_array() { return open('['); }
+  CompactWriter& end_array() { return close(']'); }
+  CompactWriter& key(std::string_view name) {
+    separate();
+    append_json_string(out_, name);
+    out_ += ':';
+    first_ = true;  // the member's value follows without a comma
+    return *this;
+  }
+  CompactWriter& string(std::string_view text) {
+    separate();
+    append_json_string(out_, text);
+    return *this;
+  }
+  CompactWriter& count(std::uint64_t n) { return whole_number(n); }
+  CompactWriter& integer(std::int64_t n) { return whole_number(n); }
+  CompactWriter& number(double d) {
+    separate();
+    append_double(out_, d);
+    return *this;
+  }
+  CompactWriter& boolean(bool b) {
+    separate();
+    if (b) out_.append("true", 4);
+    else out_.append("false", 5);
+    return *this;
+  }
+  CompactWriter& null() {
+    separate();
+    out_.append("null", 4);
+    return *this;
+  }
+  CompactWriter& value(const boost::json::value& v) {
+    separate();
+    append_compact_json(out_, v);
+    return *this;
+  }
+  CompactWriter& value(const boost::json::object& o) {
+    separate();
+    append_compact_json(out_, o);
+    return *this;
+  }
+  // One whole value already written as compact JSON (another writer's output).
+  CompactWriter& raw(std::string_view compact_json) {
+    separate();
+    out_.append(compact_json.data(), compact_json.size());
+    return *this;
+  }
+
+ private:
+  template <typename Integer>
+  CompactWriter& whole_number(Integer n) {
+    separate();
+    char buffer[24];
+    const auto result = std::to_chars(buffer, buffer + sizeof(buffer), n);
+    out_.append(buffer, static_cast<std::size_t>(result.ptr - buffer));
+    return *this;
+  }
+  CompactWriter& open(char bracket) {
+    separate();
+    out_ += bracket;
+    first_ = true;
+    return *this;
+  }
+  CompactWriter& close(char bracket) {
+    out_ += bracket;
+    first_ = false;
+    return *this;
+  }
+  void separate() {
+    if (!first_) out_ += ',';
+    first_ = false;
+  }
+
+  std::string& out_;
+  bool first_ = true;
+};
+
 namespace detail {
 inline void append_pretty_json(std::string& out, const boost::json::value& value, int depth) {
   const auto indent = [&out](int level) { out.append(static_cast<std::size_t>(level) * 2, ' '); };

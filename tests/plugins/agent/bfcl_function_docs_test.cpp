@@ -81,7 +81,8 @@ BOOST_AUTO_TEST_CASE(with_bfcl_types_calls_are_checked_against_the_converted_doc
                                       {"name":"stash","arguments":{"options":{"depth":2.5}}}])",
                                   bfcl);
   BOOST_TEST(*bad.score == 0.0, bad.reason);
-  const boost::json::array& results = bad.metadata.at("validationResults").as_array();
+  const boost::json::object metadata = bad.metadata_object();
+  const boost::json::array& results = metadata.at("validationResults").as_array();
   BOOST_TEST(results[0].at("errors") == json(R"(["'start': must be array, got a string"])"));
   BOOST_TEST(results[1].at("errors") == json(R"(["missing required argument 'start'"])"));
   // BFCL makes "any" a string, so a number fails it, as it would in BFCL's own schema.

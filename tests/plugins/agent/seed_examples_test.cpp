@@ -68,7 +68,7 @@ BOOST_AUTO_TEST_CASE(travel_agent_trajectory_in_order_with_the_default_matcher) 
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(R"({"match_mode": "in_order"})")), travel_case());
   BOOST_TEST(*r.score == 0.0);
   BOOST_TEST(!r.success);
-  BOOST_TEST(r.metadata.at("matchedCount").as_uint64() == 0u);
+  BOOST_TEST(r.metadata_object().at("matchedCount").to_number<std::uint64_t>() == 0u);
   // The quick start's remedy, names and order only: ArgMatchMode.IGNORE.
   const EvalResult names = evaluate(
       ToolTrajectoryEvaluator(config(R"({"match_mode": "in_order", "arg_match_mode": "ignore"})")), travel_case());
@@ -85,7 +85,7 @@ BOOST_AUTO_TEST_CASE(travel_agent_trajectory_any_order_with_a_book_hotel_overrid
       travel_case());
   BOOST_TEST(*r.score == 0.5);
   BOOST_TEST(!r.success);
-  BOOST_TEST(r.metadata.at("matchedPairs") == json(R"([{"actual": 1, "expected": 1, "tool": "book_hotel"}])"));
+  BOOST_TEST(r.metadata_object().at("matchedPairs") == json(R"([{"actual": 1, "expected": 1, "tool": "book_hotel"}])"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

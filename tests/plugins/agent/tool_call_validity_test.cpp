@@ -49,7 +49,7 @@ EvalResult tool_call_validity_run(std::string_view calls, const std::string& opt
 
 // The errors recorded for call `index`.
 boost::json::array errors_of(const EvalResult& r, std::size_t index) {
-  return r.metadata.at("validationResults").as_array().at(index).as_object().at("errors").as_array();
+  return r.metadata_object().at("validationResults").as_array().at(index).as_object().at("errors").as_array();
 }
 
 bool has_error(const EvalResult& r, std::size_t index, std::string_view text) {
@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(valid_calls_score_one) {
   BOOST_TEST(*r.score == 1.0);
   BOOST_TEST(r.success);
   BOOST_TEST(r.reason == "3 of 3 tool calls were valid");
-  BOOST_TEST(r.metadata.at("validationResults") ==
+  BOOST_TEST(r.metadata_object().at("validationResults") ==
              json(R"([{"toolName":"get_weather","valid":true,"errors":[]},{"toolName":"search","valid":true,"errors":[]},
                       {"toolName":"ping","valid":true,"errors":[]}])"));
 }

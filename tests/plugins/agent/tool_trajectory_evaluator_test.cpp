@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE(identical_bad_lists_fail_on_the_expected_list) {
 
 BOOST_AUTO_TEST_CASE(default_mode_is_in_order) {
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config("{}")), calls_case(calls("a,b"), calls("a,b")));
-  BOOST_TEST(r.metadata.at("matchMode").as_string() == "in_order");
+  BOOST_TEST(r.metadata_object().at("matchMode").as_string() == "in_order");
   BOOST_TEST(r.name == "tool_trajectory");
   BOOST_TEST(*r.threshold == 1.0);
   BOOST_TEST(*r.score == 1.0);
@@ -119,7 +119,7 @@ BOOST_AUTO_TEST_CASE(strict_needs_the_same_calls_in_the_same_order) {
   BOOST_TEST(names("strict", "a,b,c", "a,b") == 0.0);
   BOOST_TEST(names("strict", "a", "a,b") == 0.0);
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(mode("strict"))), calls_case(calls("a,c"), calls("a,b")));
-  BOOST_TEST(r.metadata.at("firstMismatch").as_uint64() == 1u);
+  BOOST_TEST(r.metadata_object().at("firstMismatch").to_number<std::uint64_t>() == 1u);
   BOOST_TEST(r.reason.find("call 1 does not match (expected b, got c)") == 0u);
 }
 
@@ -132,10 +132,10 @@ BOOST_AUTO_TEST_CASE(in_order_is_lcs_over_the_longer_list_by_default) {
   BOOST_TEST(names("in_order", "c,a,b", "a,b,c") == 2.0 / 3.0, tt::tolerance(1e-12));
   BOOST_TEST(names("in_order", "", "a,b") == 0.0);
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(mode("in_order"))), calls_case(calls("a,x,b"), calls("a,b")));
-  BOOST_TEST(r.metadata.at("matchedPairs") ==
+  BOOST_TEST(r.metadata_object().at("matchedPairs") ==
              json(R"([{"actual":0,"expected":0,"tool":"a"},{"actual":2,"expected":1,"tool":"b"}])"));
-  BOOST_TEST(r.metadata.at("unmatchedActual") == json(R"([{"index":1,"tool":"x"}])"));
-  BOOST_TEST(r.metadata.at("inOrderDenominator") == "longer");
+  BOOST_TEST(r.metadata_object().at("unmatchedActual") == json(R"([{"index":1,"tool":"x"}])"));
+  BOOST_TEST(r.metadata_object().at("inOrderDenominator") == "longer");
   BOOST_TEST(r.reason == "2 of 3 calls match in order (3 made, 2 expected) (in_order, arguments: exact)");
 }
 
@@ -146,7 +146,7 @@ BOOST_AUTO_TEST_CASE(in_order_over_the_expected_calls_allows_extra_calls) {
   BOOST_TEST(tool_trajectory_evaluator_score(options, calls("b,a"), calls("a,b")) == 0.5);
   BOOST_TEST(tool_trajectory_evaluator_score(options, calls(""), calls("a,b")) == 0.0);
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(options)), calls_case(calls("a,x,b"), calls("a,b")));
-  BOOST_TEST(r.metadata.at("inOrderDenominator") == "expected");
+  BOOST_TEST(r.metadata_object().at("inOrderDenominator") == "expected");
   BOOST_TEST(r.reason == "2 of 2 expected calls appear in order (in_order, arguments: exact)");
 }
 
@@ -214,7 +214,7 @@ BOOST_AUTO_TEST_CASE(empty_expected_arguments_match_only_empty_actual_arguments_
                            {"name":"book_hotel","arguments":{"city":"New York","nights":2}}])";
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config("{}")), calls_case(actual, expected));
   BOOST_TEST(*r.score == 0.0);
-  BOOST_TEST(r.metadata.at("matchedCount").as_uint64() == 0u);
+  BOOST_TEST(r.metadata_object().at("matchedCount").to_number<std::uint64_t>() == 0u);
   BOOST_TEST(tool_trajectory_evaluator_score(R"({"arg_match_mode":"ignore"})", actual, expected) == 1.0);
   BOOST_TEST(tool_trajectory_evaluator_score(R"({"arg_match_mode":"subset"})", actual, expected) == 1.0);
   BOOST_TEST(tool_trajectory_evaluator_score(R"({"arg_match_mode":"superset"})", actual, expected) == 0.0);
@@ -227,9 +227,9 @@ BOOST_AUTO_TEST_CASE(unordered_modes_use_maximum_matching) {
   const char* expected = R"([{"name":"s","arguments":{}},{"name":"s","arguments":{"q":"a"}}])";
   BOOST_TEST(tool_trajectory_evaluator_score(options, actual, expected) == 1.0);
   const EvalResult r = evaluate(ToolTrajectoryEvaluator(config(options)), calls_case(actual, expected));
-  BOOST_TEST(r.metadata.at("matchedPairs") ==
+  BOOST_TEST(r.metadata_object().at("matchedPairs") ==
              json(R"([{"actual":0,"expected":1,"tool":"s"},{"actual":1,"expected":0,"tool":"s"}])"));
-  BOOST_TEST(r.metadata.at("argumentMatching").at("per_tool").at("s").at("arg_match_mode").as_string() == "subset");
+  BOOST_TEST(r.metadata_object().at("argumentMatching").at("per_tool").at("s").at("arg_match_mode").as_string() == "subset");
 }
 
 BOOST_AUTO_TEST_CASE(per_tool_overrides_inherit_and_are_keyed_by_expected_name) {

@@ -43,66 +43,57 @@ std::vector<MatchedPair> unordered_pairing(std::size_t actual_count, std::size_t
 
 namespace {
 
-// The objects are built member by member into reserved space: an initializer list of value_refs
-// (`{{"actual", a}, ...}`) costs about 1,400 instructions an object, five times as much, and this
-// runs for every pair of every case.
-boost::json::object pair_entry(std::string_view first_key, std::size_t first, std::string_view second_key,
-                               std::size_t second, std::string_view tool, const boost::json::storage_ptr& storage) {
-  boost::json::object entry(storage);
-  entry.reserve(3);
-  entry.emplace(first_key, first);
-  if (!second_key.empty()) entry.emplace(second_key, second);
-  entry.emplace("tool", tool);
-  return entry;
-}
-
 template <typename Call>
-void add_pairing_metadata_of(boost::json::object& metadata, const std::vector<Call>& actual,
-                             const std::vector<Call>& expected, const std::vector<MatchedPair>& pairs) {
-  const boost::json::storage_ptr& storage = metadata.storage();
+void write_pairing_metadata_of(json::CompactWriter& metadata, const std::vector<Call>& actual,
+                               const std::vector<Call>& expected, const std::vector<MatchedPair>& pairs) {
   std::vector<bool> actual_paired(actual.size(), false);
   std::vector<bool> expected_paired(expected.size(), false);
-  boost::json::array matched(storage);
-  matched.reserve(pairs.size());
   for (const MatchedPair& pair : pairs) {
     actual_paired[pair.left] = true;
     expected_paired[pair.right] = true;
-    matched.emplace_back(pair_entry("actual", pair.left, "expected", pair.right, expected[pair.right].name, storage));
   }
-  const auto unmatched = [&](const std::vector<Call>& calls, const std::vector<bool>& paired) {
-    boost::json::array out(storage);
-    out.reserve(calls.size() - pairs.size());
-    for (std::size_t i = 0; i < calls.size(); ++i)
-      if (!paired[i]) out.emplace_back(pair_entry("index", i, {}, 0, calls[i].name, storage));
-    return out;
-  };
   const auto names = [&](const std::vector<Call>& calls) {
-    boost::json::array out(storage);
-    out.reserve(calls.size());
-    for (const Call& call : calls) out.emplace_back(boost::json::string_view(call.name.data(), call.name.size()));
-    return out;
+    metadata.begin_array();
+    for (const Call& call : calls) metadata.string(call.name);
+    metadata.end_array();
   };
-  metadata.reserve(metadata.size() + 8);
-  metadata.insert_or_assign("actualCount", actual.size());
-  metadata.insert_or_assign("expectedCount", expected.size());
-  metadata.insert_or_assign("matchedCount", pairs.size());
-  metadata.insert_or_assign("actualTools", names(actual));
-  metadata.insert_or_assign("expectedTools", names(expected));
-  metadata.insert_or_assign("matchedPairs", std::move(matched));
-  metadata.insert_or_assign("unmatchedActual", unmatched(actual, actual_paired));
-  metadata.insert_or_assign("unmatchedExpected", unmatched(expected, expected_paired));
+  const auto unmatched = [&](const std::vector<Call>& calls, const std::vector<bool>& paired) {
+    metadata.begin_array();
+    for (std::size_t i = 0; i < calls.size(); ++i)
+      if (!paired[i]) metadata.begin_object().key("index").count(i).key("tool").string(calls[i].name).end_object();
+    metadata.end_array();
+  };
+  metadata.key("actualCount").count(actual.size());
+  metadata.key("expectedCount").count(expected.size());
+  metadata.key("matchedCount").count(pairs.size());
+  metadata.key("actualTools");
+  names(actual);
+  metadata.key("expectedTools");
+  names(expected);
+  metadata.key("matchedPairs").begin_array();
+  for (const MatchedPair& pair : pairs)
+    metadata.begin_object()
+        .key("actual").count(pair.left)
+        .key("expected").count(pair.right)
+        .key("tool").string(expected[pair.right].name)
+        .end_object();
+  metadata.end_array();
+  metadata.key("unmatchedActual");
+  unmatched(actual, actual_paired);
+  metadata.key("unmatchedExpected");
+  unmatched(expected, expected_paired);
 }
 
 }  // namespace
 
-void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCall>& actual,
-                          const std::vector<ToolCall>& expected, const std::vector<MatchedPair>& pairs) {
-  add_pairing_metadata_of(metadata, actual, expected, pairs);
+void write_pairing_metadata(json::CompactWriter& metadata, const std::vector<ToolCall>& actual,
+                            const std::vector<ToolCall>& expected, const std::vector<MatchedPair>& pairs) {
+  write_pairing_metadata_of(metadata, actual, expected, pairs);
 }
 
-void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCallView>& actual,
-                          const std::vector<ToolCallView>& expected, const std::vector<MatchedPair>& pairs) {
-  add_pairing_metadata_of(metadata, actual, expected, pairs);
+void write_pairing_metadata(json::CompactWriter& metadata, const std::vector<ToolCallView>& actual,
+                            const std::vector<ToolCallView>& expected, const std::vector<MatchedPair>& pairs) {
+  write_pairing_metadata_of(metadata, actual, expected, pairs);
 }
 
 std::string join_names(const std::vector<std::string>& names) {

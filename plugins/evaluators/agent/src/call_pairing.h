@@ -3,6 +3,7 @@
 #define KRINO_AGENT_CALL_PAIRING_H
 
 #include <krino/agent/tool_call.hpp>
+#include <krino/json_text.hpp>
 #include <krino/support/bipartite_matching.hpp>
 
 #include <boost/json.hpp>
@@ -24,12 +25,13 @@ std::vector<MatchedPair> ordered_pairing(std::size_t actual_count, std::size_t e
 std::vector<MatchedPair> unordered_pairing(std::size_t actual_count, std::size_t expected_count,
                                            const CallsMatch& can_match);
 
-// Adds actualCount, expectedCount, matchedCount, actualTools, expectedTools, matchedPairs
-// ([{actual, expected, tool}]), unmatchedActual and unmatchedExpected ([{index, tool}]).
-void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCall>& actual,
-                          const std::vector<ToolCall>& expected, const std::vector<MatchedPair>& pairs);
-void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCallView>& actual,
-                          const std::vector<ToolCallView>& expected, const std::vector<MatchedPair>& pairs);
+// Writes the members actualCount, expectedCount, matchedCount, actualTools, expectedTools,
+// matchedPairs ([{actual, expected, tool}]), unmatchedActual and unmatchedExpected ([{index, tool}])
+// into the object `metadata` has open.
+void write_pairing_metadata(json::CompactWriter& metadata, const std::vector<ToolCall>& actual,
+                            const std::vector<ToolCall>& expected, const std::vector<MatchedPair>& pairs);
+void write_pairing_metadata(json::CompactWriter& metadata, const std::vector<ToolCallView>& actual,
+                            const std::vector<ToolCallView>& expected, const std::vector<MatchedPair>& pairs);
 
 // "a, b, c" for reasons.
 std::string join_names(const std::vector<std::string>& names);

@@ -186,7 +186,7 @@ EvalResult PerTurnEvaluator::evaluate(const TestCase& test_case, CallContext& ct
     entry["score"] = turn.score ? boost::json::value(*turn.score) : boost::json::value(nullptr);
     entry["success"] = turn.success;
     entry["reason"] = turn.reason;
-    if (!turn.metadata.empty()) entry["metadata"] = std::move(turn.metadata);
+    if (boost::json::object metadata = turn.metadata_object(); !metadata.empty()) entry["metadata"] = std::move(metadata);
     turns.push_back(std::move(entry));
 
     if (!turn.score) {

@@ -9,11 +9,13 @@
 #include <krino/agent/tool_definition.hpp>
 
 #include <krino/json_parse.hpp>
+#include <krino/json_text.hpp>
 #include <boost/json.hpp>
 
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -172,31 +174,31 @@ EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallCo
   // Views: each call's arguments are checked where they lie in the test case, not copied.
   const std::vector<ToolCallView> calls = view_actual_tool_calls(test_case, tool_calls_key_);
 
-  boost::json::array validation_results;
-  validation_results.reserve(calls.size());
+  // The per-call entries written as text as they are found: this runs on every case, and building
+  // objects first cost an allocation per key.
+  std::string validation_results;
+  json::CompactWriter entries(validation_results);
+  entries.begin_array();
   std::size_t valid = 0;
   std::string first_problem;
+  std::vector<std::string> errors;
   for (const ToolCallView& call : calls) {
-    boost::json::array errors;
+    errors.clear();
     if (const OfferedTool* tool = find_tool(*tools, call.name); tool == nullptr) {
-      errors.emplace_back("unknown tool '" + std::string(call.name) + "': no definition in metadata." + tools_key_);
+      errors.push_back("unknown tool '" + std::string(call.name) + "': no definition in metadata." + tools_key_);
     } else if (!tool->schema) {
       throw invalid_argument("tool '" + tool->name + "' in metadata." + tools_key_ + ": " + tool->schema_error);
     } else {
-      for (std::string& problem : tool->schema->validate(call.arguments()))
-        errors.emplace_back(std::move(problem));
+      errors = tool->schema->validate(call.arguments());
     }
     const bool call_valid = errors.empty();
     if (call_valid) ++valid;
-    else if (first_problem.empty()) first_problem = std::string(call.name) + ": " + std::string(errors.front().get_string());
-    // Member by member: an initializer list of value_refs costs several times as much per call.
-    boost::json::object entry(validation_results.storage());
-    entry.reserve(3);
-    entry.emplace("toolName", boost::json::string_view(call.name.data(), call.name.size()));
-    entry.emplace("valid", call_valid);
-    entry.emplace("errors", std::move(errors));
-    validation_results.emplace_back(std::move(entry));
+    else if (first_problem.empty()) first_problem = std::string(call.name) + ": " + errors.front();
+    entries.begin_object().key("toolName").string(call.name).key("valid").boolean(call_valid).key("errors").begin_array();
+    for (const std::string& problem : errors) entries.string(problem);
+    entries.end_array().end_object();
   }
+  entries.end_array();
 
   const double score = calls.empty() ? 1.0 : static_cast<double>(valid) / static_cast<double>(calls.size());
   std::string reason = calls.empty() ? "no tool calls were made"
@@ -205,9 +207,12 @@ EvalResult ToolCallValidityEvaluator::evaluate(const TestCase& test_case, CallCo
   if (!first_problem.empty()) reason += "; first problem: " + first_problem;
 
   EvalResult result = EvalResult::scored(common_.name, score, common_.threshold, std::move(reason));
-  result.metadata["totalCalls"] = calls.size();
-  result.metadata["validCalls"] = valid;
-  result.metadata["validationResults"] = std::move(validation_results);
+  json::CompactWriter(result.metadata_json)
+      .begin_object()
+      .key("totalCalls").count(calls.size())
+      .key("validCalls").count(valid)
+      .key("validationResults").raw(validation_results)
+      .end_object();
   return result;
 }
 

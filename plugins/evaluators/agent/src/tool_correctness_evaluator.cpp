@@ -5,8 +5,12 @@
 #include "tool_call_operands.h"
 #include "tool_call_options.h"
 
+#include <krino/json_parse.hpp>
+#include <krino/json_text.hpp>
+
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace krino::agent {
@@ -93,6 +97,19 @@ EvalResult score_names_only(const CommonOptions& common, const std::vector<ToolC
   result.metadata["redundantTools"] = json_names(redundant);
   result.metadata["missingTools"] = json_names(missing);
   return result;
+}
+
+// The pairing members, appended to `metadata` as objects: this evaluator edits them afterwards
+// (names_only drops the pairs), where the hot trajectory evaluator writes them straight to text.
+void add_pairing_metadata(boost::json::object& metadata, const std::vector<ToolCall>& actual,
+                          const std::vector<ToolCall>& expected, const std::vector<MatchedPair>& pairs) {
+  std::string text;
+  json::CompactWriter writer(text);
+  writer.begin_object();
+  write_pairing_metadata(writer, actual, expected, pairs);
+  writer.end_object();
+  boost::json::value written = krino::json::parse(text);
+  for (auto& member : written.as_object()) metadata.insert_or_assign(member.key(), std::move(member.value()));
 }
 
 double pairs_over_longer(std::size_t pairs, std::size_t actual_count, std::size_t expected_count) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -147,7 +148,7 @@ EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallCont
 
   std::vector<MatchedPair> pairs;
   Scored scored{0.0, {}};
-  boost::json::object extra;
+  std::optional<std::size_t> first_mismatch;  // strict mode only
   if (mode_ == TrajectoryMode::strict) {
     std::size_t position = 0;
     while (position < actual.size() && position < expected.size() && can_match(position, position)) {
@@ -159,7 +160,7 @@ EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallCont
       scored = {1.0, actual.size() == 1 ? std::string("the 1 call matches in order")
                                         : "all " + std::to_string(actual.size()) + " calls match in order"};
     } else {
-      extra["firstMismatch"] = position;
+      first_mismatch = position;
       scored = {0.0, actual.size() != expected.size()
                          ? std::to_string(actual.size()) + (actual.size() == 1 ? " actual call but " : " actual calls but ") +
                                std::to_string(expected.size()) + " expected; " +
@@ -178,12 +179,17 @@ EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallCont
   EvalResult result = EvalResult::scored(
       common_.name, scored.score, common_.threshold,
       scored.reason + " (" + std::string(mode_name(mode_)) + ", arguments: " + matcher_.default_matcher().describe() + ")");
-  result.metadata["matchMode"] = std::string(mode_name(mode_));
+  // Written as text: this runs on every case, and building the object first cost more than the rest
+  // of the result (an allocation per key).
+  json::CompactWriter metadata(result.metadata_json);
+  metadata.begin_object();
+  metadata.key("matchMode").string(mode_name(mode_));
   if (mode_ == TrajectoryMode::in_order)
-    result.metadata["inOrderDenominator"] = in_order_denominator_ == InOrderDenominator::expected ? "expected" : "longer";
-  add_pairing_metadata(result.metadata, actual, expected, pairs);
-  result.metadata["argumentMatching"] = describe_matcher(matcher_);
-  for (auto& entry : extra) result.metadata[entry.key()] = std::move(entry.value());
+    metadata.key("inOrderDenominator").string(in_order_denominator_ == InOrderDenominator::expected ? "expected" : "longer");
+  write_pairing_metadata(metadata, actual, expected, pairs);
+  metadata.key("argumentMatching").value(describe_matcher(matcher_));
+  if (first_mismatch) metadata.key("firstMismatch").count(*first_mismatch);
+  metadata.end_object();
   return result;
 }
 

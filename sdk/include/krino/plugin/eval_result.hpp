@@ -30,6 +30,10 @@ struct EvalResult {
   std::optional<double> threshold;
   std::string reason;
   boost::json::object metadata;
+  // The metadata as compact JSON object text instead, for an evaluator that writes it with
+  // json::CompactWriter on every case rather than build `metadata` (an allocation per key, then a
+  // walk to write it out). Set at most one of the two; metadata_object() reads either.
+  std::string metadata_json;
 
   // success = score >= threshold, the rule for every evaluator where higher is better.
   static EvalResult scored(std::string name, double score, double threshold, std::string reason = {}) {
@@ -49,11 +53,14 @@ struct EvalResult {
     return r;
   }
 
-  // The result as the ABI's values, its strings viewing this result's; the metadata is written as
-  // compact JSON into `metadata_text` (left untouched, and not viewed, when there is none).
+  // The result as the ABI's values, its strings viewing this result's. Metadata set as `metadata`
+  // is written as compact JSON into `metadata_text` (left untouched, and not viewed, otherwise).
   krino_eval_result values(std::string& metadata_text) const {
     krino_eval_result v = values_but_metadata();
-    if (!metadata.empty()) {
+    if (!metadata_json.empty()) {
+      v.metadata_json = metadata_json.data();
+      v.metadata_size = metadata_json.size();
+    } else if (!metadata.empty()) {
       metadata_text.clear();
       json::append_compact_json(metadata_text, metadata);
       v.metadata_json = metadata_text.data();
@@ -71,6 +78,13 @@ struct EvalResult {
   // This runs once per evaluator per item.
   void write_to(krino_sink* sink) const;
 
+  // The metadata as an object, whichever way the evaluator set it (for code that reads another
+  // evaluator's result in-process, such as a wrapper or a test).
+  boost::json::object metadata_object() const {
+    if (metadata_json.empty()) return metadata;
+    return krino::json::parse(metadata_json).as_object();
+  }
+
   boost::json::object to_json() const {
     std::string text;
     append_json(text);
@@ -80,6 +94,8 @@ struct EvalResult {
  private:
   krino_eval_result values_but_metadata() const {
     require_finite_score();
+    if (!metadata_json.empty() && !metadata.empty())
+      throw Error(KRINO_INTERNAL, "evaluator '" + name + "' set both metadata and metadata_json");
     krino_eval_result v{};
     v.struct_size = sizeof(v);
     v.name = name.data();
@@ -132,7 +148,8 @@ inline void append_eval_result_json(std::string& out, const krino_eval_result& v
 
 inline void EvalResult::append_json(std::string& out) const {
   detail::append_eval_result_fields(out, values_but_metadata());
-  json::append_compact_json(out, metadata);  // straight into `out`: no copy of the metadata's text
+  if (!metadata_json.empty()) out += metadata_json;
+  else json::append_compact_json(out, metadata);  // straight into `out`: no copy of the metadata's text
   out += '}';
 }
 
