@@ -67,6 +67,22 @@ BOOST_AUTO_TEST_CASE(a_result_comes_back_as_an_evalresult_document) {
                                     "reason": "expected 5.0, got 5", "metadata": {}})"));
 }
 
+// Outputs written with the same bytes are one parse in the test case, and exact_match takes them as
+// equal without writing either out: they must match under every option, as their texts do.
+BOOST_AUTO_TEST_CASE(outputs_with_the_same_bytes_match_under_every_option) {
+  for (const char* options : {"{}", R"({"ignore_case":true})", R"({"trim_whitespace":true,"ignore_case":true})"}) {
+    for (const char* output : {R"({"a":[1,2.50,123456789012345678901234567890],"b":"Caf\u00e9"})", "null", R"(" Paris ")", "1e400"}) {
+      const std::string test_case = std::string(R"({"inputs":{},"actualOutputs":{"output":)") + output +
+                                    R"(},"expectedOutputs":{"output":)" + output + R"(},"metadata":{}})";
+      const Outcome o = run(trampolines<ExactMatchEvaluator>(), options, test_case);
+      BOOST_TEST_REQUIRE(o.status == KRINO_OK, o.error);
+      const boost::json::value r = boost::json::parse(o.result);
+      BOOST_TEST(r.at("score").to_number<double>() == 1.0, options << " " << output);
+      BOOST_TEST(r.at("reason").as_string().starts_with("the actual output equals the expected output"));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(structural_match_through_the_abi) {
   const Outcome o = run(trampolines<StructuralMatchEvaluator>(), R"({"match_mode": "lenient"})",
                         R"({"inputs": {}, "actualOutputs": {"output": "{\"a\": 1, \"extra\": true}"},

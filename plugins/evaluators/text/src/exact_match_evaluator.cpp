@@ -43,7 +43,12 @@ EvalResult ExactMatchEvaluator::evaluate(const TestCase& test_case, CallContext&
   bool match = false;
   std::string expected_text;
   std::string actual_text;
-  if (expected.is_null() || actual->is_null()) {
+  if (actual == &expected) {
+    // One value for both: the test case parses a member once when its bytes equal those of a member
+    // read before, so the two texts are the same bytes and equal under every option. Most agent
+    // outputs are; writing both out to compare them cost more than the rest of the evaluation.
+    match = true;
+  } else if (expected.is_null() || actual->is_null()) {
     // null stands for "no value"; its text "null" must not equal the string "null".
     match = expected.is_null() && actual->is_null();
   } else {
