@@ -31,8 +31,14 @@ namespace json = boost::json;
 
 namespace {
 
-const char* kCase = R"({"inputs":{"input":"Which city is the capital of France? Answer with the city name only."},
+// Two cases: the outputs equal (the plugin's parse then shares one value for both, and exact_match
+// compares nothing), and the outputs different (both written out and compared, as the bare call
+// always does).
+const char* kCaseSame = R"({"inputs":{"input":"Which city is the capital of France? Answer with the city name only."},
 "actualOutputs":{"output":"Paris","reasoning":"France's seat of government and largest city is Paris."},
+"expectedOutputs":{"output":"Paris"},"metadata":{"source":"bench","difficulty":"easy","tags":["geo","capitals"]}})";
+const char* kCaseDiffers = R"({"inputs":{"input":"Which city is the capital of France? Answer with the city name only."},
+"actualOutputs":{"output":"paris","reasoning":"France's seat of government and largest city is Paris."},
 "expectedOutputs":{"output":"Paris"},"metadata":{"source":"bench","difficulty":"easy","tags":["geo","capitals"]}})";
 
 template <class F>
@@ -44,17 +50,8 @@ double ns_per_call(uint64_t calls, F&& f) {
          static_cast<double>(calls);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // krino_abi_overhead_bench [CALLS]   (default 2,000,000 calls per figure)
-  char* end = nullptr;
-  const uint64_t calls = argc > 1 ? std::strtoull(argv[1], &end, 10) : 2000000;
-  if (argc > 2 || (argc > 1 && (end == argv[1] || *end != '\0' || calls == 0))) {
-    std::fprintf(stderr, "usage: %s [CALLS]   (a positive number of calls per figure; default 2000000)\n", argv[0]);
-    return 2;
-  }
-  const std::string testcase = json::serialize(json::parse(kCase));
+bool measure(const char* label, const char* case_text, uint64_t calls) {
+  const std::string testcase = json::serialize(json::parse(case_text));
 
   // In-process: the class itself on a parsed document, producing the result object a host reports.
   krino::Config config(json::object{{"ignore_case", true}});
@@ -84,7 +81,7 @@ int main(int argc, char** argv) {
   PluginRegistry registry;
   if (!registry.load_file(std::filesystem::path(KRINO_PLUGIN_BUILD_DIR) / "krino-text.so", *host.host_info())) {
     std::fprintf(stderr, "cannot load krino-text.so: %s\n", registry.problems().at(0).message.c_str());
-    return 1;
+    return false;
   }
   auto handle = make_evaluator(registry, ComponentUse{"exact_match", json::object{{"ignore_case", true}}}, host.host(), 1);
   krino_call_context ctx{};
@@ -126,7 +123,7 @@ int main(int argc, char** argv) {
     sink = sink + r.index();
   });
 
-  std::printf("exact_match on a %zu-byte test case, %llu calls each\n", testcase.size(),
+  std::printf("exact_match on a %zu-byte test case, outputs %s, %llu calls each\n", testcase.size(), label,
               static_cast<unsigned long long>(calls));
   std::printf("  in-process              %8.1f ns/call\n", in_process);
   std::printf("  in-process, JSON in/out %8.1f ns/call\n", in_process_json);
@@ -135,5 +132,19 @@ int main(int argc, char** argv) {
   std::printf("  ABI, cached document    %8.1f ns/call  (%.2fx in-process)\n", abi_cached, abi_cached / in_process);
   std::printf("  ABI, 4 evaluators/item  %8.1f ns/call  (%.2fx in-process)\n", abi_item4, abi_item4 / in_process);
   std::printf("  ABI, host's parse lent  %8.1f ns/call  (%.2fx in-process)\n", abi_lent, abi_lent / in_process);
-  return 0;
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // krino_abi_overhead_bench [CALLS]   (default 2,000,000 calls per figure)
+  char* end = nullptr;
+  const uint64_t calls = argc > 1 ? std::strtoull(argv[1], &end, 10) : 2000000;
+  if (argc > 2 || (argc > 1 && (end == argv[1] || *end != '\0' || calls == 0))) {
+    std::fprintf(stderr, "usage: %s [CALLS]   (a positive number of calls per figure; default 2000000)\n", argv[0]);
+    return 2;
+  }
+  const bool ok = measure("equal", kCaseSame, calls) && measure("different", kCaseDiffers, calls);
+  return ok ? 0 : 1;
 }
