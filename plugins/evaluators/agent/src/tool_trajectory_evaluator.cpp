@@ -137,7 +137,8 @@ ToolTrajectoryEvaluator::ToolTrajectoryEvaluator(Config config)
       mode_(read_mode(config)),
       in_order_denominator_(read_in_order_denominator(config)),
       tool_calls_key_(read_key_option(config, "tool_calls_key")),
-      matcher_(read_tool_call_matcher(config)) {}
+      matcher_(read_tool_call_matcher(config)),
+      argument_matching_json_(json::to_compact_json(describe_matcher(matcher_))) {}
 
 EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallContext&) const {
   // Views: the calls are only compared and named, so nothing is copied out of the test case.
@@ -187,7 +188,7 @@ EvalResult ToolTrajectoryEvaluator::evaluate(const TestCase& test_case, CallCont
   if (mode_ == TrajectoryMode::in_order)
     metadata.key("inOrderDenominator").string(in_order_denominator_ == InOrderDenominator::expected ? "expected" : "longer");
   write_pairing_metadata(metadata, actual, expected, pairs);
-  metadata.key("argumentMatching").value(describe_matcher(matcher_));
+  metadata.key("argumentMatching").raw(argument_matching_json_);
   if (first_mismatch) metadata.key("firstMismatch").count(*first_mismatch);
   metadata.end_object();
   return result;

@@ -43,6 +43,7 @@ class ToolTrajectoryEvaluator {
   InOrderDenominator in_order_denominator_;
   std::string tool_calls_key_;
   ToolCallMatcher matcher_;
+  std::string argument_matching_json_;  // describe_matcher(matcher_), written once: the same on every case
 };
 
 }  // namespace krino::agent

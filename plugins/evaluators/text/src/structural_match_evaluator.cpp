@@ -4,6 +4,8 @@
 #include "structural_operand.h"
 #include "test_case_values.h"
 
+#include <krino/json_text.hpp>
+
 namespace krino::text {
 
 const char* const StructuralMatchEvaluator::kConfigSchema = R"json({
@@ -79,13 +81,16 @@ EvalResult StructuralMatchEvaluator::evaluate(const TestCase& test_case, CallCon
                                : static_cast<double>(comparison.matched_leaves) /
                                      static_cast<double>(comparison.total_leaves);
   EvalResult result = EvalResult::scored(common_.name, score, common_.threshold, std::move(reason));
-  boost::json::array paths;
-  for (const StructuralDifference& difference : comparison.differences) paths.emplace_back(difference.path);
-  result.metadata["matchMode"] = mode_name(mode_);
-  result.metadata["matchedLeaves"] = comparison.matched_leaves;
-  result.metadata["totalLeaves"] = comparison.total_leaves;
-  result.metadata["mismatchedPathCount"] = comparison.difference_count;
-  result.metadata["mismatchedPaths"] = std::move(paths);
+  // Written as text: this runs on every case (an object would cost an allocation per key).
+  json::CompactWriter metadata(result.metadata_json);
+  metadata.begin_object()
+      .key("matchMode").string(mode_name(mode_))
+      .key("matchedLeaves").count(comparison.matched_leaves)
+      .key("totalLeaves").count(comparison.total_leaves)
+      .key("mismatchedPathCount").count(comparison.difference_count)
+      .key("mismatchedPaths").begin_array();
+  for (const StructuralDifference& difference : comparison.differences) metadata.string(difference.path);
+  metadata.end_array().end_object();
   return result;
 }
 
