@@ -126,3 +126,47 @@ BOOST_AUTO_TEST_CASE(the_compact_writer_separates_top_level_values_and_appends) 
   krino::json::CompactWriter(out).begin_array().string("a").count(1).value(json::object{{"k", 2}}).end_array();
   BOOST_TEST(out == R"(prefix:["a",1,{"k":2}])");
 }
+
+// The word-at-a-time test of whether text needs an escape agrees with a byte-by-byte look at every
+// length and position, the padded tail included (a NUL or a quote in the last byte, say).
+BOOST_AUTO_TEST_CASE(the_escape_test_agrees_with_a_byte_by_byte_look) {
+  const auto needs = [](std::string_view text) {
+    for (const unsigned char c : text)
+      if (c < 0x20 || c == '"' || c == '\\') return true;
+    return false;
+  };
+  const char specials[] = {'"', '\\', '\0', '\x01', '\x1f', '\n'};
+  const char plains[] = {' ', 'a', '\x7f', '\xc3', '\xff', '~'};
+  for (std::size_t size = 0; size <= 40; ++size) {
+    for (const char plain : plains) {
+      std::string text(size, plain);
+      BOOST_REQUIRE(krino::json::detail::any_needs_escape(text) == needs(text));
+      for (std::size_t at = 0; at < size; ++at) {
+        for (const char special : specials) {
+          std::string marked = text;
+          marked[at] = special;
+          BOOST_REQUIRE_MESSAGE(krino::json::detail::any_needs_escape(marked) == needs(marked), "size " << size << " at " << at);
+        }
+      }
+    }
+  }
+}
+
+// Keys and strings that need escapes, or are too long for the one-append path, are written as before.
+BOOST_AUTO_TEST_CASE(the_compact_writer_escapes_keys_and_long_strings) {
+  const std::string long_text(300, 'x');
+  std::string written;
+  krino::json::CompactWriter(written)
+      .begin_object()
+      .key("plain").string("a\"b")
+      .key("quo\"te").string(long_text)
+      .key(long_text).count(1)
+      .key("").string("")
+      .end_object();
+  json::object built;
+  built["plain"] = "a\"b";
+  built["quo\"te"] = long_text;
+  built[long_text] = 1;
+  built[""] = "";
+  BOOST_TEST(written == krino::json::to_compact_json(built));
+}

@@ -65,12 +65,50 @@ inline bool needs_escape(uint64_t w) {
   const uint64_t backslash = (b - ones) & ~b & highs;
   return (control | quote | backslash) != 0;
 }
+
+// Whether any byte of `text` needs escaping, eight bytes at a time; the tail is padded with spaces,
+// which never do. Exact: needs_escape's false positives only sit above a true one.
+inline bool any_needs_escape(std::string_view text) {
+  const char* const data = text.data();
+  const std::size_t size = text.size();
+  std::size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, data + i, 8);
+    if (needs_escape(w)) return true;
+  }
+  if (i == size) return false;
+  uint64_t w = 0x2020202020202020ULL;
+  std::memcpy(&w, data + i, size - i);
+  return needs_escape(w);
+}
+
+// Appends `before`, `text` in quotes, then `after`, in one append when the whole fits a small buffer:
+// for text that needs no escape (keys, names), where appending piece by piece cost more than the scan.
+// False when `text` needs an escape or is too long, with nothing appended.
+inline bool append_plain_string(std::string& out, std::string_view before, std::string_view text, std::string_view after) {
+  constexpr std::size_t kBuffer = 96;
+  const std::size_t size = before.size() + text.size() + after.size() + 2;
+  if (size > kBuffer || any_needs_escape(text)) return false;
+  char buffer[kBuffer];
+  char* p = buffer;
+  std::memcpy(p, before.data(), before.size());
+  p += before.size();
+  *p++ = '"';
+  std::memcpy(p, text.data(), text.size());
+  p += text.size();
+  *p++ = '"';
+  std::memcpy(p, after.data(), after.size());
+  out.append(buffer, size);
+  return true;
+}
 }  // namespace detail
 
 // Appends `text` as a JSON string literal, escaped as Boost.JSON escapes: quote, backslash and
 // control characters; everything else (including UTF-8) verbatim. Clean text is found eight bytes
 // at a time and copied in one go: this runs on every string of every report line.
 inline void append_json_string(std::string& out, std::string_view text) {
+  if (detail::append_plain_string(out, {}, text, {})) return;
   static constexpr char hex[] = "0123456789abcdef";
   out.reserve(out.size() + text.size() + 2);
   out += '"';
@@ -195,15 +233,21 @@ class CompactWriter {
   CompactWriter& begin_array() { return open('['); }
   CompactWriter& end_array() { return close(']'); }
   CompactWriter& key(std::string_view name) {
-    separate();
-    append_json_string(out_, name);
-    out_ += ':';
+    // The comma, the quoted key and the colon in one append when the key needs no escape.
+    if (!detail::append_plain_string(out_, first_ ? std::string_view() : std::string_view(",", 1), name, ":")) {
+      separate();
+      append_json_string(out_, name);
+      out_ += ':';
+    }
     first_ = true;  // the member's value follows without a comma
     return *this;
   }
   CompactWriter& string(std::string_view text) {
-    separate();
-    append_json_string(out_, text);
+    if (!detail::append_plain_string(out_, first_ ? std::string_view() : std::string_view(",", 1), text, {})) {
+      separate();
+      append_json_string(out_, text);
+    }
+    first_ = false;
     return *this;
   }
   CompactWriter& count(std::uint64_t n) { return whole_number(n); }
