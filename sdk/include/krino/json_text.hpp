@@ -92,13 +92,16 @@ inline bool append_plain_string(std::string& out, std::string_view before, std::
   if (size > kBuffer || any_needs_escape(text)) return false;
   char buffer[kBuffer];
   char* p = buffer;
-  std::memcpy(p, before.data(), before.size());
-  p += before.size();
+  // (Each piece may be an empty view without data: copy only what is there.)
+  const auto put = [&p](std::string_view piece) {
+    if (!piece.empty()) std::memcpy(p, piece.data(), piece.size());
+    p += piece.size();
+  };
+  put(before);
   *p++ = '"';
-  std::memcpy(p, text.data(), text.size());
-  p += text.size();
+  put(text);
   *p++ = '"';
-  std::memcpy(p, after.data(), after.size());
+  put(after);
   out.append(buffer, size);
   return true;
 }
