@@ -186,7 +186,9 @@ EvalResult PerTurnEvaluator::evaluate(const TestCase& test_case, CallContext& ct
     entry["score"] = turn.score ? boost::json::value(*turn.score) : boost::json::value(nullptr);
     entry["success"] = turn.success;
     entry["reason"] = turn.reason;
-    if (boost::json::object metadata = turn.metadata_object(); !metadata.empty()) entry["metadata"] = std::move(metadata);
+    // Moved when built as an object; read from the text when the inner evaluator wrote it so.
+    boost::json::object metadata = turn.metadata_json.empty() ? std::move(turn.metadata) : turn.metadata_object();
+    if (!metadata.empty()) entry["metadata"] = std::move(metadata);
     turns.push_back(std::move(entry));
 
     if (!turn.score) {
