@@ -89,4 +89,12 @@ inline void generate_agent_cases(const std::filesystem::path& file, uint64_t ite
   }
 }
 
+// The evaluators the agent benchmark scores each case with, as an experiment file's list.
+inline constexpr const char* kAgentEvaluators =
+    "evaluators:\n"
+    "  - exact_match\n"
+    "  - structural_match\n"
+    "  - tool_trajectory: {match_mode: in_order}\n"
+    "  - tool_call_validity\n";
+
 }  // namespace krino::bench

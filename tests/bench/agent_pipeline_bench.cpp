@@ -40,12 +40,8 @@ int main(int argc, char** argv) {
     if (!fs::exists(data)) krino::bench::generate_agent_cases(data, n);
     fs::path experiment = workdir / ("agent-bench-" + std::to_string(n) + ".yaml");
     std::ofstream(experiment) << "name: agent-bench\ndataset: " << data.string()
-                              << "\ntask: replay\nevaluators:\n"
-                                 "  - exact_match\n"
-                                 "  - structural_match\n"
-                                 "  - tool_trajectory: {match_mode: in_order}\n"
-                                 "  - tool_call_validity\n"
-                                 "min_pass_rate: 0\n";
+                              << "\ntask: replay\n"
+                              << krino::bench::kAgentEvaluators << "min_pass_rate: 0\n";
     auto r = krino::bench::run_measured({krino, "run", experiment.string()});
     if (r.exit_code != 0) {
       std::fprintf(stderr, "krino run failed with exit code %d\n", r.exit_code);

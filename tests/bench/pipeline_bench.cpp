@@ -7,9 +7,9 @@
 // The JSON Lines report (2.6 GB for a million cases) goes to --results-dir, by default /dev/shm
 // when it exists: the figure is krino's, not the disk's writeback. Point it at a disk to see both.
 //
-// Each case is about 2 KB: a question, a structured expected answer, a recorded actual answer that
-// differs in one case out of seven, and metadata. Files are generated once and reused.
+// The cases are text_cases.hpp's (about 2 KB each). Files are generated once and reused.
 #include "bench_process.hpp"
+#include "text_cases.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,41 +19,6 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string padding(size_t n, uint64_t seed) {
-  static const char* words[] = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"};
-  std::string out;
-  while (out.size() < n) {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    out += words[(seed >> 33) % 9];
-    out += ' ';
-  }
-  out.resize(n);
-  return out;
-}
-
-void generate(const fs::path& file, uint64_t items) {
-  std::ofstream out(file, std::ios::binary);
-  std::string line;
-  for (uint64_t i = 0; i < items; ++i) {
-    const bool wrong = i % 7 == 3;
-    std::string answer = "{\"city\":\"Paris\",\"population\":2102650,\"area_km2\":105.4,\"tags\":[\"capital\",\"europe\",\"" +
-                         padding(40, i) + "\"],\"notes\":\"" + padding(380, i + 1) + "\"}";
-    std::string actual = wrong ? "{\"city\":\"Lyon\",\"population\":2102650.0,\"area_km2\":105.40,\"tags\":[\"capital\",\"europe\",\"" +
-                                     padding(40, i) + "\"],\"notes\":\"" + padding(380, i + 1) + "\"}"
-                               : "{\"population\":2102650.0,\"city\":\"Paris\",\"area_km2\":105.40,\"tags\":[\"capital\",\"europe\",\"" +
-                                     padding(40, i) + "\"],\"notes\":\"" + padding(380, i + 1) + "\"}";
-    line = "{\"id\":\"case-" + std::to_string(i) + "\",\"inputs\":{\"input\":\"Describe the capital of France. " +
-           padding(300, i + 2) + "\"},\"expectedOutputs\":{\"output\":" + answer + ",\"label\":\"Paris\"},\"actualOutputs\":{\"output\":" +
-           actual + ",\"label\":\"" + (wrong ? "Lyon" : "Paris") + "\"},\"metadata\":{\"source\":\"bench\",\"batch\":" +
-           std::to_string(i / 1000) + ",\"trace\":\"" + padding(180, i + 3) + "\"}}\n";
-    out << line;
-  }
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string krino = krino::bench::default_krino();
@@ -77,15 +42,11 @@ int main(int argc, char** argv) {
   std::printf("%-10s %10s %12s %12s %10s\n", "items", "seconds", "cases/s", "MB/s", "peak RSS");
   for (uint64_t n : sizes) {
     fs::path data = workdir / ("cases-" + std::to_string(n) + ".jsonl");
-    if (!fs::exists(data)) generate(data, n);
+    if (!fs::exists(data)) krino::bench::generate_text_cases(data, n);
     fs::path experiment = workdir / ("bench-" + std::to_string(n) + ".yaml");
     std::ofstream(experiment) << "name: pipeline-bench\ndataset: " << data.string()
-                              << "\ntask: replay\nevaluators:\n"
-                                 "  - exact_match: {output_key: label}\n"
-                                 "  - structural_match: {match_mode: strict}\n"
-                                 "  - regex: {pattern: 'Paris|Lyon', output_key: label}\n"
-                                 "  - contains: {value: Paris, output_key: label}\n"
-                                 "reporters: [{json: {path: "
+                              << "\ntask: replay\n"
+                              << krino::bench::kTextEvaluators << "reporters: [{json: {path: "
                               << (results_dir / "krino-bench-results.jsonl").string() << "}}]\nmin_pass_rate: 0\n";
     auto r = krino::bench::run_measured({krino, "run", experiment.string()});
     if (r.exit_code != 0) {

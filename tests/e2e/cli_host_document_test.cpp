@@ -1,16 +1,29 @@
-// Results do not depend on how the test case and the result cross the plugin boundary. The test
-// case: parsed by the host and lent as krino.host.document/1 (KRINO_HOST_DOCUMENT=1), or parsed by
-// every plugin from the bytes (the default, and how krino scored before the extension). The result:
-// handed to the host as values (ABI 1.2, the default) or written as text (KRINO_RESULT_VALUES=0,
-// how krino scored before 1.2). Compared byte for byte, item by item, on the README's sample, the
-// tau-bench replay and the agent benchmark's workload.
+// Results do not change: not with how the test case and the result cross the plugin boundary, and
+// not from one build of krino to the next.
+//
+// Each way of crossing: the test case parsed by the host and lent as krino.host.document/1
+// (KRINO_HOST_DOCUMENT=1), or parsed by every plugin from the bytes (the default, and how krino
+// scored before the extension); the result handed to the host as values (ABI 1.2, the default) or
+// written as text (KRINO_RESULT_VALUES=0, how krino scored before 1.2). Every line of every way's
+// report is compared with a record: the SHA-256 of each line of the report an earlier build wrote,
+// kept under tests/fixtures/results-record/. The workloads: the README's sample, the tau-bench
+// replay, and the agent and text benchmarks' cases.
+//
+// A change that is meant to change results records them again: run this test with
+// KRINO_RECORD_RESULTS=1, which rewrites the records from the default way, and commit the new
+// records with the change that explains them.
 #include "process.hpp"
 
 #include "../bench/agent_cases.hpp"
+#include "../bench/text_cases.hpp"
+
+#include "krino/core/common/content_digest.hpp"
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -21,9 +34,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The report's lines without what differs from run to run: times and durations.
+// The report's lines without what differs from run to run or machine to machine: times, durations,
+// and the parallelism chosen from the number of cores.
 std::vector<std::string> comparable_lines(const std::string& path) {
-  static const std::regex varying(R"re("(durationMs|timestamp|startedAt|finishedAt|elapsedMs|wallMs)":("[^"]*"|[-0-9.e+]+))re");
+  static const std::regex varying(
+      R"re("(durationMs|timestamp|startedAt|finishedAt|elapsedMs|wallMs|parallelism)":("[^"]*"|[-0-9.e+]+))re");
   std::vector<std::string> lines;
   std::istringstream in(read_file(path));
   std::string line;
@@ -31,8 +46,43 @@ std::vector<std::string> comparable_lines(const std::string& path) {
   return lines;
 }
 
-// Runs `experiment` each way and compares the reports.
-void check_same_results(const std::string& experiment, const std::vector<std::string>& settings, std::size_t lines) {
+std::string record_path(const std::string& name) { return source_path("tests/fixtures/results-record/" + name + ".sha256"); }
+
+// The record's digests, one a report line; lines that begin with '#' say what the record is.
+std::vector<std::string> read_record(const std::string& name) {
+  std::vector<std::string> digests;
+  std::ifstream in(record_path(name));
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] != '#') digests.push_back(line);
+  return digests;
+}
+
+void write_record(const std::string& name, const std::string& what, const std::vector<std::string>& lines) {
+  std::string text = "# The SHA-256 of each line of the json report of " + what +
+                     ", times and parallelism blanked.\n"
+                     "# Compared by tests/e2e/cli_host_document_test.cpp; written by it under KRINO_RECORD_RESULTS=1.\n";
+  for (const std::string& line : lines) text += krino::core::sha256_hex(line) + "\n";
+  write_file(record_path(name), text);
+}
+
+bool recording() {
+  const char* value = std::getenv("KRINO_RECORD_RESULTS");
+  return value != nullptr && std::string(value) == "1";
+}
+
+// Where an experiment runs: the directory `krino run` starts in (so the report names the dataset
+// by the same relative path on every machine) and the experiment file's path from there.
+struct Workload {
+  std::string record;       // the record's name under tests/fixtures/results-record
+  std::string what;         // for the record's header
+  std::string directory;
+  std::string experiment;
+  std::size_t lines;        // the report's line count: the run's three events and one a case
+};
+
+// Runs the workload each way and compares each report, line by line, with the record.
+void check_results(const Workload& workload) {
   struct Way {
     const char* name;
     const char* document;
@@ -41,52 +91,77 @@ void check_same_results(const std::string& experiment, const std::vector<std::st
   const Way ways[] = {{"default", "KRINO_HOST_DOCUMENT=0", "KRINO_RESULT_VALUES=1"},
                       {"lent", "KRINO_HOST_DOCUMENT=1", "KRINO_RESULT_VALUES=1"},
                       {"text", "KRINO_HOST_DOCUMENT=0", "KRINO_RESULT_VALUES=0"}};
-  std::vector<std::vector<std::string>> reports;
+  std::vector<std::string> record = read_record(workload.record);
   for (const Way& way : ways) {
-    const std::string report = temp_path(std::string("host-document-") + way.name + ".jsonl");
-    std::vector<std::string> argv = {krino_binary(), "run", experiment, "--set", "reporters=[{json: {path: " + report + "}}]"};
-    for (const std::string& setting : settings) {
-      argv.push_back("--set");
-      argv.push_back(setting);
-    }
+    const std::string report = temp_path(workload.record + "-" + way.name + ".jsonl");
     ProcessOptions options;
     options.environment.push_back(way.document);
     options.environment.push_back(way.result);
-    const ProcessResult r = run_process(argv, options);
+    options.working_directory = workload.directory;
+    const ProcessResult r = run_process(
+        {krino_binary(), "run", workload.experiment, "--set", "reporters=[{json: {path: " + report + "}}]"}, options);
     BOOST_TEST_REQUIRE(r.exit_code <= 1, r.err);
-    reports.push_back(comparable_lines(report));
+    const std::vector<std::string> lines = comparable_lines(report);
     fs::remove(report);
-  }
-  for (std::size_t w = 0; w < reports.size(); ++w) {
-    BOOST_TEST_REQUIRE(reports[w].size() == lines, ways[w].name);
-    if (w == 0) continue;
-    for (std::size_t i = 0; i < lines; ++i)
-      BOOST_TEST(reports[0][i] == reports[w][i], ways[w].name << " differs from the default on line " << i + 1);
+    BOOST_TEST_REQUIRE(lines.size() == workload.lines, way.name);
+    if (recording() && &way == &ways[0]) {
+      write_record(workload.record, workload.what, lines);
+      record = read_record(workload.record);
+    }
+    BOOST_TEST_REQUIRE(record.size() == lines.size(),
+                       workload.record << ": the record at " << record_path(workload.record) << " has " << record.size()
+                                       << " lines, the " << way.name << " report " << lines.size());
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (krino::core::sha256_hex(lines[i]) == record[i]) continue;
+      // The first few lines in full; the count says how many more.
+      if (++differing <= 3)
+        BOOST_ERROR(workload.record << ", " << way.name << ": line " << i + 1
+                                    << " of the report differs from the record: " << lines[i].substr(0, 2000));
+    }
+    BOOST_TEST(differing == 0u, workload.record << ", " << way.name << ": " << differing << " of " << lines.size()
+                                                << " lines differ from the record");
   }
 }
+
+// A generated workload in a directory of its own, removed when the test ends.
+struct GeneratedWorkload {
+  fs::path directory;
+  explicit GeneratedWorkload(const std::string& name) : directory(temp_path(name)) { fs::create_directories(directory); }
+  ~GeneratedWorkload() {
+    std::error_code ignored;
+    fs::remove_all(directory, ignored);
+  }
+};
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(host_document)
+BOOST_AUTO_TEST_SUITE(results_record)
 
-BOOST_AUTO_TEST_CASE(the_sample_scores_byte_for_byte_the_same_whichever_way_it_crosses) {
-  check_same_results(source_path("datasets/capitals.yaml"), {}, 13);
+BOOST_AUTO_TEST_CASE(the_sample_scores_as_recorded_whichever_way_it_crosses) {
+  check_results({"sample", "datasets/capitals.yaml", source_path(""), "datasets/capitals.yaml", 13});
 }
 
-BOOST_AUTO_TEST_CASE(tau_bench_scores_byte_for_byte_the_same_whichever_way_it_crosses) {
-  check_same_results(source_path("datasets/tau-bench-airline.yaml"), {}, 203);
+BOOST_AUTO_TEST_CASE(tau_bench_scores_as_recorded_whichever_way_it_crosses) {
+  check_results({"tau-bench-airline", "datasets/tau-bench-airline.yaml", source_path(""), "datasets/tau-bench-airline.yaml", 203});
 }
 
-BOOST_AUTO_TEST_CASE(the_agent_benchmark_scores_byte_for_byte_the_same_whichever_way_it_crosses) {
-  const std::string data = temp_path("host-document-agent.jsonl");
-  krino::bench::generate_agent_cases(data, 500);
-  const std::string experiment = temp_path("host-document-agent.yaml");
-  write_file(experiment, "name: agent-bench\ndataset: " + data +
-                             "\ntask: replay\nevaluators:\n  - exact_match\n  - structural_match\n"
-                             "  - tool_trajectory: {match_mode: in_order}\n  - tool_call_validity\nmin_pass_rate: 0\n");
-  check_same_results(experiment, {}, 503);
-  fs::remove(data);
-  fs::remove(experiment);
+BOOST_AUTO_TEST_CASE(the_agent_benchmark_scores_as_recorded_whichever_way_it_crosses) {
+  const GeneratedWorkload workload("results-agent");
+  krino::bench::generate_agent_cases(workload.directory / "agent.jsonl", 500);
+  write_file((workload.directory / "agent.yaml").string(),
+             std::string("name: agent-bench\ndataset: agent.jsonl\ntask: replay\n") + krino::bench::kAgentEvaluators +
+                 "min_pass_rate: 0\n");
+  check_results({"agent-bench-500", "the agent benchmark's first 500 cases", workload.directory.string(), "agent.yaml", 503});
+}
+
+BOOST_AUTO_TEST_CASE(the_text_benchmark_scores_as_recorded_whichever_way_it_crosses) {
+  const GeneratedWorkload workload("results-text");
+  krino::bench::generate_text_cases(workload.directory / "text.jsonl", 700);
+  write_file((workload.directory / "text.yaml").string(),
+             std::string("name: pipeline-bench\ndataset: text.jsonl\ntask: replay\n") + krino::bench::kTextEvaluators +
+                 "min_pass_rate: 0\n");
+  check_results({"text-bench-700", "the text benchmark's first 700 cases", workload.directory.string(), "text.yaml", 703});
 }
 
 BOOST_AUTO_TEST_SUITE_END()
