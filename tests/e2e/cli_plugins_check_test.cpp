@@ -89,6 +89,22 @@ BOOST_AUTO_TEST_CASE(ill_formed_utf8_and_results_against_the_schema_are_reported
   BOOST_TEST(report_has(scores.out, "problem: test.bad_score_string:"), scores.out);
 }
 
+// Each evaluate call goes in twice: as text only, and with the result offered as values (ABI 1.2).
+// Each of these evaluators writes a valid result as text; only the second call shows its fault.
+BOOST_AUTO_TEST_CASE(breaking_the_contract_of_results_taken_as_values_is_reported) {
+  const ProcessResult r = check_library(broken_library("values_contract", "values_contract"));
+  expect_problem(r, "problem: test.values_differ: evaluate on an empty test case with its result taken as values "
+                    "gives another result when it can hand it over as values than when it writes text: score 1.0 and "
+                    "success true as values, score 0.0 and success false as text");
+  BOOST_TEST(report_has(r.out, "problem: test.text_after_values: evaluate on an empty test case with its result taken as "
+                               "values wrote more after write_eval_result answered KRINO_OK"),
+             r.out);
+  BOOST_TEST(report_has(r.out, "problem: test.silent_on_refusal: evaluate on an empty test case with its result taken as "
+                               "values wrote no text after write_eval_result refused its values"),
+             r.out);
+  BOOST_TEST(report_has(r.out, "\n3 problems\n"), r.out);  // one line each, however many calls showed it
+}
+
 BOOST_AUTO_TEST_CASE(a_library_krino_refuses_or_that_crashes_on_load_is_one_problem) {
   expect_problem(check_library(broken_library("refuses", "refuses")), "krino refuses to load it: plugin refused to load");
   expect_problem(check_library(broken_library("abi_major_mismatch", "abi_major_mismatch")), "ABI major version mismatch");

@@ -219,7 +219,11 @@ BOOST_AUTO_TEST_CASE(values_the_text_check_must_judge_are_refused) {
 BOOST_AUTO_TEST_CASE(the_result_sink_takes_values_once_and_falls_back_to_text) {
   {
     ResultSink sink("configured");
+    BOOST_TEST((sink.values_offer() == ResultSink::ValuesOffer::unused));
     krino::EvalResult::scored("own", 1, 0.5, "r").write_to(sink.sink());
+    BOOST_TEST((sink.values_offer() == ResultSink::ValuesOffer::taken));
+    BOOST_TEST(!sink.wrote_after_taken());
+    BOOST_TEST(!sink.wrote_text());
     WrittenResult taken = sink.take();
     BOOST_TEST_REQUIRE(std::holds_alternative<CheckedResult>(taken));
     BOOST_TEST(std::get<CheckedResult>(taken).json ==
@@ -229,6 +233,9 @@ BOOST_AUTO_TEST_CASE(the_result_sink_takes_values_once_and_falls_back_to_text) {
     ResultSink sink("e");
     krino::EvalResult r = krino::EvalResult::scored("e", 1.25, 0.5);
     r.write_to(sink.sink());
+    BOOST_TEST((sink.values_offer() == ResultSink::ValuesOffer::refused));
+    BOOST_TEST(sink.wrote_text());
+    BOOST_TEST(!sink.wrote_after_taken());
     WrittenResult taken = sink.take();
     BOOST_TEST_REQUIRE(std::holds_alternative<std::string>(taken));
     const auto checked = check_eval_result(std::get<std::string>(taken), "e");
@@ -250,6 +257,8 @@ BOOST_AUTO_TEST_CASE(the_result_sink_takes_values_once_and_falls_back_to_text) {
     const krino_eval_result v = krino::EvalResult::scored("e", 1, 0.5).values(metadata_text);
     BOOST_TEST(sink.sink()->write_eval_result(sink.sink(), &v) == KRINO_OK);
     BOOST_TEST(sink.sink()->write_eval_result(sink.sink(), &v) != KRINO_OK);
+    BOOST_TEST(sink.wrote_after_taken());  // what `krino plugins check` reports
+    BOOST_TEST((sink.values_offer() == ResultSink::ValuesOffer::taken));
     sink.sink()->write(sink.sink(), "junk", 4);
     WrittenResult taken = sink.take();
     BOOST_TEST_REQUIRE(std::holds_alternative<std::string>(taken));
@@ -257,6 +266,12 @@ BOOST_AUTO_TEST_CASE(the_result_sink_takes_values_once_and_falls_back_to_text) {
     ResultSink text_first("e");
     text_first.sink()->write(text_first.sink(), "{", 1);
     BOOST_TEST(text_first.sink()->write_eval_result(text_first.sink(), &v) != KRINO_OK);
+    BOOST_TEST((text_first.values_offer() == ResultSink::ValuesOffer::refused));
+    BOOST_TEST(!text_first.wrote_after_taken());
+    ResultSink text_after("e");  // text alone after values taken is also more than the contract allows
+    BOOST_TEST(text_after.sink()->write_eval_result(text_after.sink(), &v) == KRINO_OK);
+    text_after.sink()->write(text_after.sink(), "{}", 2);
+    BOOST_TEST(text_after.wrote_after_taken());
   }
 }
 

@@ -5,6 +5,8 @@
 #include "krino/core/common/status_code.hpp"
 #include "krino/core/common/string_sink.hpp"
 #include "krino/core/plugin/config_validator.hpp"
+#include "krino/core/runner/eval_result_check.hpp"
+#include "krino/core/runner/result_sink.hpp"
 
 #include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
@@ -179,6 +181,69 @@ long long resident_mb() {
   return resident * ::sysconf(_SC_PAGESIZE) / (1024 * 1024);
 }
 
+// The same call with the result offered as values (krino_sink::write_eval_result) must keep the
+// contract (after KRINO_OK nothing more is written, after a refusal the text is) and give the result
+// the text-only call gave: the host takes values whenever a plugin hands them, so a plugin whose two
+// ways disagree scores differently under `krino run` than under a worker or an older host.
+void check_values_way(Checker& check, krino_status text_status, const std::string& text, krino_status status,
+                      core::ResultSink& offered, const core::StringSink& failure) {
+  if (status != KRINO_OK) {
+    if (text_status == KRINO_OK)
+      check.problem("failed (" + std::string(core::status_code_name(status)) +
+                    ") when its result could be taken as values, where the same call without that offer succeeded");
+    else check.check_failure(status, failure);
+    return;
+  }
+  if (text_status != KRINO_OK)
+    check.problem("succeeded when its result could be taken as values, where the same call without that offer failed (" +
+                  std::string(core::status_code_name(text_status)) + ")");
+  if (offered.wrote_after_taken()) {
+    check.problem("wrote more after write_eval_result answered KRINO_OK (the host had kept the result; text written "
+                  "after it replaces the values)");
+    return;
+  }
+  if (offered.values_offer() == core::ResultSink::ValuesOffer::refused && !offered.wrote_text()) {
+    check.problem("wrote no text after write_eval_result refused its values (any status but KRINO_OK means: write the "
+                  "result's text)");
+    return;
+  }
+  const std::string name = check.component().name;
+  core::WrittenResult written = offered.take();
+  core::StatusOr<core::CheckedResult> taken =
+      std::holds_alternative<core::CheckedResult>(written)
+          ? core::StatusOr<core::CheckedResult>(std::move(std::get<core::CheckedResult>(written)))
+          : core::check_eval_result(std::get<std::string>(written), name);
+  if (!taken.ok()) {
+    // The text-only call's check names what is wrong with a text; only a difference is new here.
+    if (text_status == KRINO_OK && core::check_eval_result(text, name).ok())
+      check.problem("wrote an eval result the host refuses when it could be taken as values, where the same call "
+                    "without that offer wrote a valid one",
+                    ": " + utf8::excerpt(taken.error().message, 160));
+    return;
+  }
+  if (text_status != KRINO_OK) return;
+  const core::StatusOr<core::CheckedResult> as_text = core::check_eval_result(text, name);
+  if (!as_text.ok() || as_text.value().json == taken.value().json) return;
+  const auto& a = taken.value().record;
+  const auto& b = as_text.value().record;
+  const auto number = [](const std::optional<double>& x) {
+    std::string out = "null";
+    if (x) {
+      out.clear();
+      krino::json::append_double(out, *x);
+    }
+    return out;
+  };
+  if (a.score != b.score || a.success != b.success || a.threshold != b.threshold)
+    check.problem("gives another result when it can hand it over as values than when it writes text",
+                  ": score " + number(a.score) + " and success " + (a.success ? "true" : "false") + " as values, score " +
+                      number(b.score) + " and success " + (b.success ? "true" : "false") + " as text");
+  else
+    check.note("writes another reason or metadata when it can hand its result over as values than when it writes text "
+               "(the same score and success)",
+               ": " + utf8::excerpt(taken.value().json, 120) + " against " + utf8::excerpt(as_text.value().json, 120));
+}
+
 // Growth of resident memory over the evaluate calls past which the check calls it a leak: far more
 // than any working set of the samples, far less than a leak of a few MB per call.
 constexpr long long kLeakMb = 64;
@@ -204,15 +269,25 @@ void check_evaluator(Checker& check, const krino_host* host) {
     ctx.seed = 42;
     ctx.item_index = item++;
     ctx.document_serial = item;
+    const std::string document = sample.document;
+    const std::string detail = "(item " + std::to_string(ctx.item_index) + ")";
+    // As a host before ABI 1.2 (or a worker) takes it: text only.
     core::StringSink result;
     core::StringSink failure;
-    const std::string document = sample.document;
-    check.call("evaluate on " + std::string(sample.what), "(item " + std::to_string(ctx.item_index) + ")");
+    check.call("evaluate on " + std::string(sample.what), detail);
     const krino_status status =
         v.evaluate(instance, &ctx, document.data(), document.size(), result.sink(), failure.sink());
     check.returned();
     if (status == KRINO_OK) check.check_document(result.text(), "evalresult", "its eval result");
     else check.check_failure(status, failure);
+    // As `krino run` takes it: the same call, the result offered to be taken as values.
+    core::ResultSink offered(check.component().name);
+    core::StringSink offered_failure;
+    check.call("evaluate on " + std::string(sample.what) + " with its result taken as values", detail);
+    const krino_status offered_status =
+        v.evaluate(instance, &ctx, document.data(), document.size(), offered.sink(), offered_failure.sink());
+    check.returned();
+    check_values_way(check, status, result.text(), offered_status, offered, offered_failure);
   }
   if (const long long grown = resident_mb() - resident_before; grown > kLeakMb)
     check.problem_overall("its resident memory grew by " + std::to_string(grown) + " MB over " + std::to_string(item) +

@@ -28,18 +28,25 @@ ResultSink::ResultSink(std::string_view name) noexcept : name_(name) {
 void ResultSink::append(krino_sink* sink, const char* data, size_t size) noexcept {
   // No exception may cross the boundary: an allocation failure ends the process here.
   auto* self = static_cast<ResultSink*>(sink->host_data);
-  if (data != nullptr && size > 0) self->text_.append(data, size);
+  if (data == nullptr || size == 0) return;
+  if (self->checked_) self->wrote_after_taken_ = true;
+  self->text_.append(data, size);
 }
 
 krino_status ResultSink::take_values(krino_sink* sink, const krino_eval_result* values) noexcept {
   auto* self = static_cast<ResultSink*>(sink->host_data);
   // Once per call, and never after text: anything else is left to the text, whose check reports it.
-  if (values == nullptr || self->checked_ || !self->text_.empty()) return KRINO_FAILED_PRECONDITION;
+  if (self->checked_) self->wrote_after_taken_ = true;
+  if (values == nullptr || self->checked_ || !self->text_.empty()) {
+    if (self->offer_ == ValuesOffer::unused) self->offer_ = ValuesOffer::refused;
+    return KRINO_FAILED_PRECONDITION;
+  }
   try {
     self->checked_ = check_eval_values(*values, self->name_);
   } catch (...) {  // out of memory: the plugin writes the text instead
     self->checked_.reset();
   }
+  self->offer_ = self->checked_ ? ValuesOffer::taken : ValuesOffer::refused;
   return self->checked_ ? KRINO_OK : KRINO_INVALID_ARGUMENT;
 }
 

@@ -24,6 +24,14 @@ class ResultSink {
   // checked values, else the empty text (which the check refuses).
   WrittenResult take();
 
+  // What the plugin did with the offer to take its result as values (its first write_eval_result),
+  // for `krino plugins check`, which holds a plugin to the contract: after KRINO_OK it writes
+  // nothing more, after a refusal it writes the text.
+  enum class ValuesOffer { unused, taken, refused };
+  ValuesOffer values_offer() const noexcept { return offer_; }
+  bool wrote_after_taken() const noexcept { return wrote_after_taken_; }
+  bool wrote_text() const noexcept { return !text_.empty(); }
+
  private:
   static void append(krino_sink* sink, const char* data, size_t size) noexcept;
   static krino_status take_values(krino_sink* sink, const krino_eval_result* values) noexcept;
@@ -32,6 +40,8 @@ class ResultSink {
   std::string_view name_;
   std::string text_;
   std::optional<CheckedResult> checked_;
+  ValuesOffer offer_ = ValuesOffer::unused;
+  bool wrote_after_taken_ = false;
 };
 
 }  // namespace krino::core
