@@ -1,5 +1,7 @@
 #include "request_context.hpp"
 
+#include "krino/core/common/json_whole_number.hpp"
+
 #include <krino/json_parse.hpp>
 
 #include <boost/json.hpp>
@@ -65,27 +67,20 @@ std::optional<QuickContext> quick_context(std::string_view text) {
   return context;
 }
 
-std::optional<uint64_t> whole(const json::value* value) {
-  if (value == nullptr) return std::nullopt;
-  if (value->is_uint64()) return value->get_uint64();
-  if (value->is_int64() && value->get_int64() >= 0) return static_cast<uint64_t>(value->get_int64());
-  return std::nullopt;
-}
-
 }  // namespace
 
 void apply_request_context(const json::value& context, std::size_t document_size, krino_call_context& ctx) {
   if (!context.is_object()) return;
   const json::object& members = context.get_object();
-  ctx.seed = whole(members.if_contains("seed")).value_or(0);
-  ctx.run_index = static_cast<uint32_t>(whole(members.if_contains("runIndex")).value_or(0));
-  ctx.item_index = whole(members.if_contains("itemIndex")).value_or(0);
-  ctx.deadline_unix_ms = static_cast<int64_t>(whole(members.if_contains("deadlineUnixMs")).value_or(0));
+  ctx.seed = core::json_whole_number(members.if_contains("seed")).value_or(0);
+  ctx.run_index = static_cast<uint32_t>(core::json_whole_number(members.if_contains("runIndex")).value_or(0));
+  ctx.item_index = core::json_whole_number(members.if_contains("itemIndex")).value_or(0);
+  ctx.deadline_unix_ms = static_cast<int64_t>(core::json_whole_number(members.if_contains("deadlineUnixMs")).value_or(0));
   const json::value* sections = members.if_contains("testCaseSections");
   if (sections == nullptr || !sections->is_array() || sections->get_array().size() != 8) return;
   std::array<uint64_t, 8> flat{};
   for (std::size_t k = 0; k < flat.size(); ++k) {
-    const std::optional<uint64_t> number = whole(&sections->get_array()[k]);
+    const std::optional<uint64_t> number = core::json_whole_number(&sections->get_array()[k]);
     if (!number) return;
     flat[k] = *number;
   }

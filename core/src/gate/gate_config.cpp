@@ -1,6 +1,7 @@
 #include "krino/core/gate/gate_config.hpp"
 
 #include "krino/core/common/error.hpp"
+#include "krino/core/common/json_whole_number.hpp"
 
 #include <boost/json.hpp>
 
@@ -34,8 +35,7 @@ double read_number(const json::object& o, std::string_view key, double fallback)
 uint64_t read_whole(const json::object& o, std::string_view key, uint64_t fallback) {
   const auto* v = find(o, key);
   if (v == nullptr) return fallback;
-  if (v->is_int64() && v->get_int64() >= 0) return static_cast<uint64_t>(v->get_int64());
-  if (v->is_uint64()) return v->get_uint64();
+  if (const std::optional<uint64_t> whole = json_whole_number(v)) return *whole;
   throw config_error("gate." + std::string(key) + ": expected a non-negative whole number");
 }
 

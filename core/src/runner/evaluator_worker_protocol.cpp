@@ -1,6 +1,7 @@
 #include "krino/core/runner/evaluator_worker_protocol.hpp"
 
 #include "krino/core/common/json_scan.hpp"
+#include "krino/core/common/json_whole_number.hpp"
 #include "krino/core/common/status_code.hpp"
 #include "krino/core/plugin/component.hpp"
 #include "krino/core/process/printable_text.hpp"
@@ -246,9 +247,7 @@ WorkerAnswer read_worker_answer(std::string_view line, uint64_t id) {
   auto object = line_object(line, answer.text);
   if (!object) return answer;
   const json::value* echoed = object->if_contains("id");
-  const bool matches = echoed != nullptr && ((echoed->is_uint64() && echoed->get_uint64() == id) ||
-                                             (echoed->is_int64() && echoed->get_int64() >= 0 &&
-                                              static_cast<uint64_t>(echoed->get_int64()) == id));
+  const bool matches = json_whole_number(echoed) == id;
   if (!matches) {
     answer.text = "an answer to another request (id " + (echoed ? krino::json::to_compact_json(*echoed) : "missing") +
                   ", expected " + std::to_string(id) + ")";

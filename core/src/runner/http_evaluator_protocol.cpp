@@ -1,6 +1,7 @@
 #include "krino/core/runner/http_evaluator_protocol.hpp"
 
 #include "krino/core/common/json_scan.hpp"
+#include "krino/core/common/json_whole_number.hpp"
 #include "krino/core/process/printable_text.hpp"
 
 #include <krino/json_parse.hpp>
@@ -24,15 +25,6 @@ std::vector<WorkerAnswer> all_broken(std::size_t count, const std::string& why) 
   WorkerAnswer broken;
   broken.text = why;
   return std::vector<WorkerAnswer>(count, broken);
-}
-
-// The id of an answer, when it is a whole number >= 0.
-std::optional<uint64_t> answer_id(const json::object& answer) {
-  const json::value* id = answer.if_contains("id");
-  if (id == nullptr) return std::nullopt;
-  if (id->is_uint64()) return id->get_uint64();
-  if (id->is_int64() && id->get_int64() >= 0) return static_cast<uint64_t>(id->get_int64());
-  return std::nullopt;
 }
 
 }  // namespace
@@ -103,7 +95,7 @@ std::vector<WorkerAnswer> read_http_evaluator_answers(std::string_view body, con
     const json::value& element = answers->get_array()[k];
     if (!element.is_object()) continue;  // counted below: its request has no answer
     const json::object& answer = element.get_object();
-    const std::optional<uint64_t> id = answer_id(answer);
+    const std::optional<uint64_t> id = json_whole_number(answer.if_contains("id"));
     if (!id) continue;
     auto at = position.find(*id);
     if (at == position.end()) continue;  // an answer to a request of another batch: ignored
