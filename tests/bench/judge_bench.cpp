@@ -32,8 +32,11 @@ struct Watched {
   int exit_code = -1;
   double seconds = 0;
   double peak_rss_mb = 0;
+  double cpu_seconds = 0;  // user + system
   int peak_threads = 0;
 };
+
+double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; }
 
 int threads_of(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
@@ -67,6 +70,7 @@ Watched run_watched(const std::vector<std::string>& argv) {
   w.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   w.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   w.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  w.cpu_seconds = seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime);
   return w;
 }
 
@@ -120,17 +124,24 @@ int main(int argc, char** argv) {
          "  - llm_judge: {name: polite, criteria: 'Is the answer polite?'}\n"
          "  - llm_judge: {name: concise, criteria: 'Is the answer concise?'}\n";
 
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
   const Watched w = run_watched({krino, "run", (dir / "judged.yaml").string()});
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  // This process does nothing but serve while krino runs: its CPU is the fake server's.
+  const double server_cpu = seconds_of(after.ru_utime) + seconds_of(after.ru_stime) - seconds_of(before.ru_utime) -
+                            seconds_of(before.ru_stime);
   if (w.exit_code != 0) {
     std::fprintf(stderr, "krino run failed with exit code %d\n", w.exit_code);
     return 1;
   }
   const double calls = 3.0 * items;
   const double ideal = calls * latency_ms / 1000.0 / concurrency;
-  std::printf("%-8s %-10s %-12s %10s %10s %8s %10s %10s\n", "items", "calls", "concurrency", "ideal s", "wall s",
-              "ratio", "threads", "peak RSS");
-  std::printf("%-8d %-10.0f %-12d %10.2f %10.2f %8.2f %10d %7.1f MB\n", items, calls, concurrency, ideal, w.seconds,
-              w.seconds / ideal, w.peak_threads, w.peak_rss_mb);
+  std::printf("%-8s %-10s %-12s %10s %10s %8s %10s %10s %10s %10s\n", "items", "calls", "concurrency", "ideal s", "wall s",
+              "ratio", "threads", "peak RSS", "krino CPU", "server CPU");
+  std::printf("%-8d %-10.0f %-12d %10.2f %10.2f %8.2f %10d %7.1f MB %8.2f s %8.2f s\n", items, calls, concurrency, ideal,
+              w.seconds, w.seconds / ideal, w.peak_threads, w.peak_rss_mb, w.cpu_seconds, server_cpu);
   fs::remove_all(dir);
   return 0;
 }
