@@ -191,37 +191,37 @@ void ItemProcessor::score(uint32_t run_index, std::span<ItemInProgress> items) c
   // group's live items at once: the same calls, in one exchange with its workers.
   std::vector<ItemInProgress*> batch;
   std::vector<EvaluatorCall> calls;
-  std::vector<JudgeUsage> before;
+  // Each evaluator's share of an item's judge calls starts empty (what the task spent, or the
+  // evaluator before, is not its share).
   for (const auto& evaluator : evaluators_) {
     if (!evaluator->batches() || items.size() == 1) {
       for (ItemInProgress& item : items) {
         if (!live(item)) continue;
-        const JudgeUsage usage = item.attribution.usage();
-        record(*evaluator, item, usage, evaluator->evaluate(item.ctx, item.testcase));
+        item.attribution.take_share();
+        record(*evaluator, item, evaluator->evaluate(item.ctx, item.testcase));
       }
       continue;
     }
     batch.clear();
     calls.clear();
-    before.clear();
     for (ItemInProgress& item : items) {
       if (!live(item)) continue;
       batch.push_back(&item);
       calls.push_back({&item.ctx, item.testcase});
-      before.push_back(item.attribution.usage());
+      item.attribution.take_share();
     }
     if (batch.empty()) break;
     std::vector<StatusOr<CheckedResult, ItemError>> evaluated = evaluator->evaluate_batch(calls);
-    for (std::size_t k = 0; k < batch.size(); ++k) record(*evaluator, *batch[k], before[k], std::move(evaluated[k]));
+    for (std::size_t k = 0; k < batch.size(); ++k) record(*evaluator, *batch[k], std::move(evaluated[k]));
   }
   for (ItemInProgress& item : items)
     if (!item.skipped) finish(run_index, item);
 }
 
-void ItemProcessor::record(const EvaluatorHandle& evaluator, ItemInProgress& item, const JudgeUsage& before,
+void ItemProcessor::record(const EvaluatorHandle& evaluator, ItemInProgress& item,
                            StatusOr<CheckedResult, ItemError> evaluated) const {
   FinishedItem& finished = *item.place->item;
-  const JudgeUsage spent = item.attribution.usage().minus(before);
+  const JudgeUsage spent = item.attribution.take_share();
   if (!spent.empty()) finished.event.judge_by_evaluator.emplace_back(evaluator.name(), spent);
   if (auto* e = std::get_if<ItemError>(&evaluated)) {
     item.error = std::move(*e);

@@ -43,21 +43,6 @@ struct JudgeUsage {
     unpriced_tokens = unpriced_tokens || other.unpriced_tokens;
   }
 
-  // What happened since `earlier` (a snapshot of the same counter).
-  JudgeUsage minus(const JudgeUsage& earlier) const {
-    JudgeUsage d;
-    d.calls = calls - earlier.calls;
-    d.cached_calls = cached_calls - earlier.cached_calls;
-    d.failed_calls = failed_calls - earlier.failed_calls;
-    d.retries = retries - earlier.retries;
-    d.repairs = repairs - earlier.repairs;
-    if (tokens_in) d.tokens_in = *tokens_in - earlier.tokens_in.value_or(0);
-    if (tokens_out) d.tokens_out = *tokens_out - earlier.tokens_out.value_or(0);
-    if (cost_usd) d.cost_usd = *cost_usd - earlier.cost_usd.value_or(0.0);
-    d.unpriced_tokens = unpriced_tokens && !earlier.unpriced_tokens;
-    return d;
-  }
-
   template <class T>
   static void add_optional(std::optional<T>& total, const std::optional<T>& part) {
     if (part) total = total.value_or(T{}) + *part;

@@ -82,8 +82,8 @@ class ItemProcessor {
   // Steps 1 to 4 for items already placed.
   void score(uint32_t run_index, std::span<ItemInProgress> items) const;
   // One evaluator's outcome for an item: its result, or the error that ends the item.
-  void record(const EvaluatorHandle& evaluator, ItemInProgress& item, const JudgeUsage& before,
-              StatusOr<CheckedResult, ItemError> evaluated) const;
+  // Its share of the item's judge usage is what the item's attribution counted since the call began.
+  void record(const EvaluatorHandle& evaluator, ItemInProgress& item, StatusOr<CheckedResult, ItemError> evaluated) const;
   // Step 1 of an item: the record as an example (its text kept in `item`), or why it cannot be one.
   std::optional<ItemError> read_example(const DatasetRecord& record, FinishedItem& item, ExampleView& example) const;
   // Whether this run's shard (if any) owns the example at `index`.

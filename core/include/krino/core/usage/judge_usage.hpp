@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 namespace krino::core {
 
@@ -35,15 +36,25 @@ class CallAttribution {
   void add(const JudgeCallRecord& call) {
     std::lock_guard lock(mutex_);
     add_call(usage_, call);
+    add_call(share_, call);
   }
   JudgeUsage usage() const {
     std::lock_guard lock(mutex_);
     return usage_;
   }
+  // The calls counted since the share was last taken: one evaluator's share of the item's usage
+  // when taken before and after its call. Counted on its own, not as the difference of two totals:
+  // a difference cannot tell whether the share's tokens had a price when an earlier call's did not,
+  // gives a cost of 0 to a share that had none, and is not its calls' sum bit for bit.
+  JudgeUsage take_share() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(share_, JudgeUsage{});
+  }
 
  private:
   mutable std::mutex mutex_;
   JudgeUsage usage_;
+  JudgeUsage share_;
 };
 
 }  // namespace krino::core
