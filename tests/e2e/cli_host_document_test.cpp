@@ -7,7 +7,8 @@
 // written as text (KRINO_RESULT_VALUES=0, how krino scored before 1.2). Every line of every way's
 // report is compared with a record: the SHA-256 of each line of the report an earlier build wrote,
 // kept under tests/fixtures/results-record/. The workloads: the README's sample, the tau-bench
-// replay, and the agent and text benchmarks' cases.
+// replay, the agent and text benchmarks' cases, and LLM judges against the fake server (the judge
+// benchmark's three criteria, one judge priced and one not).
 //
 // A change that is meant to change results records them again: run this test with
 // KRINO_RECORD_RESULTS=1, which rewrites the records from the default way, and commit the new
@@ -18,6 +19,9 @@
 #include "../bench/text_cases.hpp"
 
 #include "krino/core/common/content_digest.hpp"
+
+#include "fake_llm_server.hpp"
+#include "script.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -35,14 +39,20 @@ namespace fs = std::filesystem;
 namespace {
 
 // The report's lines without what differs from run to run or machine to machine: times, durations,
-// and the parallelism chosen from the number of cores.
-std::vector<std::string> comparable_lines(const std::string& path) {
+// and the parallelism chosen from the number of cores; with `settings_vary`, also the fingerprint of
+// the experiment's settings (a judge's base URL holds the fake server's port, new every run).
+std::vector<std::string> comparable_lines(const std::string& path, bool settings_vary) {
   static const std::regex varying(
       R"re("(durationMs|timestamp|startedAt|finishedAt|elapsedMs|wallMs|parallelism)":("[^"]*"|[-0-9.e+]+))re");
+  static const std::regex settings(R"re("experiment":"sha256:[0-9a-f]{64}")re");
   std::vector<std::string> lines;
   std::istringstream in(read_file(path));
   std::string line;
-  while (std::getline(in, line)) lines.push_back(std::regex_replace(line, varying, "\"$1\":0"));
+  while (std::getline(in, line)) {
+    line = std::regex_replace(line, varying, "\"$1\":0");
+    if (settings_vary) line = std::regex_replace(line, settings, "\"experiment\":\"\"");
+    lines.push_back(std::move(line));
+  }
   return lines;
 }
 
@@ -79,6 +89,7 @@ struct Workload {
   std::string directory;
   std::string experiment;
   std::size_t lines;        // the report's line count: the run's three events and one a case
+  bool settings_vary = false;
 };
 
 // Runs the workload each way and compares each report, line by line, with the record.
@@ -101,7 +112,7 @@ void check_results(const Workload& workload) {
     const ProcessResult r = run_process(
         {krino_binary(), "run", workload.experiment, "--set", "reporters=[{json: {path: " + report + "}}]"}, options);
     BOOST_TEST_REQUIRE(r.exit_code <= 1, r.err);
-    const std::vector<std::string> lines = comparable_lines(report);
+    const std::vector<std::string> lines = comparable_lines(report, workload.settings_vary);
     fs::remove(report);
     BOOST_TEST_REQUIRE(lines.size() == workload.lines, way.name);
     if (recording() && &way == &ways[0]) {
@@ -162,6 +173,37 @@ BOOST_AUTO_TEST_CASE(the_text_benchmark_scores_as_recorded_whichever_way_it_cros
              std::string("name: pipeline-bench\ndataset: text.jsonl\ntask: replay\n") + krino::bench::kTextEvaluators +
                  "min_pass_rate: 0\n");
   check_results({"text-bench-700", "the text benchmark's first 700 cases", workload.directory.string(), "text.yaml", 703});
+}
+
+// The judge benchmark's workload, smaller: three criteria on each answer, the fake server replying
+// at once. Two judges, one priced, so that an item's judge usage and each evaluator's share say
+// which tokens had a price.
+BOOST_AUTO_TEST_CASE(llm_judges_score_as_recorded_whichever_way_it_crosses) {
+  krino::fake_llm::ServerOptions options;
+  options.threads = 1;
+  options.script = krino::fake_llm::parse_script(
+      R"({"rules":[{"match":{"contains":"polite"},"reply":{"content":"{\"score\": 0.25, \"reason\": \"curt\"}"}}],)"
+      R"("default":{"content":"{\"score\": 1, \"reason\": \"fine\"}"}})");
+  krino::fake_llm::FakeLlmServer server(std::move(options));
+  const GeneratedWorkload workload("results-judge");
+  std::string rows;
+  for (int i = 0; i < 100; ++i)
+    rows += R"({"id":"c)" + std::to_string(i) + R"(","inputs":{"input":"question )" + std::to_string(i) +
+            R"("},"expectedOutputs":{},"actualOutputs":{"output":"answer )" + std::to_string(i) + R"("},"metadata":{}})" + "\n";
+  write_file((workload.directory / "cases.jsonl").string(), rows);
+  write_file((workload.directory / "judged.yaml").string(),
+             "name: judge-bench\ndataset: cases.jsonl\ntask: replay\njudges:\n"
+             "  default:\n    provider: openai\n    base_url: " + server.base_url() + "/v1\n    model: bench\n"
+             "    max_concurrency: 16\n    timeout_ms: 30000\n"
+             "  unpriced:\n    provider: openai\n    base_url: " + server.base_url() + "/v1\n    model: bench-unpriced\n"
+             "    max_concurrency: 16\n    timeout_ms: 30000\n"
+             "prices: {bench: {input_per_million: 0.15, output_per_million: 0.6}}\n"
+             "judge_cache: false\nmin_pass_rate: 0\nevaluators:\n"
+             "  - llm_judge: {name: helpful, criteria: 'Is the answer helpful?', judge: unpriced}\n"
+             "  - llm_judge: {name: polite, criteria: 'Is the answer polite?'}\n"
+             "  - llm_judge: {name: concise, criteria: 'Is the answer concise?', judge: unpriced}\n");
+  check_results({"judge-bench-100", "the judge benchmark's three criteria on 100 answers", workload.directory.string(),
+                 "judged.yaml", 103, true});
 }
 
 BOOST_AUTO_TEST_SUITE_END()
