@@ -145,6 +145,26 @@ struct GeneratedWorkload {
   }
 };
 
+// A benchmark's first cases, generated as the benchmark generates them and scored by its evaluators.
+struct BenchmarkCases {
+  std::string record;
+  std::string experiment_name;
+  std::string stem;  // of the dataset's and the experiment's file names (the report names the dataset)
+  void (*generate)(const std::filesystem::path&, uint64_t);
+  uint64_t cases;
+  const char* evaluators;  // the experiment file's list
+};
+
+void check_benchmark_cases(const BenchmarkCases& bench) {
+  const GeneratedWorkload workload("results-" + bench.stem);
+  bench.generate(workload.directory / (bench.stem + ".jsonl"), bench.cases);
+  write_file((workload.directory / (bench.stem + ".yaml")).string(), "name: " + bench.experiment_name + "\ndataset: " +
+                                                                       bench.stem + ".jsonl\ntask: replay\n" +
+                                                                       bench.evaluators + "min_pass_rate: 0\n");
+  check_results({bench.record, "the " + bench.stem + " benchmark's first " + std::to_string(bench.cases) + " cases",
+                 workload.directory.string(), bench.stem + ".yaml", bench.cases + 3});
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(results_record)
@@ -158,21 +178,13 @@ BOOST_AUTO_TEST_CASE(tau_bench_scores_as_recorded_whichever_way_it_crosses) {
 }
 
 BOOST_AUTO_TEST_CASE(the_agent_benchmark_scores_as_recorded_whichever_way_it_crosses) {
-  const GeneratedWorkload workload("results-agent");
-  krino::bench::generate_agent_cases(workload.directory / "agent.jsonl", 500);
-  write_file((workload.directory / "agent.yaml").string(),
-             std::string("name: agent-bench\ndataset: agent.jsonl\ntask: replay\n") + krino::bench::kAgentEvaluators +
-                 "min_pass_rate: 0\n");
-  check_results({"agent-bench-500", "the agent benchmark's first 500 cases", workload.directory.string(), "agent.yaml", 503});
+  check_benchmark_cases({"agent-bench-500", "agent-bench", "agent", &krino::bench::generate_agent_cases, 500,
+                         krino::bench::kAgentEvaluators});
 }
 
 BOOST_AUTO_TEST_CASE(the_text_benchmark_scores_as_recorded_whichever_way_it_crosses) {
-  const GeneratedWorkload workload("results-text");
-  krino::bench::generate_text_cases(workload.directory / "text.jsonl", 700);
-  write_file((workload.directory / "text.yaml").string(),
-             std::string("name: pipeline-bench\ndataset: text.jsonl\ntask: replay\n") + krino::bench::kTextEvaluators +
-                 "min_pass_rate: 0\n");
-  check_results({"text-bench-700", "the text benchmark's first 700 cases", workload.directory.string(), "text.yaml", 703});
+  check_benchmark_cases({"text-bench-700", "pipeline-bench", "text", &krino::bench::generate_text_cases, 700,
+                         krino::bench::kTextEvaluators});
 }
 
 // The judge benchmark's workload, smaller: three criteria on each answer, the fake server replying
