@@ -97,8 +97,8 @@ BOOST_AUTO_TEST_CASE(ill_formed_utf8_and_results_against_the_schema_are_reported
 BOOST_AUTO_TEST_CASE(breaking_the_contract_of_results_taken_as_values_is_reported) {
   const ProcessResult r = check_library(broken_library("values_contract", "values_contract"));
   expect_problem(r, "problem: test.values_differ: evaluate on an empty test case with its result taken as values "
-                    "gives another result when it can hand it over as values than when it writes text: score 1.0 and "
-                    "success true as values, score 0.0 and success false as text");
+                    "gives another result when it can hand it over as values than when it writes text: score 1.0, "
+                    "success true, threshold null as values; score 0.0, success false, threshold null as text");
   BOOST_TEST(report_has(r.out, "problem: test.text_after_values: evaluate on an empty test case with its result taken as "
                                "values wrote more after write_eval_result answered KRINO_OK"),
              r.out);

@@ -234,10 +234,12 @@ void check_values_way(Checker& check, krino_status text_status, const std::strin
     }
     return out;
   };
+  const auto fields = [&](const krino::event::ItemResult& r) {
+    return "score " + number(r.score) + ", success " + (r.success ? "true" : "false") + ", threshold " + number(r.threshold);
+  };
   if (a.score != b.score || a.success != b.success || a.threshold != b.threshold)
     check.problem("gives another result when it can hand it over as values than when it writes text",
-                  ": score " + number(a.score) + " and success " + (a.success ? "true" : "false") + " as values, score " +
-                      number(b.score) + " and success " + (b.success ? "true" : "false") + " as text");
+                  ": " + fields(a) + " as values; " + fields(b) + " as text");
   else
     check.note("writes another reason or metadata when it can hand its result over as values than when it writes text "
                "(the same score and success)",
