@@ -24,9 +24,9 @@ class ResultSink {
   // checked values, else the empty text (which the check refuses).
   WrittenResult take();
 
-  // What the plugin did with the offer to take its result as values (its first write_eval_result),
-  // for `krino plugins check`, which holds a plugin to the contract: after KRINO_OK it writes
-  // nothing more, after a refusal it writes the text.
+  // What the plugin did with the offer to take its result as values: not used, taken (a
+  // write_eval_result answered KRINO_OK), or refused (none did). For `krino plugins check`, which
+  // holds a plugin to the contract: after KRINO_OK it writes nothing more, after a refusal the text.
   enum class ValuesOffer { unused, taken, refused };
   ValuesOffer values_offer() const noexcept { return offer_; }
   bool wrote_after_taken() const noexcept { return wrote_after_taken_; }
