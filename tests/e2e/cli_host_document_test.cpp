@@ -7,8 +7,9 @@
 // written as text (KRINO_RESULT_VALUES=0, how krino scored before 1.2). Every line of every way's
 // report is compared with a record: the SHA-256 of each line of the report an earlier build wrote,
 // kept under tests/fixtures/results-record/. The workloads: the README's sample, the tau-bench
-// replay, the agent and text benchmarks' cases, and LLM judges against the fake server (the judge
-// benchmark's three criteria, one judge priced and one not).
+// replay, the agent and text benchmarks' cases, LLM judges against the fake server (the judge
+// benchmark's three criteria, one judge priced and one not), and the http task benchmark's echo
+// service.
 //
 // A change that is meant to change results records them again: run this test with
 // KRINO_RECORD_RESULTS=1, which rewrites the records from the default way, and commit the new
@@ -38,12 +39,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The report's lines without what differs from run to run or machine to machine: times, durations,
-// and the parallelism chosen from the number of cores; with `settings_vary`, also the fingerprint of
+// The report's lines without what differs from run to run or machine to machine: times, durations
+// (a task's latency too), and the parallelism chosen from the number of cores; with `settings_vary`, also the fingerprint of
 // the experiment's settings (a judge's base URL holds the fake server's port, new every run).
 std::vector<std::string> comparable_lines(const std::string& path, bool settings_vary) {
   static const std::regex varying(
-      R"re("(durationMs|timestamp|startedAt|finishedAt|elapsedMs|wallMs|parallelism)":("[^"]*"|[-0-9.e+]+))re");
+      R"re("(durationMs|timestamp|startedAt|finishedAt|elapsedMs|wallMs|latencyMs|parallelism)":("[^"]*"|[-0-9.e+]+))re");
   static const std::regex settings(R"re("experiment":"sha256:[0-9a-f]{64}")re");
   std::vector<std::string> lines;
   std::istringstream in(read_file(path));
@@ -216,6 +217,27 @@ BOOST_AUTO_TEST_CASE(llm_judges_score_as_recorded_whichever_way_it_crosses) {
              "  - llm_judge: {name: concise, criteria: 'Is the answer concise?', judge: unpriced}\n");
   check_results({"judge-bench-100", "the judge benchmark's three criteria on 100 answers", workload.directory.string(),
                  "judged.yaml", 103, true});
+}
+
+// The http task benchmark's workload: each question sent to the fake server's echo endpoint, the
+// echo scored against the expected output (which differs on one case in seven).
+BOOST_AUTO_TEST_CASE(the_http_task_scores_as_recorded_whichever_way_it_crosses) {
+  krino::fake_llm::ServerOptions options;
+  options.threads = 1;
+  krino::fake_llm::FakeLlmServer server(std::move(options));
+  const GeneratedWorkload workload("results-http");
+  std::string rows;
+  for (int i = 0; i < 300; ++i)
+    rows += R"({"id":"c)" + std::to_string(i) + R"(","inputs":{"input":"question )" + std::to_string(i) +
+            R"("},"expectedOutputs":{"output":"question )" + std::to_string(i % 7 == 3 ? i + 1 : i) +
+            R"("},"metadata":{}})" + "\n";
+  write_file((workload.directory / "cases.jsonl").string(), rows);
+  write_file((workload.directory / "http.yaml").string(),
+             "name: http-bench\ndataset: cases.jsonl\ntask:\n  kind: http\n  url: " + server.base_url() +
+                 "/app/answer\n  body: {output: '{{inputs.input}}'}\n  response: {path: /echo}\n  timeout_ms: 60000\n"
+                 "parallelism: 8\nevaluators: [exact_match]\nmin_pass_rate: 0\n");
+  check_results({"http-bench-300", "the http task benchmark's echo service on 300 questions", workload.directory.string(),
+                 "http.yaml", 303, true});
 }
 
 BOOST_AUTO_TEST_SUITE_END()
