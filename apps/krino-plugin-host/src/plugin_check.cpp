@@ -8,6 +8,7 @@
 #include "krino/core/runner/eval_result_check.hpp"
 #include "krino/core/runner/result_sink.hpp"
 
+#include <krino/event/values.hpp>
 #include <krino/json_parse.hpp>
 #include <krino/json_text.hpp>
 #include <krino/utf8.hpp>
@@ -209,33 +210,31 @@ void check_values_way(Checker& check, krino_status text_status, const std::strin
   }
   const std::string name = check.component().name;
   core::WrittenResult written = offered.take();
-  core::StatusOr<core::CheckedResult> taken =
+  const core::StatusOr<core::CheckedResult> taken =
       std::holds_alternative<core::CheckedResult>(written)
           ? core::StatusOr<core::CheckedResult>(std::move(std::get<core::CheckedResult>(written)))
           : core::check_eval_result(std::get<std::string>(written), name);
+  if (text_status != KRINO_OK) return;
+  // The text-only call's own check already said what is wrong with its text; only a difference is new.
+  const core::StatusOr<core::CheckedResult> as_text = core::check_eval_result(text, name);
+  if (!as_text.ok()) return;
   if (!taken.ok()) {
-    // The text-only call's check names what is wrong with a text; only a difference is new here.
-    if (text_status == KRINO_OK && core::check_eval_result(text, name).ok())
-      check.problem("wrote an eval result the host refuses when it could be taken as values, where the same call "
-                    "without that offer wrote a valid one",
-                    ": " + utf8::excerpt(taken.error().message, 160));
+    check.problem("wrote an eval result the host refuses when it could be taken as values, where the same call "
+                  "without that offer wrote a valid one",
+                  ": " + utf8::excerpt(taken.error().message, 160));
     return;
   }
-  if (text_status != KRINO_OK) return;
-  const core::StatusOr<core::CheckedResult> as_text = core::check_eval_result(text, name);
-  if (!as_text.ok() || as_text.value().json == taken.value().json) return;
+  if (as_text.value().json == taken.value().json) return;
   const auto& a = taken.value().record;
   const auto& b = as_text.value().record;
-  const auto number = [](const std::optional<double>& x) {
-    std::string out = "null";
-    if (x) {
-      out.clear();
-      krino::json::append_double(out, *x);
-    }
+  const auto fields = [](const krino::event::ItemResult& r) {
+    std::string out = "score ";
+    krino::event::append_optional(out, r.score);
+    out += ", success ";
+    krino::event::append_bool(out, r.success);
+    out += ", threshold ";
+    krino::event::append_optional(out, r.threshold);
     return out;
-  };
-  const auto fields = [&](const krino::event::ItemResult& r) {
-    return "score " + number(r.score) + ", success " + (r.success ? "true" : "false") + ", threshold " + number(r.threshold);
   };
   if (a.score != b.score || a.success != b.success || a.threshold != b.threshold)
     check.problem("gives another result when it can hand it over as values than when it writes text",
