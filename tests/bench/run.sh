@@ -9,6 +9,8 @@ echo "== (a)+(c) pipeline throughput and peak RSS  [>= 150000 cases/s, <= 64 MB 
 "$bin/krino_pipeline_bench" "$@"
 echo "== agent workload (issue 3)  [>= 150000 cases/s, < 64 MB]"
 "$bin/krino_agent_pipeline_bench"
+echo "== the floor under the agent workload: one case read, no evaluator (issue 20)  [share of 13.3 µs a case]"
+"$bin/krino_row_read_bench"
 echo "== judge concurrency (issue 4)  [within 1.2x of calls x latency / concurrency]"
 "$bin/krino_judge_bench"
 echo "== http task (issue 5)  [>= 20000 items/s with no latency; within 1.1x of items x latency / parallelism]"
