@@ -208,16 +208,16 @@ void check_values_way(Checker& check, krino_status text_status, const std::strin
                   "result's text)");
     return;
   }
+  // The text-only call's own check already said what is wrong with its text; only a difference is new.
+  if (text_status != KRINO_OK) return;
   const std::string name = check.component().name;
+  const core::StatusOr<core::CheckedResult> as_text = core::check_eval_result(text, name);
+  if (!as_text.ok()) return;
   core::WrittenResult written = offered.take();
   const core::StatusOr<core::CheckedResult> taken =
       std::holds_alternative<core::CheckedResult>(written)
           ? core::StatusOr<core::CheckedResult>(std::move(std::get<core::CheckedResult>(written)))
           : core::check_eval_result(std::get<std::string>(written), name);
-  if (text_status != KRINO_OK) return;
-  // The text-only call's own check already said what is wrong with its text; only a difference is new.
-  const core::StatusOr<core::CheckedResult> as_text = core::check_eval_result(text, name);
-  if (!as_text.ok()) return;
   if (!taken.ok()) {
     check.problem("wrote an eval result the host refuses when it could be taken as values, where the same call "
                   "without that offer wrote a valid one",
